@@ -1,0 +1,33 @@
+// Backend: a family of devices behind one driver API (host, OpenCL, CUDA, ...).
+//
+// Contract: constructing a backend never fails because a driver or device is missing;
+// the backend then reports itself unavailable with the reason and has no devices.
+// Devices are discovered once, at construction, and owned by the backend.
+// Thread-safety: status(), device_count() and device() are safe from any thread.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "plexus/component.hpp"
+#include "plexus/component_kind.hpp"
+#include "plexus/device.hpp"
+
+namespace plexus {
+
+struct BackendStatus {
+  bool available = false;
+  std::string reason;  // why not available (or a note when available), for `plexus info`
+};
+
+class PLEXUS_API Backend : public Component {
+ public:
+  static constexpr ComponentKind kind = ComponentKind::backend;
+  ~Backend() override;
+
+  virtual BackendStatus status() const = 0;
+  virtual std::size_t device_count() const = 0;
+  virtual Device& device(std::size_t index) const = 0;  // index < device_count()
+};
+
+}  // namespace plexus

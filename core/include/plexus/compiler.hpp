@@ -1,0 +1,55 @@
+// Compiler: turns kernel sources (or IR) into device code of a requested format.
+//
+// Thread-safety: compile() may be called concurrently from many threads.
+// Errors: a source that does not compile is not an exception: the result has
+// succeeded == false and carries the diagnostics. An unsupported target or input throws
+// plexus::error(unsupported).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "plexus/binary_format.hpp"
+#include "plexus/component.hpp"
+#include "plexus/component_kind.hpp"
+#include "plexus/diagnostic.hpp"
+#include "plexus/kernel_info.hpp"
+
+namespace plexus {
+
+enum class SourceLanguage { opencl_c, cpp_for_opencl, llvm_bitcode, llvm_ir_text, spirv };
+
+struct VirtualFile {
+  std::string name;     // as named in #include
+  std::string content;
+};
+
+struct CompileRequest {
+  SourceLanguage language = SourceLanguage::opencl_c;
+  std::string source;                 // text, or bytes for binary inputs
+  std::vector<VirtualFile> includes;
+  std::vector<std::string> options;   // user build options: -D, -I, -cl-std=, -O, ...
+  BinaryFormat target = BinaryFormat::spirv;
+  std::string target_architecture;    // "sm_80", "gfx90a", empty for the default
+};
+
+struct CompileResult {
+  bool succeeded = false;
+  std::vector<std::byte> binary;
+  BinaryFormat format = BinaryFormat::spirv;
+  std::vector<KernelInfo> kernels;
+  std::vector<Diagnostic> diagnostics;
+  std::string log;                    // the diagnostics as the user would read them
+};
+
+class PLEXUS_API Compiler : public Component {
+ public:
+  static constexpr ComponentKind kind = ComponentKind::compiler;
+  ~Compiler() override;
+
+  virtual std::vector<BinaryFormat> targets() const = 0;
+  virtual CompileResult compile(const CompileRequest& request) = 0;
+};
+
+}  // namespace plexus

@@ -1,0 +1,62 @@
+// ComponentOptions: the table of options the config gives one component
+// (`[scheduler.dag]`, `[backends.opencl]`, ...), with typed look-ups whose errors name the
+// config file, line and column, the key, the type expected and the type found.
+//
+// Thread-safety: all members are safe to call concurrently. The object is a cheap,
+// shared, immutable view; it records which keys were read so the core can warn about
+// options no component used (typos).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plexus/export.hpp"
+
+namespace plexus {
+
+class PLEXUS_API ComponentOptions {
+ public:
+  class Impl;
+
+  ComponentOptions();  // empty: every look-up returns its fallback
+  explicit ComponentOptions(std::shared_ptr<Impl> impl);
+  ~ComponentOptions();
+  ComponentOptions(const ComponentOptions&);
+  ComponentOptions& operator=(const ComponentOptions&);
+
+  // Dotted path of the table, e.g. "scheduler.dag"; empty for an empty set of options.
+  std::string table_path() const;
+  bool contains(std::string_view key) const;
+  std::vector<std::string> keys() const;
+  // Keys present in the table that no look-up has read, each as "file:line:col: key".
+  std::vector<std::string> unused_keys() const;
+
+  // T is one of: bool, std::int64_t, double, std::string, std::vector<std::string>.
+  // A present key of another type throws plexus::error(config).
+  template <class T>
+  std::optional<T> find(std::string_view key) const;
+  template <class T>
+  T get(std::string_view key, T fallback) const {
+    auto value = find<T>(key);
+    return value ? std::move(*value) : std::move(fallback);
+  }
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+extern template PLEXUS_API std::optional<bool> ComponentOptions::find<bool>(std::string_view) const;
+extern template PLEXUS_API std::optional<std::int64_t> ComponentOptions::find<std::int64_t>(
+    std::string_view) const;
+extern template PLEXUS_API std::optional<double> ComponentOptions::find<double>(
+    std::string_view) const;
+extern template PLEXUS_API std::optional<std::string> ComponentOptions::find<std::string>(
+    std::string_view) const;
+extern template PLEXUS_API std::optional<std::vector<std::string>>
+ComponentOptions::find<std::vector<std::string>>(std::string_view) const;
+
+}  // namespace plexus

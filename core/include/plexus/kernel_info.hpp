@@ -1,0 +1,27 @@
+// KernelInfo: what the runtime needs to know about one kernel of a module. Plain data.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace plexus {
+
+enum class KernelArgKind { global_pointer, constant_pointer, local_pointer, scalar, sampler, image };
+
+struct KernelArgInfo {
+  std::string name;
+  KernelArgKind kind = KernelArgKind::scalar;
+  std::size_t size = 0;  // bytes of the value passed (pointer or scalar)
+};
+
+struct KernelInfo {
+  std::string name;
+  std::vector<KernelArgInfo> args;
+  std::array<std::size_t, 3> required_work_group_size{0, 0, 0};  // 0: none required
+  bool uses_barriers = false;
+  bool uses_local_memory = false;
+};
+
+}  // namespace plexus
