@@ -56,6 +56,8 @@ class PLEXUS_API Config {
   // The implementation selected for a single-instance kind (not backend); empty if none.
   std::optional<std::string> selected(ComponentKind kind) const;
   std::vector<std::string> selected_backends() const;
+  // `[backends] skip_missing`: backends named but not installed are skipped with a warning.
+  bool skip_missing_backends() const;
   // The `[<kind>.<name>]` table (backends: `[backends.<name>]`); empty if absent.
   ComponentOptions options_for(ComponentKind kind, std::string_view name) const;
 

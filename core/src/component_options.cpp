@@ -1,0 +1,115 @@
+#include "plexus/component_options.hpp"
+
+#include "component_options_impl.hpp"
+#include "plexus/error.hpp"
+#include "toml_location.hpp"
+
+namespace plexus {
+
+ComponentOptions::ComponentOptions() = default;
+ComponentOptions::ComponentOptions(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ComponentOptions::~ComponentOptions() = default;
+ComponentOptions::ComponentOptions(const ComponentOptions&) = default;
+ComponentOptions& ComponentOptions::operator=(const ComponentOptions&) = default;
+
+std::string ComponentOptions::table_path() const { return impl_ ? impl_->table_path : ""; }
+
+bool ComponentOptions::contains(std::string_view key) const {
+  return impl_ && impl_->table.contains(key);
+}
+
+std::vector<std::string> ComponentOptions::keys() const {
+  std::vector<std::string> result;
+  if (!impl_) return result;
+  for (const auto& [key, node] : impl_->table) result.emplace_back(key.str());
+  return result;
+}
+
+std::vector<std::string> ComponentOptions::unused_keys() const {
+  std::vector<std::string> result;
+  if (!impl_) return result;
+  for (const auto& [key, node] : impl_->table) {
+    if (!impl_->was_read(key.str())) {
+      result.push_back(detail::node_location(impl_->source_name, node) + ": " + impl_->table_path +
+                       "." + std::string(key.str()));
+    }
+  }
+  return result;
+}
+
+namespace {
+
+[[noreturn]] void wrong_type(const ComponentOptions::Impl& impl, std::string_view key,
+                             const toml::node& node, std::string_view expected) {
+  throw error(error_category::config,
+              detail::node_location(impl.source_name, node) + ": option '" + impl.table_path +
+                  "." + std::string(key) + "' must be " + std::string(expected) + ", found " +
+                  std::string(detail::node_type_name(node.type())) + " " +
+                  detail::node_value_text(node));
+}
+
+template <class T>
+T convert(const ComponentOptions::Impl& impl, std::string_view key, const toml::node& node);
+
+template <>
+bool convert<bool>(const ComponentOptions::Impl& impl, std::string_view key,
+                   const toml::node& node) {
+  if (auto value = node.value_exact<bool>()) return *value;
+  wrong_type(impl, key, node, "a boolean");
+}
+
+template <>
+std::int64_t convert<std::int64_t>(const ComponentOptions::Impl& impl, std::string_view key,
+                                   const toml::node& node) {
+  if (auto value = node.value_exact<std::int64_t>()) return *value;
+  wrong_type(impl, key, node, "an integer");
+}
+
+template <>
+double convert<double>(const ComponentOptions::Impl& impl, std::string_view key,
+                       const toml::node& node) {
+  if (node.is_floating_point() || node.is_integer()) return *node.value<double>();
+  wrong_type(impl, key, node, "a number");
+}
+
+template <>
+std::string convert<std::string>(const ComponentOptions::Impl& impl, std::string_view key,
+                                 const toml::node& node) {
+  if (auto value = node.value_exact<std::string>()) return *value;
+  wrong_type(impl, key, node, "a string");
+}
+
+template <>
+std::vector<std::string> convert<std::vector<std::string>>(const ComponentOptions::Impl& impl,
+                                                           std::string_view key,
+                                                           const toml::node& node) {
+  const toml::array* array = node.as_array();
+  if (!array) wrong_type(impl, key, node, "an array of strings");
+  std::vector<std::string> result;
+  for (const auto& element : *array) {
+    auto value = element.value_exact<std::string>();
+    if (!value) wrong_type(impl, key, element, "an array of strings");
+    result.push_back(*value);
+  }
+  return result;
+}
+
+}  // namespace
+
+template <class T>
+std::optional<T> ComponentOptions::find(std::string_view key) const {
+  if (!impl_) return std::nullopt;
+  impl_->mark_read(key);
+  const toml::node* node = impl_->table.get(key);
+  if (!node) return std::nullopt;
+  return convert<T>(*impl_, key, *node);
+}
+
+template std::optional<bool> ComponentOptions::find<bool>(std::string_view) const;
+template std::optional<std::int64_t> ComponentOptions::find<std::int64_t>(std::string_view) const;
+template std::optional<double> ComponentOptions::find<double>(std::string_view) const;
+template std::optional<std::string> ComponentOptions::find<std::string>(std::string_view) const;
+template std::optional<std::vector<std::string>>
+ComponentOptions::find<std::vector<std::string>>(std::string_view) const;
+
+}  // namespace plexus

@@ -1,0 +1,147 @@
+#include "plexus/component_set.hpp"
+
+#include "plexus/backend.hpp"
+#include "plexus/cache_store.hpp"
+#include "plexus/compiler.hpp"
+#include "plexus/error.hpp"
+#include "plexus/fusion_engine.hpp"
+#include "plexus/log.hpp"
+#include "plexus/memory_model.hpp"
+#include "plexus/plugin_library.hpp"
+#include "plexus/scheduler.hpp"
+
+namespace plexus {
+
+struct ComponentSet::State {
+  std::vector<std::shared_ptr<Component>> owned;  // in creation order
+  std::vector<Backend*> backends;
+  CacheStore* cache = nullptr;
+  Compiler* compiler = nullptr;
+  FusionEngine* fusion = nullptr;
+  MemoryModel* memory = nullptr;
+  Scheduler* scheduler = nullptr;
+  std::vector<LoadedComponent> loaded;
+  std::vector<std::string> warnings;
+};
+
+namespace {
+
+std::string joined_or_none(const std::vector<std::string>& names) {
+  if (names.empty()) return "none";
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+std::string not_installed_message(const Config& config, const PluginRegistry& registry,
+                                  ComponentKind kind, const std::string& name) {
+  std::string message = config.origin().path + ": " + std::string(to_string(kind)) + " '" +
+                        name + "' is not installed; available: " +
+                        joined_or_none(registry.names(kind)) + ".";
+  const std::string file_name =
+      "libplexus_" + std::string(to_string(kind)) + "_" + name + ".so";
+  for (const auto& problem : registry.problems()) {
+    if (problem.path.filename() == file_name) message += " Found but unusable: " + problem.message;
+  }
+  message += " Searched:";
+  for (const auto& dir : registry.search_path()) {
+    message += " " + dir.path.string() + " (" + dir.origin + ");";
+  }
+  return message;
+}
+
+}  // namespace
+
+ComponentSet::ComponentSet(const Config& config, const PluginRegistry& registry)
+    : state_(std::make_unique<State>()) {
+  auto create = [&]<class Interface>(ComponentKind kind, const std::string& name) -> Interface* {
+    const PluginListing* listing = registry.find(kind, name);
+    if (!listing) {
+      throw error(error_category::config, not_installed_message(config, registry, kind, name));
+    }
+    auto library = PluginLibrary::load(*listing);
+    PluginContext context{config.options_for(kind, name), *this};
+    std::shared_ptr<Component> component = library->create(context);
+    auto* typed = dynamic_cast<Interface*>(component.get());
+    if (!typed) {
+      throw error(error_category::plugin,
+                  "plugin file " + listing->path.string() + " registers " +
+                      std::string(to_string(kind)) + " '" + name +
+                      "' but its object does not implement that interface");
+    }
+    for (const auto& unused : context.options.unused_keys()) {
+      state_->warnings.push_back(unused + " is not an option of " +
+                                 std::string(to_string(kind)) + " '" + name + "' (ignored)");
+      logger().warn("{}", state_->warnings.back());
+    }
+    state_->owned.push_back(std::move(component));
+    state_->loaded.push_back(
+        {kind, name, library->version(), library->description(), listing->path});
+    return typed;
+  };
+
+  try {
+    for (const auto& name : config.selected_backends()) {
+      if (!registry.find(ComponentKind::backend, name) && config.skip_missing_backends()) {
+        state_->warnings.push_back("backend '" + name + "' is not installed (skipped)");
+        logger().debug("{}", state_->warnings.back());
+        continue;
+      }
+      state_->backends.push_back(create.operator()<Backend>(ComponentKind::backend, name));
+    }
+    auto selected = [&](ComponentKind kind) { return config.selected(kind); };
+    if (auto name = selected(ComponentKind::cache)) {
+      state_->cache = create.operator()<CacheStore>(ComponentKind::cache, *name);
+    }
+    if (auto name = selected(ComponentKind::compiler)) {
+      state_->compiler = create.operator()<Compiler>(ComponentKind::compiler, *name);
+    }
+    if (auto name = selected(ComponentKind::fusion)) {
+      state_->fusion = create.operator()<FusionEngine>(ComponentKind::fusion, *name);
+    }
+    if (auto name = selected(ComponentKind::memory)) {
+      state_->memory = create.operator()<MemoryModel>(ComponentKind::memory, *name);
+    }
+    if (auto name = selected(ComponentKind::scheduler)) {
+      state_->scheduler = create.operator()<Scheduler>(ComponentKind::scheduler, *name);
+    }
+  } catch (...) {
+    while (!state_->owned.empty()) state_->owned.pop_back();
+    throw;
+  }
+}
+
+ComponentSet::~ComponentSet() {
+  // Reverse creation order: a component goes before those it was given.
+  while (!state_->owned.empty()) state_->owned.pop_back();
+}
+
+const std::vector<LoadedComponent>& ComponentSet::loaded() const { return state_->loaded; }
+
+std::optional<LoadedComponent> ComponentSet::loaded(ComponentKind kind) const {
+  for (const auto& component : state_->loaded) {
+    if (component.kind == kind) return component;
+  }
+  return std::nullopt;
+}
+
+const std::vector<std::string>& ComponentSet::warnings() const { return state_->warnings; }
+
+std::size_t ComponentSet::backend_count() const { return state_->backends.size(); }
+
+Backend& ComponentSet::backend(std::size_t index) const {
+  if (index >= state_->backends.size()) {
+    throw error(error_category::invalid_argument,
+                "backend index " + std::to_string(index) + " out of range (" +
+                    std::to_string(state_->backends.size()) + " backends loaded)");
+  }
+  return *state_->backends[index];
+}
+
+CacheStore* ComponentSet::cache() const { return state_->cache; }
+Compiler* ComponentSet::compiler() const { return state_->compiler; }
+FusionEngine* ComponentSet::fusion() const { return state_->fusion; }
+MemoryModel* ComponentSet::memory() const { return state_->memory; }
+Scheduler* ComponentSet::scheduler() const { return state_->scheduler; }
+
+}  // namespace plexus
