@@ -1,0 +1,78 @@
+#include "cuda_backend.hpp"
+
+#include <string>
+
+#include "plexus/error.hpp"
+#include "plexus/log.hpp"
+
+namespace plexus::cuda {
+namespace {
+
+constexpr const char* default_library = "libcuda.so.1";
+
+// 13000 -> "13.0", 12040 -> "12.4".
+std::string cuda_version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+}  // namespace
+
+CudaBackend::CudaBackend(PluginContext& context) {
+  const std::string library = context.options.get<std::string>("library", default_library);
+  try {
+    driver_ = std::make_unique<CudaDriver>(library);
+    status_ = discover();
+  } catch (const error& e) {
+    devices_.clear();
+    status_ = {false, e.what()};
+  }
+  if (status_.available)
+    logger().debug("cuda backend: {}", status_.reason);
+  else
+    logger().debug("cuda backend unavailable: {}", status_.reason);
+}
+
+CudaBackend::~CudaBackend() {
+  devices_.clear();
+  driver_.reset();
+}
+
+Device& CudaBackend::device(std::size_t index) const {
+  if (index >= devices_.size())
+    throw error(error_category::invalid_argument,
+                "cuda backend: device index " + std::to_string(index) +
+                    " is out of range (the backend has " + std::to_string(devices_.size()) +
+                    " devices)");
+  return *devices_[index];
+}
+
+BackendStatus CudaBackend::discover() {
+  const CudaDriver& driver = *driver_;
+  if (const CUresult result = driver.init(0); result != CUDA_SUCCESS)
+    return {false, "CUDA driver " + driver.library() + ": " +
+                       driver.describe_failure("cuInit", result)};
+  int version = 0;
+  driver.check("cuDriverGetVersion", driver.driver_get_version(&version));
+  const std::string version_text = cuda_version_text(version);
+  int count = 0;
+  driver.check("cuDeviceGetCount", driver.device_get_count(&count));
+  if (count == 0)
+    return {false, "the CUDA driver " + driver.library() + " (CUDA " + version_text +
+                       ") reports no device"};
+
+  std::string notes;
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
+    try {
+      devices_.push_back(std::make_unique<CudaDevice>(*this, driver, ordinal, version_text));
+    } catch (const error& e) {
+      notes += "; skipped device " + std::to_string(ordinal) + ": " + e.what();
+      logger().warn("cuda backend: skipped device {}: {}", ordinal, e.what());
+    }
+  }
+  if (devices_.empty())
+    return {false, "no usable CUDA device (CUDA " + version_text + ")" + notes};
+  return {true, std::to_string(devices_.size()) + " device(s), CUDA driver " + version_text +
+                    " (" + driver.library() + ")" + notes};
+}
+
+}  // namespace plexus::cuda

@@ -1,0 +1,69 @@
+#include "cuda_driver.hpp"
+
+#include <dlfcn.h>
+
+#include <utility>
+
+#include "plexus/error.hpp"
+
+namespace plexus::cuda {
+
+CudaDriver::CudaDriver(std::string library) : library_(std::move(library)) {
+  dlerror();  // clear any earlier error
+  handle_ = dlopen(library_.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle_) {
+    const char* why = dlerror();
+    throw error(error_category::device,
+                "cannot load the CUDA driver " + library_ + ": " +
+                    (why ? why : "unknown dlopen error") +
+                    ". Install the NVIDIA driver (it provides libcuda.so.1), or set the "
+                    "option `library` of [backends.cuda] to the driver library's path");
+  }
+  try {
+    resolve(init, "cuInit");
+    resolve(driver_get_version, "cuDriverGetVersion");
+    resolve(device_get_count, "cuDeviceGetCount");
+    resolve(device_get, "cuDeviceGet");
+    resolve(device_get_name, "cuDeviceGetName");
+    resolve(device_total_mem, "cuDeviceTotalMem_v2");
+    resolve(device_get_attribute, "cuDeviceGetAttribute");
+    resolve(get_error_string, "cuGetErrorString");
+  } catch (...) {
+    dlclose(handle_);
+    throw;
+  }
+}
+
+CudaDriver::~CudaDriver() { dlclose(handle_); }
+
+template <class Function>
+void CudaDriver::resolve(Function& function, const char* symbol) {
+  dlerror();
+  void* address = dlsym(handle_, symbol);
+  if (!address) {
+    const char* why = dlerror();
+    throw error(error_category::device,
+                "the CUDA driver " + library_ + " lacks " + symbol + " (" +
+                    (why ? why : "null symbol") + "): the driver is too old or not libcuda");
+  }
+  function = reinterpret_cast<Function>(address);
+}
+
+std::string CudaDriver::describe_failure(std::string_view call, CUresult result) const {
+  const char* text = nullptr;
+  std::string message = std::string(call) + " failed";
+  if (get_error_string(result, &text) == CUDA_SUCCESS && text)
+    message += std::string(": ") + text + " (CUresult " + std::to_string(result) + ")";
+  else
+    message += " with CUresult " + std::to_string(result);
+  if (result == CUDA_ERROR_STUB_LIBRARY)
+    message += ": this is the CUDA toolkit's stub library, not the driver; install the NVIDIA "
+               "driver or point the option `library` of [backends.cuda] at its libcuda.so.1";
+  return message;
+}
+
+void CudaDriver::check(std::string_view call, CUresult result) const {
+  if (result != CUDA_SUCCESS) throw error(error_category::device, describe_failure(call, result));
+}
+
+}  // namespace plexus::cuda

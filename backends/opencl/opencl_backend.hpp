@@ -1,0 +1,42 @@
+// OpenclBackend: every device of every OpenCL platform the ICD loader finds (PoCL,
+// NVIDIA, Intel, ...), optionally only platforms whose name contains the `platform`
+// option. Without an ICD or a device it is unavailable, with the reason and the fix.
+//
+// Ownership: owns its OpenclDevices. Thread-safety: devices are discovered in the
+// constructor and immutable afterwards; every member is safe from any thread.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "opencl_api.hpp"
+#include "opencl_device.hpp"
+#include "plexus/backend.hpp"
+#include "plexus/plugin_context.hpp"
+
+namespace plexus::opencl {
+
+class OpenclBackend final : public Backend {
+ public:
+  // Options: `platform` (string): only platforms whose name contains it.
+  explicit OpenclBackend(PluginContext& context);
+  ~OpenclBackend() override;
+
+  BackendStatus status() const override { return status_; }
+  std::size_t device_count() const override { return devices_.size(); }
+  // Throws plexus::error(invalid_argument) for an index >= device_count().
+  Device& device(std::size_t index) const override;
+
+ private:
+  void discover(const std::string& platform_filter, const std::string& option_table);
+  // Adds the devices of one platform; problems go to notes_.
+  void add_platform(cl_platform_id platform, const PlatformTraits& traits);
+
+  std::vector<std::unique_ptr<OpenclDevice>> devices_;
+  std::vector<std::string> notes_;  // platforms or devices skipped, and why
+  BackendStatus status_;
+};
+
+}  // namespace plexus::opencl
