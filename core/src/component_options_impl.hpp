@@ -13,12 +13,17 @@ namespace plexus {
 
 class ComponentOptions::Impl {
  public:
-  Impl(toml::table table, std::string source_name, std::string table_path)
-      : table(std::move(table)),
+  // `table` lives inside the parsed config that `owner` keeps alive (copying a toml++
+  // table would drop the source positions that messages need).
+  Impl(std::shared_ptr<const void> owner, const toml::table& table, std::string source_name,
+       std::string table_path)
+      : owner(std::move(owner)),
+        table(table),
         source_name(std::move(source_name)),
         table_path(std::move(table_path)) {}
 
-  const toml::table table;
+  const std::shared_ptr<const void> owner;
+  const toml::table& table;
   const std::string source_name;
   const std::string table_path;
 

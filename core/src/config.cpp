@@ -154,9 +154,10 @@ bool Config::skip_missing_backends() const {
 
 ComponentOptions Config::options_for(ComponentKind kind, std::string_view name) const {
   std::string table_name(detail::config_table_name(kind));
+  static const toml::table empty;
   const toml::table* table = impl_->table[table_name][name].as_table();
   return ComponentOptions(std::make_shared<ComponentOptions::Impl>(
-      table ? *table : toml::table{}, impl_->origin.path, table_name + "." + std::string(name)));
+      impl_, table ? *table : empty, impl_->origin.path, table_name + "." + std::string(name)));
 }
 
 std::vector<std::filesystem::path> Config::plugin_paths() const {

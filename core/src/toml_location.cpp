@@ -28,6 +28,7 @@ std::string_view node_type_name(toml::node_type type) {
 }
 
 std::string node_value_text(const toml::node& node) {
+  if (auto text = node.value_exact<std::string>()) return "\"" + *text + "\"";
   std::ostringstream out;
   node.visit([&out](const auto& value) { out << value; });
   std::string text = out.str();

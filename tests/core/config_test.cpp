@@ -1,0 +1,149 @@
+// Config parsing, validation and component options: every error names where and what.
+#include <catch2/catch.hpp>
+
+#include "plexus/config.hpp"
+#include "plexus/error.hpp"
+#include "test_support.hpp"
+
+using plexus::ComponentKind;
+using plexus::Config;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::string config_error(const std::string& text, const std::string& name = "bad.toml") {
+  try {
+    Config::from_string(text, name);
+  } catch (const plexus::error& failure) {
+    CHECK(failure.category() == plexus::error_category::config);
+    return failure.what();
+  }
+  FAIL("no error for:\n" << text);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("the built-in default selects the inorder scheduler and the known backends") {
+  Config config = Config::from_string(Config::builtin_text(), "<built-in default>");
+  CHECK(config.origin().source == plexus::ConfigSource::builtin);
+  CHECK(config.selected(ComponentKind::scheduler) == "inorder");
+  CHECK(config.selected_backends() == std::vector<std::string>{"host", "opencl", "cuda"});
+  CHECK(config.skip_missing_backends());
+  CHECK(config.log_level() == "info");
+  CHECK_FALSE(config.selected(ComponentKind::fusion).has_value());
+}
+
+TEST_CASE("malformed TOML is reported with file, line and column") {
+  std::string message = config_error("[scheduler]\nuse = \"dag\"\nworkers = = 4\n", "my.toml");
+  CHECK_THAT(message, Contains("my.toml:3:"));
+  CHECK_THAT(message, Contains("malformed TOML"));
+}
+
+TEST_CASE("a malformed file names its path") {
+  plexus::test::TempDir dir;
+  auto file = dir.write("plexus.toml", "[log\nlevel = \"info\"\n");
+  try {
+    Config::from_file(file);
+    FAIL("no error");
+  } catch (const plexus::error& failure) {
+    CHECK_THAT(failure.what(), Contains(file.string() + ":1:"));
+  }
+}
+
+TEST_CASE("a missing config file is a clear error") {
+  try {
+    Config::from_file("/nonexistent/plexus.toml");
+    FAIL("no error");
+  } catch (const plexus::error& failure) {
+    CHECK_THAT(failure.what(), Contains("/nonexistent/plexus.toml") && Contains("no such file"));
+  }
+}
+
+TEST_CASE("unknown tables and keys are refused with their location") {
+  CHECK_THAT(config_error("[schedular]\nuse = \"dag\"\n"),
+             Contains("bad.toml:1:1") && Contains("unknown table 'schedular'") &&
+                 Contains("scheduler"));
+  CHECK_THAT(config_error("[log]\nlevl = \"info\"\n"),
+             Contains("bad.toml:2:") && Contains("unknown key 'log.levl'"));
+}
+
+TEST_CASE("selections of the wrong type name the key, the expected and the found type") {
+  CHECK_THAT(config_error("[scheduler]\nuse = 42\n"),
+             Contains("bad.toml:2:7") && Contains("'scheduler.use' must be a string") &&
+                 Contains("found integer 42"));
+  CHECK_THAT(config_error("[backends]\nuse = [\"host\", 3]\n"),
+             Contains("'backends.use[]' must be a string") && Contains("found integer"));
+  CHECK_THAT(config_error("[scheduler]\nuse = \"dag\"\ndag = 4\n"),
+             Contains("bad.toml:3:") && Contains("'scheduler.dag' must be a table"));
+  CHECK_THAT(config_error("[scheduler]\nuse = \"Bad-Name\"\n"),
+             Contains("component names are lower-case"));
+  CHECK_THAT(config_error("[log]\nlevel = \"loud\"\n"),
+             Contains("'log.level' is 'loud'") && Contains("trace"));
+}
+
+TEST_CASE("component options are typed, located and tracked") {
+  Config config = Config::from_string(
+      "[scheduler]\nuse = \"dag\"\n[scheduler.dag]\nworkers = \"four\"\nratio = 2\n"
+      "name = \"x\"\nflags = [\"a\", \"b\"]\nunused = true\n",
+      "opts.toml");
+  plexus::ComponentOptions options = config.options_for(ComponentKind::scheduler, "dag");
+  CHECK(options.table_path() == "scheduler.dag");
+  CHECK(options.get<double>("ratio", 0.0) == 2.0);
+  CHECK(options.get<std::string>("name", "") == "x");
+  CHECK(options.get<std::vector<std::string>>("flags", {}) ==
+        std::vector<std::string>{"a", "b"});
+  CHECK(options.get<std::int64_t>("absent", 7) == 7);
+  try {
+    options.get<std::int64_t>("workers", 1);
+    FAIL("no error");
+  } catch (const plexus::error& failure) {
+    CHECK_THAT(failure.what(), Contains("opts.toml:4:11") &&
+                                   Contains("option 'scheduler.dag.workers' must be an integer") &&
+                                   Contains("found string \"four\""));
+  }
+  auto unused = options.unused_keys();
+  REQUIRE(unused.size() == 1);
+  CHECK_THAT(unused[0], Contains("opts.toml:8:") && Contains("scheduler.dag.unused"));
+}
+
+TEST_CASE("options of a component without a table are empty") {
+  Config config = Config::from_string("[scheduler]\nuse = \"inorder\"\n", "t.toml");
+  auto options = config.options_for(ComponentKind::scheduler, "inorder");
+  CHECK(options.keys().empty());
+  CHECK(options.get<bool>("anything", true));
+}
+
+TEST_CASE("overrides replace selections and are recorded") {
+  Config config = Config::from_string(Config::builtin_text(), "<built-in default>");
+  Config original = config;
+  config.set("scheduler", "fifo", "--set scheduler=fifo");
+  config.set("backends", " host , opencl ", "--set backends=host,opencl");
+  config.set("log.level", "debug", "--set log.level=debug");
+  CHECK(config.selected(ComponentKind::scheduler) == "fifo");
+  CHECK(config.selected_backends() == std::vector<std::string>{"host", "opencl"});
+  CHECK(config.log_level() == "debug");
+  CHECK(config.overrides().size() == 3);
+  CHECK(original.selected(ComponentKind::scheduler) == "inorder");  // copies are unaffected
+  CHECK_THROWS_WITH(config.set("shceduler", "x", "--set shceduler=x"),
+                    Contains("unknown setting 'shceduler'"));
+  CHECK_THROWS_WITH(config.set("log.level", "loud", "PLEXUS_LOG_LEVEL=loud"),
+                    Contains("PLEXUS_LOG_LEVEL=loud") && Contains("'log.level' is 'loud'"));
+}
+
+TEST_CASE("plugin paths resolve relative to the config file") {
+  plexus::test::TempDir dir;
+  auto file = dir.write("conf/plexus.toml", "[plugins]\npaths = [\"plugins\", \"/abs\"]\n");
+  Config config = Config::from_file(file);
+  auto paths = config.plugin_paths();
+  REQUIRE(paths.size() == 2);
+  CHECK(paths[0] == dir.path() / "conf" / "plugins");
+  CHECK(paths[1] == "/abs");
+}
+
+TEST_CASE("the config in force renders back to TOML that parses") {
+  Config config = Config::from_string(Config::builtin_text(), "<built-in default>");
+  Config again = Config::from_string(config.to_toml(), "rendered");
+  CHECK(again.selected(ComponentKind::scheduler) == "inorder");
+  CHECK(again.selected_backends() == config.selected_backends());
+}

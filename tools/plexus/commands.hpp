@@ -1,0 +1,13 @@
+// The `plexus` tool's subcommands. Each takes its arguments (after the command name),
+// prints to stdout, and returns the process exit code. Errors are plexus::error.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace plexus::tool {
+
+int info_command(const std::vector<std::string>& args);
+int plugins_command(const std::vector<std::string>& args);
+
+}  // namespace plexus::tool

@@ -1,0 +1,58 @@
+// plexus: the command-line tool. `plexus help` lists the commands.
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "plexus/error.hpp"
+#include "plexus/version.hpp"
+
+namespace {
+
+constexpr const char* usage = R"(usage: plexus <command> [options]
+
+Commands:
+  info      the config in force, the components found and selected, and the devices
+  plugins   list plugins on the search path without loading them
+  help      show this help
+
+Run `plexus <command> --help` for a command's options.
+Environment: PLEXUS_CONFIG, PLEXUS_PLUGIN_PATH, PLEXUS_LOG_LEVEL, PLEXUS_SCHEDULER,
+PLEXUS_MEMORY, PLEXUS_CACHE, PLEXUS_COMPILER, PLEXUS_FUSION, PLEXUS_BACKENDS.
+)";
+
+using Command = int (*)(const std::vector<std::string>&);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::map<std::string, Command> commands = {
+      {"info", &plexus::tool::info_command},
+      {"plugins", &plexus::tool::plugins_command},
+  };
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    std::cout << usage;
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    std::cout << "plexus " << PLEXUS_VERSION_STRING << '\n';
+    return 0;
+  }
+  auto command = commands.find(args[0]);
+  if (command == commands.end()) {
+    std::cerr << "plexus: unknown command '" << args[0] << "'\n\n" << usage;
+    return 2;
+  }
+  try {
+    return command->second(std::vector<std::string>(args.begin() + 1, args.end()));
+  } catch (const plexus::error& failure) {
+    std::cerr << "plexus " << args[0] << ": error (" << plexus::to_string(failure.category())
+              << "): " << failure.what() << '\n';
+    return failure.category() == plexus::error_category::invalid_argument ? 2 : 1;
+  } catch (const std::exception& failure) {
+    std::cerr << "plexus " << args[0] << ": unexpected error: " << failure.what() << '\n';
+    return 1;
+  }
+}
