@@ -147,3 +147,14 @@ TEST_CASE("the config in force renders back to TOML that parses") {
   CHECK(again.selected(ComponentKind::scheduler) == "inorder");
   CHECK(again.selected_backends() == config.selected_backends());
 }
+
+TEST_CASE("every shipped config file is valid") {
+
+  for (const auto& entry : std::filesystem::directory_iterator(
+           plexus::test::env_path("PLEXUS_SOURCE_DIR") / "config" / "examples")) {
+    INFO(entry.path());
+    CHECK_NOTHROW(Config::from_file(entry.path()));
+  }
+  CHECK_NOTHROW(
+      Config::from_file(plexus::test::env_path("PLEXUS_SOURCE_DIR") / "config" / "default.toml"));
+}
