@@ -1,0 +1,123 @@
+#include "fifo_scheduler.hpp"
+
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "plexus/error.hpp"
+#include "plexus/log.hpp"
+
+namespace fifo_example {
+
+namespace {
+
+std::size_t read_queue_limit(const plexus::ComponentOptions& options) {
+  const std::int64_t limit = options.get<std::int64_t>("queue_limit", 0);
+  if (limit < 0) {
+    throw plexus::error(plexus::error_category::config,
+                        "[" + options.table_path() + "] queue_limit = " + std::to_string(limit) +
+                            ": expected an integer >= 0 (0 means unbounded)");
+  }
+  return static_cast<std::size_t>(limit);
+}
+
+}  // namespace
+
+FifoScheduler::FifoScheduler(plexus::PluginContext& context)
+    : queue_limit_(read_queue_limit(context.options)), worker_([this] { worker_loop(); }) {
+  plexus::logger().debug("fifo scheduler: one worker thread, queue_limit={}", queue_limit_);
+}
+
+FifoScheduler::~FifoScheduler() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  work_cv_.notify_all();
+  space_cv_.notify_all();
+  worker_.join();  // the worker drains the queue before it returns
+}
+
+void FifoScheduler::submit(plexus::Task task) {
+  if (!task.event) {
+    throw plexus::error(plexus::error_category::invalid_argument,
+                        "fifo scheduler: submit() got a task without an event");
+  }
+  const bool on_worker = std::this_thread::get_id() == worker_.get_id();
+  {
+    std::unique_lock lock(mutex_);
+    // A task submitting from the worker must not wait for the worker to make room.
+    if (queue_limit_ > 0 && !on_worker) {
+      space_cv_.wait(lock, [&] { return queue_.size() < queue_limit_ || stopping_; });
+    }
+    if (stopping_) {
+      throw plexus::error(plexus::error_category::internal,
+                          "fifo scheduler: submit() during destruction");
+    }
+    queue_.push_back(std::move(task));
+    ++submitted_;
+  }
+  work_cv_.notify_one();
+}
+
+void FifoScheduler::wait_all() {
+  if (std::this_thread::get_id() == worker_.get_id()) {
+    throw plexus::error(plexus::error_category::invalid_argument,
+                        "fifo scheduler: wait_all() called from inside a task would wait "
+                        "for itself; wait on specific events instead");
+  }
+  std::unique_lock lock(mutex_);
+  // Tasks finish in submission order, so "the first `target` tasks are done" is exactly
+  // "finished_ >= target".
+  const std::uint64_t target = submitted_;
+  done_cv_.wait(lock, [&] { return finished_ >= target; });
+}
+
+void FifoScheduler::worker_loop() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    work_cv_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+    if (queue_.empty()) return;  // stopping_ and drained
+    plexus::Task task = std::move(queue_.front());
+    queue_.pop_front();
+    space_cv_.notify_all();
+
+    lock.unlock();
+    execute(task);
+    task = {};  // release the work's captures before waiters see it finished
+    lock.lock();
+
+    ++finished_;
+    done_cv_.notify_all();
+  }
+}
+
+void FifoScheduler::execute(plexus::Task& task) {
+  // Dependencies first. They were submitted earlier (here or elsewhere); waiting on them
+  // blocks only this worker, which is what strict FIFO order means.
+  std::exception_ptr failure;
+  for (const auto& dependency : task.dependencies) {
+    if (!dependency) continue;
+    try {
+      dependency->wait();  // rethrows the dependency's failure
+    } catch (...) {
+      failure = std::current_exception();
+      break;
+    }
+  }
+
+  task.event->mark_running();
+  if (failure) {  // a failed dependency fails the task with the same failure
+    task.event->mark_failed(failure);
+    return;
+  }
+  try {
+    if (task.host_work) task.host_work();
+  } catch (...) {
+    task.event->mark_failed(std::current_exception());
+    return;
+  }
+  task.event->mark_complete();
+}
+
+}  // namespace fifo_example

@@ -1,0 +1,53 @@
+// MyBackend: skeleton of a Plexus backend. Interface: plexus/backend.hpp.
+//
+// Fill in:
+//   - MyBackend::MyBackend: load your driver, discover the devices, fill one DeviceInfo
+//     each. A missing driver or device is NOT an error: leave status_.available false
+//     with the reason (shown by `plexus info`) and no devices.
+//   - MyDevice: whatever per-device handles your driver needs.
+//
+// Thread-safety (the contract): status(), device_count() and device() are called from any
+// thread; they only read what the constructor discovered, so they need no lock.
+// Ownership: the backend owns its devices; they live as long as the backend.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "plexus/backend.hpp"
+#include "plexus/device.hpp"
+#include "plexus/device_info.hpp"
+#include "plexus/plugin_context.hpp"
+
+namespace my_backend {
+
+class MyDevice final : public plexus::Device {
+ public:
+  MyDevice(plexus::Backend& backend, plexus::DeviceInfo info)
+      : backend_(backend), info_(std::move(info)) {}
+
+  const plexus::DeviceInfo& info() const override { return info_; }
+  plexus::Backend& backend() const override { return backend_; }
+
+ private:
+  plexus::Backend& backend_;
+  plexus::DeviceInfo info_;
+  // TODO: your driver's device handle, context, queues...
+};
+
+class MyBackend final : public plexus::Backend {
+ public:
+  explicit MyBackend(plexus::PluginContext& context);
+
+  plexus::BackendStatus status() const override;
+  std::size_t device_count() const override;
+  plexus::Device& device(std::size_t index) const override;
+
+ private:
+  plexus::BackendStatus status_;
+  std::vector<std::unique_ptr<MyDevice>> devices_;
+};
+
+}  // namespace my_backend
