@@ -37,14 +37,7 @@ CudaBackend::~CudaBackend() {
   driver_.reset();
 }
 
-Device& CudaBackend::device(std::size_t index) const {
-  if (index >= devices_.size())
-    throw error(error_category::invalid_argument,
-                "cuda backend: device index " + std::to_string(index) +
-                    " is out of range (the backend has " + std::to_string(devices_.size()) +
-                    " devices)");
-  return *devices_[index];
-}
+Device& CudaBackend::device_at(std::size_t index) const { return *devices_[index]; }
 
 BackendStatus CudaBackend::discover() {
   const CudaDriver& driver = *driver_;

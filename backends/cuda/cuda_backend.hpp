@@ -25,8 +25,9 @@ class CudaBackend final : public Backend {
 
   BackendStatus status() const override { return status_; }
   std::size_t device_count() const override { return devices_.size(); }
-  // Throws plexus::error(invalid_argument) for an index >= device_count().
-  Device& device(std::size_t index) const override;
+
+ protected:
+  Device& device_at(std::size_t index) const override;
 
  private:
   BackendStatus discover();

@@ -21,12 +21,6 @@ BackendStatus HostBackend::status() const {
 
 std::size_t HostBackend::device_count() const { return 1; }
 
-Device& HostBackend::device(std::size_t index) const {
-  if (index != 0)
-    throw error(error_category::invalid_argument,
-                "host backend: device index " + std::to_string(index) +
-                    " is out of range (the host backend has 1 device, index 0)");
-  return *device_;
-}
+Device& HostBackend::device_at(std::size_t index) const { return *device_; }
 
 }  // namespace plexus::host

@@ -20,8 +20,9 @@ class HostBackend final : public Backend {
 
   BackendStatus status() const override;
   std::size_t device_count() const override;
-  // Throws plexus::error(invalid_argument) for an index >= device_count().
-  Device& device(std::size_t index) const override;
+
+ protected:
+  Device& device_at(std::size_t index) const override;
 
  private:
   std::unique_ptr<HostDevice> device_;

@@ -36,14 +36,7 @@ OpenclBackend::OpenclBackend(PluginContext& context) {
 
 OpenclBackend::~OpenclBackend() = default;
 
-Device& OpenclBackend::device(std::size_t index) const {
-  if (index >= devices_.size())
-    throw error(error_category::invalid_argument,
-                "opencl backend: device index " + std::to_string(index) +
-                    " is out of range (the backend has " + std::to_string(devices_.size()) +
-                    " devices)");
-  return *devices_[index];
-}
+Device& OpenclBackend::device_at(std::size_t index) const { return *devices_[index]; }
 
 void OpenclBackend::discover(const std::string& filter, const std::string& option_table) {
   cl_uint count = 0;

@@ -6,6 +6,7 @@
 #include "plexus/component.hpp"
 #include "plexus/component_lookup.hpp"
 #include "plexus/device.hpp"
+#include "plexus/error.hpp"
 #include "plexus/fusion_engine.hpp"
 #include "plexus/memory_model.hpp"
 #include "plexus/scheduler.hpp"
@@ -21,5 +22,15 @@ MemoryModel::~MemoryModel() = default;
 CacheStore::~CacheStore() = default;
 Compiler::~Compiler() = default;
 FusionEngine::~FusionEngine() = default;
+
+Device& Backend::device(std::size_t index) const {
+  const std::size_t count = device_count();
+  if (index >= count) {
+    throw error(error_category::invalid_argument,
+                "device index " + std::to_string(index) + " is out of range (the backend has " +
+                    std::to_string(count) + (count == 1 ? " device)" : " devices)"));
+  }
+  return device_at(index);
+}
 
 }  // namespace plexus

@@ -78,6 +78,13 @@ PluginListing PluginRegistry::inspect(const fs::path& file) {
                      " plugin entries; a plugin library declares exactly one");
   }
   PluginListing listing = parse_entry_symbol(file, symbols.front());
+  const std::string expected_name = std::string(file_prefix) +
+                                    std::string(to_string(listing.kind)) + "_" + listing.name +
+                                    std::string(file_suffix);
+  if (file.filename() != expected_name) {
+    refuse(file, "its entry symbol declares " + std::string(to_string(listing.kind)) + " '" +
+                     listing.name + "', so the file must be named " + expected_name);
+  }
   if (listing.abi_version != PLEXUS_PLUGIN_ABI_VERSION) {
     refuse(file, "built for plugin ABI " + std::to_string(listing.abi_version) +
                      ", but this core implements plugin ABI " +

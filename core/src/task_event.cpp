@@ -1,79 +1,87 @@
 #include "plexus/task_event.hpp"
 
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
 #include "plexus/error.hpp"
 
 namespace plexus {
 
-TaskEvent::TaskEvent(std::string label)
-    : label_(std::move(label)), submitted_at_(clock::now()) {}
+struct TaskEvent::State {
+  std::string label;
+  mutable std::mutex mutex;
+  mutable std::condition_variable done_cv;
+  TaskStatus status = TaskStatus::submitted;
+  std::exception_ptr failure;
+  std::vector<std::function<void()>> callbacks;
+  clock::time_point submitted_at, started_at, finished_at;
+};
+
+TaskEvent::TaskEvent(std::string label) : state_(std::make_unique<State>()) {
+  state_->label = std::move(label);
+  state_->submitted_at = clock::now();
+}
+
+const std::string& TaskEvent::label() const { return state_->label; }
 
 TaskEvent::~TaskEvent() = default;
 
 TaskStatus TaskEvent::status() const {
-  std::lock_guard lock(mutex_);
-  return status_;
+  std::lock_guard lock(state_->mutex);
+  return state_->status;
 }
 
 bool TaskEvent::is_done() const {
-  std::lock_guard lock(mutex_);
-  return status_ == TaskStatus::complete || status_ == TaskStatus::failed;
+  std::lock_guard lock(state_->mutex);
+  return state_->status == TaskStatus::complete || state_->status == TaskStatus::failed;
 }
 
 void TaskEvent::mark_running() {
-  std::lock_guard lock(mutex_);
-  if (status_ != TaskStatus::submitted) {
-    throw error(error_category::internal, "task '" + label_ + "' started twice or after it ended");
+  std::lock_guard lock(state_->mutex);
+  if (state_->status != TaskStatus::submitted) {
+    throw error(error_category::internal, "task '" + state_->label + "' started twice or after it ended");
   }
-  status_ = TaskStatus::running;
-  started_at_ = clock::now();
+  state_->status = TaskStatus::running;
+  state_->started_at = clock::now();
 }
 
-void TaskEvent::mark_complete() {
-  std::vector<std::function<void()>> callbacks;
-  {
-    std::lock_guard lock(mutex_);
-    if (status_ == TaskStatus::complete || status_ == TaskStatus::failed) {
-      throw error(error_category::internal, "task '" + label_ + "' completed twice");
-    }
-    if (status_ == TaskStatus::submitted) started_at_ = clock::now();
-    status_ = TaskStatus::complete;
-    finished_at_ = clock::now();
-    callbacks.swap(callbacks_);
-  }
-  done_cv_.notify_all();
-  for (auto& callback : callbacks) callback();
-}
+void TaskEvent::mark_complete() { finish(TaskStatus::complete, nullptr); }
 
 void TaskEvent::mark_failed(std::exception_ptr failure) {
+  finish(TaskStatus::failed, std::move(failure));
+}
+
+void TaskEvent::finish(TaskStatus final_status, std::exception_ptr failure) {
   std::vector<std::function<void()>> callbacks;
   {
-    std::lock_guard lock(mutex_);
-    if (status_ == TaskStatus::complete || status_ == TaskStatus::failed) {
-      throw error(error_category::internal, "task '" + label_ + "' completed twice");
+    std::lock_guard lock(state_->mutex);
+    if (state_->status == TaskStatus::complete || state_->status == TaskStatus::failed) {
+      throw error(error_category::internal, "task '" + state_->label + "' completed twice");
     }
-    if (status_ == TaskStatus::submitted) started_at_ = clock::now();
-    status_ = TaskStatus::failed;
-    failure_ = std::move(failure);
-    finished_at_ = clock::now();
-    callbacks.swap(callbacks_);
+    if (state_->status == TaskStatus::submitted) state_->started_at = clock::now();
+    state_->status = final_status;
+    state_->failure = std::move(failure);
+    state_->finished_at = clock::now();
+    callbacks.swap(state_->callbacks);
   }
-  done_cv_.notify_all();
+  state_->done_cv.notify_all();
   for (auto& callback : callbacks) callback();
 }
 
 void TaskEvent::wait() const {
-  std::unique_lock lock(mutex_);
-  done_cv_.wait(lock, [this] {
-    return status_ == TaskStatus::complete || status_ == TaskStatus::failed;
+  std::unique_lock lock(state_->mutex);
+  state_->done_cv.wait(lock, [this] {
+    return state_->status == TaskStatus::complete || state_->status == TaskStatus::failed;
   });
-  if (status_ == TaskStatus::failed && failure_) std::rethrow_exception(failure_);
+  if (state_->status == TaskStatus::failed && state_->failure) std::rethrow_exception(state_->failure);
 }
 
 void TaskEvent::on_done(std::function<void()> callback) {
   {
-    std::lock_guard lock(mutex_);
-    if (status_ != TaskStatus::complete && status_ != TaskStatus::failed) {
-      callbacks_.push_back(std::move(callback));
+    std::lock_guard lock(state_->mutex);
+    if (state_->status != TaskStatus::complete && state_->status != TaskStatus::failed) {
+      state_->callbacks.push_back(std::move(callback));
       return;
     }
   }
@@ -81,18 +89,18 @@ void TaskEvent::on_done(std::function<void()> callback) {
 }
 
 TaskEvent::clock::time_point TaskEvent::submitted_at() const {
-  std::lock_guard lock(mutex_);
-  return submitted_at_;
+  std::lock_guard lock(state_->mutex);
+  return state_->submitted_at;
 }
 
 TaskEvent::clock::time_point TaskEvent::started_at() const {
-  std::lock_guard lock(mutex_);
-  return started_at_;
+  std::lock_guard lock(state_->mutex);
+  return state_->started_at;
 }
 
 TaskEvent::clock::time_point TaskEvent::finished_at() const {
-  std::lock_guard lock(mutex_);
-  return finished_at_;
+  std::lock_guard lock(state_->mutex);
+  return state_->finished_at;
 }
 
 }  // namespace plexus

@@ -69,10 +69,16 @@ TEST_CASE("files that are not usable plugins are reported and the others still l
                     "libplexus_test_needed.so",
                 foreign);
   dir.write("unrelated.so", "not named like a plugin: ignored");
+  // A real plugin under another plugin's name.
+  auto misnamed = dir.path() / "libplexus_scheduler_heft.so";
+  fs::copy_file(inorder_plugin(), misnamed);
 
   PluginRegistry registry({{dir.path(), "test"}});
   CHECK(registry.names(ComponentKind::scheduler) == std::vector<std::string>{"inorder"});
-  CHECK(registry.problems().size() == 4);
+  CHECK(registry.problems().size() == 5);
+  CHECK_THAT(problem_for(registry, misnamed),
+             Contains("declares scheduler 'inorder'") &&
+                 Contains("must be named libplexus_scheduler_inorder.so"));
   CHECK_THAT(problem_for(registry, garbage), Contains(garbage.string()) && Contains("not an ELF file"));
   CHECK_THAT(problem_for(registry, empty), Contains("too short"));
   CHECK_THAT(problem_for(registry, truncated), Contains("truncated or corrupt"));

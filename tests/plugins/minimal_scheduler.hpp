@@ -3,17 +3,14 @@
 
 #include "plexus/plugin_context.hpp"
 #include "plexus/scheduler.hpp"
+#include "plexus/task_execution.hpp"
 
 namespace plexus::test {
 
 class MinimalScheduler : public Scheduler {
  public:
   explicit MinimalScheduler(PluginContext&) {}
-  void submit(Task task) override {
-    task.event->mark_running();
-    if (task.host_work) task.host_work();
-    task.event->mark_complete();
-  }
+  void submit(Task task) override { run_task_now(task); }
   void wait_all() override {}
 };
 

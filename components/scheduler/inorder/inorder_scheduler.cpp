@@ -1,20 +1,14 @@
 #include "inorder_scheduler.hpp"
 
+#include "plexus/task_execution.hpp"
+
 namespace plexus::inorder {
 
 InorderScheduler::InorderScheduler(PluginContext&) {}
 
 void InorderScheduler::submit(Task task) {
   std::lock_guard lock(run_mutex_);
-  try {
-    for (const auto& dependency : task.dependencies) dependency->wait();
-    task.event->mark_running();
-    if (task.host_work) task.host_work();
-  } catch (...) {
-    task.event->mark_failed(std::current_exception());
-    return;
-  }
-  task.event->mark_complete();
+  run_task_now(task);
 }
 
 void InorderScheduler::wait_all() {

@@ -27,7 +27,12 @@ class PLEXUS_API Backend : public Component {
 
   virtual BackendStatus status() const = 0;
   virtual std::size_t device_count() const = 0;
-  virtual Device& device(std::size_t index) const = 0;  // index < device_count()
+  // Throws plexus::error(invalid_argument) when index >= device_count().
+  Device& device(std::size_t index) const;
+
+ protected:
+  // Called by device() with an index already checked against device_count().
+  virtual Device& device_at(std::size_t index) const = 0;
 };
 
 }  // namespace plexus

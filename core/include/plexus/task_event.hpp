@@ -1,20 +1,18 @@
 // TaskEvent: the completion state of one task, shared by the submitter, the scheduler
 // and any task that depends on it. Implemented in the core.
 //
-// A scheduler moves an event to running, then to complete or failed, exactly once.
+// A scheduler moves an event to running, then to complete or failed, exactly once; it may
+// also fail (or complete) an event that never ran, e.g. when a dependency failed.
 // Thread-safety: every member is safe from any thread; wait() blocks without spinning.
 // Ownership: shared (std::shared_ptr); callbacks run on the thread that completes the
 // event, outside the event's lock, and must not throw.
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <exception>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <vector>
 
 #include "plexus/export.hpp"
 
@@ -31,7 +29,7 @@ class PLEXUS_API TaskEvent {
   TaskEvent(const TaskEvent&) = delete;
   TaskEvent& operator=(const TaskEvent&) = delete;
 
-  const std::string& label() const { return label_; }
+  const std::string& label() const;
   TaskStatus status() const;
   bool is_done() const;  // complete or failed
 
@@ -49,13 +47,11 @@ class PLEXUS_API TaskEvent {
   clock::time_point finished_at() const;  // valid once done
 
  private:
-  std::string label_;
-  mutable std::mutex mutex_;
-  mutable std::condition_variable done_cv_;
-  TaskStatus status_ = TaskStatus::submitted;
-  std::exception_ptr failure_;
-  std::vector<std::function<void()>> callbacks_;
-  clock::time_point submitted_at_, started_at_, finished_at_;
+  void finish(TaskStatus final_status, std::exception_ptr failure);
+
+  // The state lives behind a pointer so that its layout is not part of the plugin ABI.
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace plexus

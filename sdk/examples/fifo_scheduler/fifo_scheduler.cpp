@@ -1,5 +1,7 @@
 #include "fifo_scheduler.hpp"
 
+#include "plexus/task_execution.hpp"
+
 #include <exception>
 #include <string>
 #include <utility>
@@ -93,31 +95,9 @@ void FifoScheduler::worker_loop() {
 }
 
 void FifoScheduler::execute(plexus::Task& task) {
-  // Dependencies first. They were submitted earlier (here or elsewhere); waiting on them
-  // blocks only this worker, which is what strict FIFO order means.
-  std::exception_ptr failure;
-  for (const auto& dependency : task.dependencies) {
-    if (!dependency) continue;
-    try {
-      dependency->wait();  // rethrows the dependency's failure
-    } catch (...) {
-      failure = std::current_exception();
-      break;
-    }
-  }
-
-  task.event->mark_running();
-  if (failure) {  // a failed dependency fails the task with the same failure
-    task.event->mark_failed(failure);
-    return;
-  }
-  try {
-    if (task.host_work) task.host_work();
-  } catch (...) {
-    task.event->mark_failed(std::current_exception());
-    return;
-  }
-  task.event->mark_complete();
+  // Dependencies were submitted earlier (here or elsewhere); waiting on them blocks only
+  // this worker, which is what strict FIFO order means. A failed dependency fails the task.
+  plexus::run_task_now(task);
 }
 
 }  // namespace fifo_example

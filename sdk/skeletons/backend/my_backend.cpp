@@ -28,13 +28,6 @@ plexus::BackendStatus MyBackend::status() const { return status_; }
 
 std::size_t MyBackend::device_count() const { return devices_.size(); }
 
-plexus::Device& MyBackend::device(std::size_t index) const {
-  if (index >= devices_.size()) {
-    throw plexus::error(plexus::error_category::invalid_argument,
-                        "my_backend: device index " + std::to_string(index) + " out of range (" +
-                            std::to_string(devices_.size()) + " devices)");
-  }
-  return *devices_[index];
-}
+plexus::Device& MyBackend::device_at(std::size_t index) const { return *devices_[index]; }
 
 }  // namespace my_backend

@@ -43,7 +43,9 @@ class MyBackend final : public plexus::Backend {
 
   plexus::BackendStatus status() const override;
   std::size_t device_count() const override;
-  plexus::Device& device(std::size_t index) const override;
+
+ protected:
+  plexus::Device& device_at(std::size_t index) const override;
 
  private:
   plexus::BackendStatus status_;

@@ -1,5 +1,7 @@
 #include "my_scheduler.hpp"
 
+#include "plexus/task_execution.hpp"
+
 #include <cstddef>
 #include <exception>
 
@@ -35,29 +37,10 @@ void MyScheduler::wait_all() {
 }
 
 void MyScheduler::run(plexus::Task& task) {
-  std::exception_ptr failure;
-  for (const auto& dependency : task.dependencies) {
-    try {
-      if (dependency) dependency->wait();  // rethrows the dependency's failure
-    } catch (...) {
-      failure = std::current_exception();
-      break;
-    }
-  }
-  task.event->mark_running();
-  if (failure) {
-    task.event->mark_failed(failure);
-    return;
-  }
-  try {
-    if (task.host_work) task.host_work();
-    // TODO: device work: ask memory_ for the transfers the task needs, issue copies and
-    // the launch through the chosen backend's device.
-  } catch (...) {
-    task.event->mark_failed(std::current_exception());
-    return;
-  }
-  task.event->mark_complete();
+  // TODO: device work: ask memory_ for the transfers the task needs, issue copies and the
+  // launch through the chosen backend's device. run_task_now() covers host work: it waits
+  // for dependencies, runs host_work and completes or fails the task's event.
+  plexus::run_task_now(task);
 }
 
 }  // namespace my_scheduler
