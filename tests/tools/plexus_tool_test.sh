@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Behaviour of the `plexus` tool as a user meets it: output, exit codes and error messages.
+# usage: plexus_tool_test.sh PLEXUS_BINARY
+set -uo pipefail
+plexus=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+unset PLEXUS_CONFIG PLEXUS_SCHEDULER PLEXUS_BACKENDS PLEXUS_PLUGIN_PATH PLEXUS_LOG_LEVEL
+export XDG_CONFIG_HOME=$work/xdg
+failures=0
+
+# expect NAME EXPECTED_EXIT PATTERN -- COMMAND...: runs COMMAND, checks its exit code and
+# that its output (stdout and stderr) matches the extended regex PATTERN.
+expect() {
+  local name=$1 want=$2 pattern=$3
+  shift 4
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" -ne "$want" ] || ! grep -Eq -- "$pattern" <<<"$out"; then
+    echo "FAIL: $name (exit $rc, wanted $want; pattern: $pattern)"
+    echo "$out" | sed 's/^/    /' | head -40
+    failures=$((failures + 1))
+  else
+    echo "ok: $name"
+  fi
+}
+
+expect "help lists the commands" 0 "info .*plugins" -- "$plexus" help
+expect "no command is a usage error" 2 "usage: plexus" -- "$plexus"
+expect "unknown command" 2 "unknown command 'frobnicate'" -- "$plexus" frobnicate
+expect "info --help" 0 "usage: plexus info" -- "$plexus" info --help
+expect "plugins --help" 0 "usage: plexus plugins" -- "$plexus" plugins --help
+expect "unknown option" 2 "unknown option --colour" -- "$plexus" info --colour
+expect "--version" 0 "^plexus [0-9]+\.[0-9]+\.[0-9]+" -- "$plexus" --version
+
+expect "info on the built-in default" 0 "Config: <built-in default> \(built-in default\)" -- "$plexus" info
+expect "info shows the inorder scheduler found and selected" 0 \
+  "scheduler +inorder +[0-9.]+ +/.*libplexus_scheduler_inorder\.so" -- "$plexus" info
+expect "info shows the host backend's device" 0 "host [0-9.]+: available" -- "$plexus" info
+expect "plugins lists without loading" 0 "scheduler +inorder +1 +build tree" -- "$plexus" plugins
+
+cat > ok.toml <<'TOML'
+[backends]
+use = ["host"]
+[scheduler]
+use = "inorder"
+TOML
+expect "info --config names the file" 0 "Config: .*ok\.toml \(given explicitly\)" -- \
+  "$plexus" info --config ok.toml
+expect "PLEXUS_SCHEDULER override is shown" 1 "override: PLEXUS_SCHEDULER=nosuch" -- \
+  env PLEXUS_SCHEDULER=nosuch "$plexus" info --config ok.toml
+expect "unknown scheduler lists the available ones" 1 \
+  "scheduler 'nosuch' is not installed; available: inorder" -- \
+  env PLEXUS_SCHEDULER=nosuch "$plexus" info --config ok.toml
+
+printf '[scheduler]\nuse = = "x"\n' > broken.toml
+expect "malformed config: file, line and column" 1 "broken\.toml:2:[0-9]+: malformed TOML" -- \
+  "$plexus" info --config broken.toml
+expect "missing config file" 1 "cannot read config file 'missing\.toml': no such file" -- \
+  "$plexus" info --config missing.toml
+
+mkdir plugins
+printf 'junk' > plugins/libplexus_backend_junk.so
+expect "a corrupt plugin file is reported, the rest still listed" 0 \
+  "libplexus_backend_junk\.so: too short.*" -- "$plexus" plugins --path plugins
+expect "a corrupt plugin does not stop info" 0 "scheduler +inorder" -- \
+  env PLEXUS_PLUGIN_PATH="$work/plugins" "$plexus" info --config ok.toml
+
+echo "$((19 - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]
