@@ -27,7 +27,7 @@ expect() {
   fi
 }
 
-expect "help lists the commands" 0 "info .*plugins" -- "$plexus" help
+expect "help lists the commands" 0 "plugins +list plugins" -- "$plexus" help
 expect "no command is a usage error" 2 "usage: plexus" -- "$plexus"
 expect "unknown command" 2 "unknown command 'frobnicate'" -- "$plexus" frobnicate
 expect "info --help" 0 "usage: plexus info" -- "$plexus" info --help
