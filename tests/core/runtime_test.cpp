@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "plexus/error.hpp"
+#include "plexus/log.hpp"
 #include "plexus/runtime.hpp"
 #include "test_support.hpp"
 
@@ -47,4 +48,14 @@ TEST_CASE("without a scheduler, submitting says how to select one") {
   CHECK_THROWS_WITH(runtime.host_task([] {}),
                     Contains("empty.toml") && Contains("no scheduler is selected"));
   CHECK_THROWS_AS(plexus::Runtime(inorder_config()).host_task({}), plexus::error);
+}
+
+TEST_CASE("the log level comes from the config, and a bad level is refused") {
+  plexus::Runtime runtime(plexus::Config::from_string(
+      "[log]\nlevel = \"warn\"\n[scheduler]\nuse = \"inorder\"\n", "t.toml"));
+  CHECK(plexus::logger().level() == spdlog::level::warn);
+  plexus::set_log_level("debug");
+  CHECK(plexus::logger().level() == spdlog::level::debug);
+  CHECK_THROWS_WITH(plexus::set_log_level("chatty"), Contains("unknown log level 'chatty'"));
+  plexus::set_log_level("info");
 }
