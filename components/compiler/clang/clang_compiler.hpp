@@ -1,0 +1,47 @@
+// ClangCompiler: the `compiler/clang` component. OpenCL C (1.2-3.0), C++ for OpenCL 2021,
+// LLVM bitcode, LLVM IR text and SPIR-V in; SPIR-V, SPIR bitcode (spir64), PTX, host LLVM
+// bitcode and AMDGCN objects out, all in process with the shared libLLVM-15/libclang-cpp.
+//
+// Options ([compiler.clang]): resource_dir (the clang resource directory, default
+// PLEXUS_CLANG_RESOURCE_DIR or the build's LLVM), libclc_dir (default PLEXUS_LIBCLC_DIR or
+// /usr/lib/clc), host_device_library (bitcode linked into llvm_bitcode output; default
+// none).
+//
+// Thread-safety: compile() may be called from many threads at once: each call has its own
+// LLVMContext, CompilerInstance and TargetMachine; the only shared state is the cache of
+// device library bytes (locked). Ownership: holds no LLVM object between calls.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plexus/compiler.hpp"
+#include "plexus/plugin_context.hpp"
+
+namespace plexus::clang_compiler {
+
+class DeviceLibraries;
+class Frontend;
+class TargetEmitter;
+
+class ClangCompiler final : public Compiler {
+ public:
+  explicit ClangCompiler(PluginContext& context);
+  ~ClangCompiler() override;
+
+  std::vector<BinaryFormat> targets() const override;
+  CompileResult compile(const CompileRequest& request) override;
+
+  const std::string& resource_dir() const { return resource_dir_; }
+  const std::string& libclc_dir() const { return libclc_dir_; }
+
+ private:
+  std::string resource_dir_;
+  std::string libclc_dir_;
+  std::unique_ptr<DeviceLibraries> libraries_;
+  std::unique_ptr<Frontend> frontend_;
+  std::unique_ptr<TargetEmitter> emitter_;
+};
+
+}  // namespace plexus::clang_compiler

@@ -1,0 +1,29 @@
+// ClangDiagnosticConsumer: receives every diagnostic of one Clang frontend run (options
+// included) and records it in a DiagnosticLog with file, line, column and severity. File
+// names under the virtual directory are shown relative to it ("kernel.cl", "inc/a.h").
+//
+// Ownership/thread-safety: one per frontend run, used by that run's thread; the log must
+// outlive it.
+#pragma once
+
+#include <clang/Basic/Diagnostic.h>
+
+#include <string>
+
+#include "diagnostic_log.hpp"
+
+namespace plexus::clang_compiler {
+
+class ClangDiagnosticConsumer final : public clang::DiagnosticConsumer {
+ public:
+  ClangDiagnosticConsumer(DiagnosticLog& log, std::string virtual_dir);
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic& info) override;
+
+ private:
+  DiagnosticLog& log_;
+  std::string virtual_dir_;  // with a trailing '/'
+};
+
+}  // namespace plexus::clang_compiler

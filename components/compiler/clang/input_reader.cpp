@@ -1,0 +1,94 @@
+#include "input_reader.hpp"
+
+#include <LLVMSPIRVLib.h>
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstdint>
+#include <cstring>
+#include <sstream>
+
+namespace plexus::clang_compiler {
+
+namespace {
+
+std::unique_ptr<llvm::Module> read_bitcode(const std::string& bytes, llvm::LLVMContext& context,
+                                           DiagnosticLog& log) {
+  llvm::Expected<std::unique_ptr<llvm::Module>> module =
+      llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "input.bc"), context);
+  if (!module) {
+    log.error("the input is not valid LLVM bitcode: " + llvm::toString(module.takeError()));
+    return nullptr;
+  }
+  return std::move(*module);
+}
+
+std::unique_ptr<llvm::Module> read_ir_text(const std::string& text, llvm::LLVMContext& context,
+                                           DiagnosticLog& log) {
+  llvm::SMDiagnostic problem;
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseAssembly(llvm::MemoryBufferRef(text, "input.ll"), problem, context);
+  if (!module) {
+    log.add({"input.ll", static_cast<std::uint32_t>(std::max(problem.getLineNo(), 0)),
+             static_cast<std::uint32_t>(std::max(problem.getColumnNo() + 1, 0)),
+             DiagnosticSeverity::error, problem.getMessage().str()},
+            problem.getLineContents().str());
+  }
+  return module;
+}
+
+std::unique_ptr<llvm::Module> read_spirv(const std::string& bytes, llvm::LLVMContext& context,
+                                         DiagnosticLog& log) {
+  constexpr std::uint32_t magic = 0x07230203, swapped = 0x03022307;
+  std::uint32_t first = 0;
+  if (bytes.size() >= sizeof first) std::memcpy(&first, bytes.data(), sizeof first);
+  if (bytes.size() < 20 || bytes.size() % 4 != 0 || (first != magic && first != swapped)) {
+    log.error("the input is not a SPIR-V module (no SPIR-V header: magic number 0x07230203 "
+              "and 5 words expected)");
+    return nullptr;
+  }
+  std::istringstream stream(bytes);
+  llvm::Module* module = nullptr;
+  std::string why;
+  SPIRV::TranslatorOpts options;
+  if (!llvm::readSpirv(context, options, stream, module, why) || module == nullptr) {
+    delete module;
+    log.error("the SPIR-V module could not be translated to LLVM IR: " + why);
+    return nullptr;
+  }
+  return std::unique_ptr<llvm::Module>(module);
+}
+
+}  // namespace
+
+std::unique_ptr<llvm::Module> InputReader::read(const CompileRequest& request,
+                                                llvm::LLVMContext& context,
+                                                DiagnosticLog& log) {
+  std::unique_ptr<llvm::Module> module;
+  switch (request.language) {
+    case SourceLanguage::llvm_bitcode: module = read_bitcode(request.source, context, log); break;
+    case SourceLanguage::llvm_ir_text: module = read_ir_text(request.source, context, log); break;
+    case SourceLanguage::spirv: module = read_spirv(request.source, context, log); break;
+    case SourceLanguage::opencl_c:
+    case SourceLanguage::cpp_for_opencl:
+      log.error("internal: InputReader given a source language");
+      return nullptr;
+  }
+  if (!module) return nullptr;
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  if (llvm::verifyModule(*module, &stream)) {
+    log.error("the input module is not valid LLVM IR: " + stream.str());
+    return nullptr;
+  }
+  return module;
+}
+
+}  // namespace plexus::clang_compiler

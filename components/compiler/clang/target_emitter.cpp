@@ -1,0 +1,201 @@
+#include "target_emitter.hpp"
+
+#include <LLVMSPIRVLib.h>
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CodeGen.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+#include <llvm/Transforms/IPO/Internalize.h>
+
+#include <cstring>
+#include <mutex>
+#include <sstream>
+
+#include "kernel_inspector.hpp"
+
+namespace plexus::clang_compiler {
+
+namespace {
+
+std::vector<std::byte> to_bytes(const char* data, std::size_t size) {
+  std::vector<std::byte> bytes(size);
+  if (size > 0) std::memcpy(bytes.data(), data, size);
+  return bytes;
+}
+
+std::vector<std::byte> bitcode_of(const llvm::Module& module) {
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::WriteBitcodeToFile(module, stream);
+  return to_bytes(buffer.data(), buffer.size());
+}
+
+llvm::OptimizationLevel pipeline_level(unsigned level) {
+  switch (level) {
+    case 0: return llvm::OptimizationLevel::O0;
+    case 1: return llvm::OptimizationLevel::O1;
+    case 2: return llvm::OptimizationLevel::O2;
+    default: return llvm::OptimizationLevel::O3;
+  }
+}
+
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, llvm::OptimizationLevel level) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(&machine);  // registers the target's own passes and analyses
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::ModulePassManager passes = level == llvm::OptimizationLevel::O0
+                                       ? builder.buildO0DefaultPipeline(level)
+                                       : builder.buildPerModuleDefaultPipeline(level);
+  passes.run(module, modules);
+}
+
+}  // namespace
+
+TargetEmitter::TargetEmitter(DeviceLibraries& libraries, std::string libclc_dir,
+                             std::string host_device_library)
+    : libraries_(libraries),
+      libclc_dir_(std::move(libclc_dir)),
+      host_device_library_(std::move(host_device_library)) {}
+
+void TargetEmitter::initialize_llvm_targets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+  });
+}
+
+bool TargetEmitter::target_available(const TargetSpec& spec, std::string& why) {
+  if (spec.format != BinaryFormat::ptx && spec.format != BinaryFormat::amdgcn) return true;
+  initialize_llvm_targets();
+  if (llvm::TargetRegistry::lookupTarget(spec.triple, why) != nullptr) return true;
+  why = "the LLVM library has no code generator for " + spec.triple + " (" + why + ")";
+  return false;
+}
+
+bool TargetEmitter::link_library(llvm::Module& module, const std::string& path,
+                                 DiagnosticLog& log) const {
+  std::unique_ptr<llvm::Module> library = libraries_.load(path, module.getContext(), log);
+  if (!library) return false;
+  // libclc's triples ("nvptx64--nvidiacl") name the same target: take the module's.
+  library->setTargetTriple(module.getTargetTriple());
+  library->setDataLayout(module.getDataLayout());
+  if (llvm::Linker::linkModules(module, std::move(library), llvm::Linker::Flags::LinkOnlyNeeded)) {
+    log.error("linking the device library '" + path + "' failed");
+    return false;
+  }
+  return true;
+}
+
+bool TargetEmitter::link_host_device_library(llvm::Module& module, DiagnosticLog& log) const {
+  if (host_device_library_.empty()) return true;  // work-item functions stay external
+  return link_library(module, host_device_library_, log);
+}
+
+std::optional<std::vector<std::byte>> TargetEmitter::emit(llvm::Module& module,
+                                                          const TargetSpec& spec,
+                                                          unsigned optimization_level,
+                                                          DiagnosticLog& log) const {
+  switch (spec.format) {
+    case BinaryFormat::spir_bitcode: return bitcode_of(module);
+    case BinaryFormat::spirv: {
+      std::ostringstream stream;
+      std::string why;
+      // Core SPIR-V 1.0, no extensions: what OpenCL 2.x drivers and Level Zero accept and
+      // what `spirv-val --target-env opencl2.0` checks. (Left to itself the translator
+      // declares 1.4 for C++ for OpenCL 2021 modules.)
+      SPIRV::TranslatorOpts options(SPIRV::VersionNumber::SPIRV_1_0);
+      if (!llvm::writeSpirv(&module, options, stream, why)) {
+        log.error("the SPIR-V translation failed: " + why);
+        return std::nullopt;
+      }
+      const std::string bytes = stream.str();
+      return to_bytes(bytes.data(), bytes.size());
+    }
+    case BinaryFormat::llvm_bitcode:
+      if (!link_host_device_library(module, log)) return std::nullopt;
+      return bitcode_of(module);
+    case BinaryFormat::ptx:
+    case BinaryFormat::amdgcn: return emit_native(module, spec, optimization_level, log);
+    default: break;
+  }
+  log.error("internal: no emitter for this binary format");
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::byte>> TargetEmitter::emit_native(llvm::Module& module,
+                                                                 const TargetSpec& spec,
+                                                                 unsigned optimization_level,
+                                                                 DiagnosticLog& log) const {
+  std::string why;
+  initialize_llvm_targets();
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(spec.triple, why);
+  if (!target) {
+    log.error("no LLVM code generator for " + spec.triple + ": " + why);
+    return std::nullopt;
+  }
+  std::string features;
+  for (const std::string& feature : spec.features)
+    features += (features.empty() ? "" : ",") + feature;
+  const auto codegen_level =
+      optimization_level == 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      spec.triple, spec.cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, llvm::None,
+      codegen_level));
+  if (!machine) {
+    log.error("cannot create the " + spec.triple + " code generator for '" + spec.cpu + "'");
+    return std::nullopt;
+  }
+  module.setTargetTriple(spec.triple);
+  module.setDataLayout(machine->createDataLayout());
+
+  if (!spec.libclc_file.empty() && !link_library(module, libclc_dir_ + "/" + spec.libclc_file, log))
+    return std::nullopt;
+  // Only the kernels stay visible, so the builtins inline and the rest is removed.
+  llvm::internalizeModule(module, [](const llvm::GlobalValue& value) {
+    const auto* function = llvm::dyn_cast<llvm::Function>(&value);
+    return function != nullptr && KernelInspector::is_kernel(*function);
+  });
+  optimize(module, *machine,
+           pipeline_level(optimization_level == 0 ? 0 : 3));  // O3 after the link
+
+  std::string problems;
+  llvm::raw_string_ostream problem_stream(problems);
+  if (llvm::verifyModule(module, &problem_stream)) {
+    log.error("the linked module is not valid LLVM IR: " + problem_stream.str());
+    return std::nullopt;
+  }
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::legacy::PassManager passes;
+  const auto file_type =
+      spec.format == BinaryFormat::ptx ? llvm::CGFT_AssemblyFile : llvm::CGFT_ObjectFile;
+  if (machine->addPassesToEmitFile(passes, stream, nullptr, file_type)) {
+    log.error("the " + spec.triple + " code generator cannot emit this file type");
+    return std::nullopt;
+  }
+  passes.run(module);
+  return to_bytes(buffer.data(), buffer.size());
+}
+
+}  // namespace plexus::clang_compiler

@@ -1,0 +1,73 @@
+#include "target_spec.hpp"
+
+#include <llvm/ADT/Triple.h>
+#include <llvm/Support/Host.h>
+
+#include <charconv>
+
+#include "plexus/error.hpp"
+
+namespace plexus::clang_compiler {
+
+namespace {
+
+// The PTX ISA version an sm_XX needs (LLVM 15's NVPTX stops at sm_86 / PTX 7.5).
+std::string ptx_feature_for(std::string_view sm) {
+  int number = 0;
+  if (sm.starts_with("sm_")) std::from_chars(sm.data() + 3, sm.data() + sm.size(), number);
+  if (number >= 86) return "+ptx71";
+  if (number >= 80) return "+ptx70";
+  if (number >= 75) return "+ptx63";
+  if (number >= 72) return "+ptx61";
+  return "+ptx60";
+}
+
+}  // namespace
+
+TargetSpec target_spec_for(BinaryFormat format, std::string_view architecture) {
+  TargetSpec spec;
+  spec.format = format;
+  switch (format) {
+    case BinaryFormat::spirv:
+    case BinaryFormat::spir_bitcode:
+      spec.triple = "spir64-unknown-unknown";
+      spec.typed_pointers = true;
+      return spec;
+    case BinaryFormat::ptx:
+      spec.triple = "nvptx64-nvidia-cuda";
+      spec.cpu = architecture.empty() ? "sm_80" : std::string(architecture);
+      spec.features = {ptx_feature_for(spec.cpu)};
+      spec.libclc_file = "nvptx64--nvidiacl.bc";
+      return spec;
+    case BinaryFormat::amdgcn:
+      spec.triple = "amdgcn-amd-amdhsa";
+      spec.cpu = architecture.empty() ? "gfx906" : std::string(architecture);
+      spec.libclc_file = "amdgcn--amdhsa.bc";
+      return spec;
+    case BinaryFormat::llvm_bitcode: {
+      llvm::Triple host(llvm::sys::getProcessTriple());
+      spec.triple = host.str();
+      spec.cpu = architecture.empty() ? std::string() : std::string(architecture);
+      spec.fake_address_space_map = true;
+      return spec;
+    }
+    case BinaryFormat::opencl_c_source:
+    case BinaryFormat::native:
+      break;
+  }
+  throw error(error_category::unsupported,
+              "compiler 'clang' cannot produce the binary format '" +
+                  std::string(to_string(format)) +
+                  "' (it produces spirv, spir_bitcode, ptx, llvm_bitcode and amdgcn)");
+}
+
+bool triple_matches(const TargetSpec& spec, std::string_view triple) {
+  if (triple.empty()) return true;  // no triple: take the target's
+  const llvm::Triple have{llvm::StringRef(triple.data(), triple.size())};
+  const llvm::Triple want(spec.triple);
+  if (spec.format == BinaryFormat::spirv || spec.format == BinaryFormat::spir_bitcode)
+    return have.getArch() == llvm::Triple::spir64 || have.getArch() == llvm::Triple::spir;
+  return have.getArch() == want.getArch();
+}
+
+}  // namespace plexus::clang_compiler
