@@ -90,6 +90,12 @@ TEST_CASE("clang: virtual include files are found, with quotes, brackets and fol
   REQUIRE(error != nullptr);
   CHECK(error->file == "helpers.h");
   CHECK(error->line == 2);
+
+  // The same name twice with different contents is refused.
+  r.includes.push_back({"helpers.h", "// another\n"});
+  const CompileResult twice = clang_compiler().compile(r);
+  CHECK_FALSE(twice.succeeded);
+  CHECK(twice.log.find("helpers.h") != std::string::npos);
 }
 
 TEST_CASE("clang: -D macros reach the source", "[compiler]") {

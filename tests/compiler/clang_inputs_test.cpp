@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "compiler_test_support.hpp"
+#include "test_support.hpp"
 
 using namespace plexus;
 using namespace plexus::test;
@@ -118,4 +119,34 @@ TEST_CASE("clang: resource_dir and libclc_dir options are used", "[compiler]") {
   CHECK(ptx.log.find("/nonexistent/clc/nvptx64--nvidiacl.bc") != std::string::npos);
   // SPIR-V needs no libclc.
   CHECK(wrong_libclc->compile(request(vector_add_source, BinaryFormat::spirv)).succeeded);
+}
+
+TEST_CASE("clang: host_device_library is linked into host bitcode", "[compiler]") {
+  // A stand-in for the host backend's work-item library, built by the compiler itself.
+  const CompileResult library = clang_compiler().compile(request(
+      "__attribute__((overloadable)) size_t get_global_id(uint d) { return d + 4242; }\n", BinaryFormat::llvm_bitcode));
+  INFO(library.log);
+  REQUIRE(library.succeeded);
+  TempDir dir;
+  const fs::path file = dir.write("workitems.bc", as_text(library.binary));
+  const auto with_library = load_clang_compiler("host_device_library = \"" + file.string() + "\"");
+  const CompileResult linked =
+      with_library->compile(request(vector_add_source, BinaryFormat::llvm_bitcode));
+  INFO(linked.log);
+  REQUIRE(linked.succeeded);
+  const CompileResult plain =
+      clang_compiler().compile(request(vector_add_source, BinaryFormat::llvm_bitcode));
+  REQUIRE(plain.succeeded);
+  CHECK(linked.binary.size() > plain.binary.size());  // the definition came in
+  // Without a library the work-item functions stay external; with one they are defined:
+  // the host bitcode of the linked module parses back and still has the kernel.
+  const CompileResult parsed = clang_compiler().compile(
+      request(as_text(linked.binary), BinaryFormat::llvm_bitcode, {}, SourceLanguage::llvm_bitcode));
+  REQUIRE(parsed.succeeded);
+  CHECK(find_kernel(parsed, "vadd") != nullptr);
+
+  const auto missing = load_clang_compiler("host_device_library = \"/nonexistent/host.bc\"");
+  const CompileResult failed = missing->compile(request(vector_add_source, BinaryFormat::llvm_bitcode));
+  CHECK_FALSE(failed.succeeded);
+  CHECK(failed.log.find("/nonexistent/host.bc") != std::string::npos);
 }

@@ -12,11 +12,9 @@
 
 #include "compiler_test_support.hpp"
 #include "plexus/runtime.hpp"
+#include "pocl_runner.hpp"
 #include "test_support.hpp"
 
-#ifdef PLEXUS_TEST_HAVE_OPENCL
-#include <CL/cl.h>
-#endif
 
 using namespace plexus;
 using namespace plexus::test;
@@ -89,76 +87,7 @@ TEST_CASE("clang: spir64 bitcode builds and runs a vector add on PoCL", "[compil
   REQUIRE(result.succeeded);
   REQUIRE(result.format == BinaryFormat::spir_bitcode);
   REQUIRE(as_text(result.binary).substr(0, 4) == "BC\xC0\xDE");
-#ifndef PLEXUS_TEST_HAVE_OPENCL
-  WARN("built without OpenCL: the bitcode was not run");
-#else
-  cl_uint platform_count = 0;
-  clGetPlatformIDs(0, nullptr, &platform_count);
-  std::vector<cl_platform_id> platforms(platform_count);
-  if (platform_count > 0) clGetPlatformIDs(platform_count, platforms.data(), nullptr);
-  cl_platform_id pocl = nullptr;
-  for (cl_platform_id platform : platforms) {
-    char name[256] = {};
-    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-    if (std::string(name).find("Portable Computing Language") != std::string::npos) pocl = platform;
-  }
-  if (!pocl) {
-    if (fs::exists("/etc/OpenCL/vendors/pocl.icd") && !std::getenv("OCL_ICD_VENDORS"))
-      FAIL("PoCL is installed but the ICD loader does not list it");
-    WARN("no PoCL platform: the bitcode was not run");
-    return;
-  }
-  cl_device_id device = nullptr;
-  REQUIRE(clGetDeviceIDs(pocl, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) == CL_SUCCESS);
-  cl_int status = CL_SUCCESS;
-  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
-  REQUIRE(status == CL_SUCCESS);
-  cl_command_queue queue = clCreateCommandQueue(context, device, 0, &status);
-  REQUIRE(status == CL_SUCCESS);
-  const auto* binary = reinterpret_cast<const unsigned char*>(result.binary.data());
-  const std::size_t binary_size = result.binary.size();
-  cl_int binary_status = CL_SUCCESS;
-  cl_program program = clCreateProgramWithBinary(context, 1, &device, &binary_size, &binary,
-                                                 &binary_status, &status);
-  REQUIRE(status == CL_SUCCESS);
-  status = clBuildProgram(program, 1, &device, "-x spir -spir-std=1.2", nullptr, nullptr);
-  if (status != CL_SUCCESS) {
-    char build_log[8192] = {};
-    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof build_log, build_log,
-                          nullptr);
-    FAIL("clBuildProgram: " << status << ": " << build_log);
-  }
-  cl_kernel kernel = clCreateKernel(program, "vadd", &status);
-  REQUIRE(status == CL_SUCCESS);
-  constexpr std::size_t n = 1024;
-  std::vector<float> a(n), b(n), c(n, -1.0f);
-  for (std::size_t i = 0; i < n; ++i) {
-    a[i] = static_cast<float>(i);
-    b[i] = 0.5f * static_cast<float>(i) + 3.0f;
-  }
-  cl_mem buffers[3];
-  buffers[0] = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
-                              a.data(), &status);
-  buffers[1] = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
-                              b.data(), &status);
-  buffers[2] = clCreateBuffer(context, CL_MEM_WRITE_ONLY, n * sizeof(float), nullptr, &status);
-  REQUIRE(status == CL_SUCCESS);
-  for (cl_uint i = 0; i < 3; ++i)
-    REQUIRE(clSetKernelArg(kernel, i, sizeof(cl_mem), &buffers[i]) == CL_SUCCESS);
-  REQUIRE(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) ==
-          CL_SUCCESS);
-  REQUIRE(clEnqueueReadBuffer(queue, buffers[2], CL_TRUE, 0, n * sizeof(float), c.data(), 0,
-                              nullptr, nullptr) == CL_SUCCESS);
-  std::size_t wrong = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (c[i] != a[i] + b[i]) ++wrong;
-  CHECK(wrong == 0);
-  for (cl_mem buffer : buffers) clReleaseMemObject(buffer);
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
-  clReleaseCommandQueue(queue);
-  clReleaseContext(context);
-#endif
+  run_vector_add_on_pocl(result.binary);
 }
 
 TEST_CASE("clang: PTX has the kernel entry and the sm_80 target, builtins linked", "[compiler]") {
@@ -218,37 +147,59 @@ TEST_CASE("clang: AMDGCN gives an ELF object, or unsupported", "[compiler]") {
 }
 
 TEST_CASE("clang: concurrent compiles from 4 threads all succeed", "[compiler]") {
-  const BinaryFormat formats[] = {BinaryFormat::spirv, BinaryFormat::ptx,
-                                  BinaryFormat::spir_bitcode, BinaryFormat::llvm_bitcode};
-  std::vector<CompileResult> results(4 * 3);
+  Compiler& compiler = clang_compiler();
+  const CompileResult spirv_input = compiler.compile(request(vector_add_source, BinaryFormat::spirv));
+  REQUIRE(spirv_input.succeeded);
+  std::vector<CompileRequest> requests;
+  for (BinaryFormat format : compiler.targets())
+    requests.push_back(request(
+        "__kernel void k(__global float* x) { x[get_global_id(0)] = sqrt(x[0]) * SCALE; }",
+        format, {"-DSCALE=2"}));
+  requests.push_back(request(as_text(spirv_input.binary), BinaryFormat::spir_bitcode, {},
+                             SourceLanguage::spirv));
+  requests.push_back(request("template <class T> T id(T v) { return v; }\n"
+                             "__kernel void k(__global int* x) { x[0] = id(SCALE); }",
+                             BinaryFormat::spirv, {"-DSCALE=3"}, SourceLanguage::cpp_for_opencl));
+  constexpr int threads_count = 4, rounds = 6;
+  std::vector<std::vector<CompileResult>> results(threads_count);
   std::vector<std::thread> threads;
-  for (int t = 0; t < 4; ++t) {
+  for (int t = 0; t < threads_count; ++t) {
     threads.emplace_back([&, t] {
-      for (int round = 0; round < 3; ++round) {
-        const std::string define = "-DSCALE=" + std::to_string(t + round);
-        results[t * 3 + round] = clang_compiler().compile(request(
-            "__kernel void k(__global float* x) { x[get_global_id(0)] *= SCALE; }",
-            formats[(t + round) % 4], {define}));
-      }
+      for (int round = 0; round < rounds; ++round)
+        results[t].push_back(compiler.compile(requests[(t + round) % requests.size()]));
     });
   }
   for (auto& thread : threads) thread.join();
-  for (const CompileResult& result : results) {
-    INFO(result.log);
-    CHECK(result.succeeded);
-    CHECK_FALSE(result.binary.empty());
-    CHECK(find_kernel(result, "k") != nullptr);
+  for (const auto& per_thread : results) {
+    REQUIRE(per_thread.size() == rounds);
+    for (const CompileResult& result : per_thread) {
+      INFO(to_string(result.format) << ": " << result.log);
+      CHECK(result.succeeded);
+      CHECK_FALSE(result.binary.empty());
+      CHECK(result.kernels.size() == 1);
+    }
   }
 }
 
-TEST_CASE("clang: a Runtime configured with [compiler] use = clang exposes it", "[compiler]") {
-  Runtime runtime(Config::from_string(
-      "[compiler]\nuse = \"clang\"\n[scheduler]\nuse = \"inorder\"\n", "compiler_test.toml"));
+// The compiler plugin (libLLVM-15, libclang-cpp) and the OpenCL backend with PoCL (which
+// loads the same libLLVM-15) in one process, as a Runtime sets them up.
+TEST_CASE("clang: a Runtime with [compiler] use = clang and the OpenCL backend", "[compiler]") {
+  const bool opencl = fs::exists(compiler_plugin_dir() / "libplexus_backend_opencl.so");
+  std::string config = "[compiler]\nuse = \"clang\"\n[scheduler]\nuse = \"inorder\"\n";
+  if (opencl) config += "[backends]\nuse = [\"opencl\"]\n";
+  Runtime runtime(Config::from_string(config, "compiler_test.toml"));
   Compiler* compiler = runtime.components().compiler();
   REQUIRE(compiler != nullptr);
-  const CompileResult result = compiler->compile(request(vector_add_source, BinaryFormat::spirv));
+  const CompileResult result =
+      compiler->compile(request(vector_add_source, BinaryFormat::spir_bitcode));
   INFO(result.log);
-  CHECK(result.succeeded);
+  REQUIRE(result.succeeded);
+  if (!opencl) {
+    WARN("the OpenCL backend was not built: only the compiler was loaded");
+    return;
+  }
+  REQUIRE(runtime.components().backend_count() == 1);
+  run_vector_add_on_pocl(result.binary);
 }
 
 TEST_CASE("clang: compile time of a small kernel per target", "[compiler][timing]") {

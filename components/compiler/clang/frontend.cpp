@@ -146,7 +146,12 @@ std::unique_ptr<llvm::Module> Frontend::compile(const CompileRequest& request,
   memory->addFile(main_file, 0, llvm::MemoryBuffer::getMemBufferCopy(request.source, main_file));
   for (const VirtualFile& file : request.includes) {
     const std::string path = file.name.starts_with("/") ? file.name : dir + "/" + file.name;
-    memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(file.content, path));
+    if (file.name.empty() ||
+        !memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(file.content, path))) {
+      log.error("the virtual include file '" + file.name +
+                "' has an empty or invalid name, or is given twice with different contents");
+      return nullptr;
+    }
   }
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::vfs::getRealFileSystem());
