@@ -108,6 +108,30 @@ TEST_CASE("clang: PTX has the kernel entry and the sm_80 target, builtins linked
   CHECK(as_text(sm75.binary).find(".target sm_75") != std::string::npos);
 }
 
+TEST_CASE("clang: PTX of a kernel using many libclc builtins has nothing unresolved",
+          "[compiler]") {
+  const char* source = R"(
+__kernel void math(__global float4* v, __global int* counter, __global double* d) {
+  size_t i = get_global_id(0);
+  float4 x = vload4(i, (__global float*)v);
+  x = exp(x) + log(x) * pow(x, 2.5f) + sin(x) * cos(x) + rsqrt(x) + fma(x, x, x);
+  vstore4(x, i, (__global float*)v);
+  atomic_add(counter, convert_int_sat(x.x));
+  d[i] = erf(d[i]) + tgamma(d[i]) + clamp(d[i], 0.0, 1.0);
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+}
+)";
+  for (int round = 0; round < 2; ++round) {  // the second time from the cached cut of libclc
+    const CompileResult result = clang_compiler().compile(request(source, BinaryFormat::ptx));
+    INFO(result.log);
+    REQUIRE(result.succeeded);
+    const std::string ptx = as_text(result.binary);
+    CHECK(ptx.find(".entry math") != std::string::npos);
+    CHECK(ptx.find(".extern .func") == std::string::npos);
+    CHECK(ptx.find("atom.global.add") != std::string::npos);
+  }
+}
+
 TEST_CASE("clang: host bitcode parses back and contains the kernel", "[compiler]") {
   const CompileResult result =
       clang_compiler().compile(request(vector_add_source, BinaryFormat::llvm_bitcode));

@@ -3,6 +3,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <chrono>
 #include <cstdlib>
 
 #include "device_libraries.hpp"
@@ -79,6 +80,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
     return finish(std::move(result), log);
   }
 
+  const auto start = std::chrono::steady_clock::now();
   llvm::LLVMContext context;
   context.setDiagnosticHandler(std::make_unique<LlvmDiagnosticHandler>(log));
   std::unique_ptr<llvm::Module> module;
@@ -103,10 +105,15 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
   }
   if (!module || log.has_errors()) return finish(std::move(result), log);
 
+  const auto frontend_done = std::chrono::steady_clock::now();
   result.kernels = KernelInspector::inspect(*module);
   std::optional<std::vector<std::byte>> binary =
       emitter_->emit(*module, spec, Frontend::optimization_level(request), log);
   module.reset();  // before the context and the log it reports to
+  using milliseconds = std::chrono::duration<double, std::milli>;
+  logger().debug("compiler clang: {}: frontend/input {:.2f} ms, back end {:.2f} ms",
+                 to_string(request.target), milliseconds(frontend_done - start).count(),
+                 milliseconds(std::chrono::steady_clock::now() - frontend_done).count());
   if (!binary || log.has_errors()) return finish(std::move(result), log);
   result.binary = std::move(*binary);
   result.succeeded = true;

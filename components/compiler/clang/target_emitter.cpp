@@ -18,11 +18,13 @@
 #include <llvm/Target/TargetOptions.h>
 #include <llvm/Transforms/IPO/Internalize.h>
 
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <sstream>
 
 #include "kernel_inspector.hpp"
+#include "plexus/log.hpp"
 
 namespace plexus::clang_compiler {
 
@@ -39,6 +41,11 @@ std::vector<std::byte> bitcode_of(const llvm::Module& module) {
   llvm::raw_svector_ostream stream(buffer);
   llvm::WriteBitcodeToFile(module, stream);
   return to_bytes(buffer.data(), buffer.size());
+}
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 llvm::OptimizationLevel pipeline_level(unsigned level) {
@@ -95,8 +102,9 @@ bool TargetEmitter::target_available(const TargetSpec& spec, std::string& why) {
 
 bool TargetEmitter::link_library(llvm::Module& module, const std::string& path,
                                  DiagnosticLog& log) const {
-  std::unique_ptr<llvm::Module> library = libraries_.load(path, module.getContext(), log);
-  if (!library) return false;
+  std::unique_ptr<llvm::Module> library;
+  if (!libraries_.subset_for(module, path, library, log)) return false;
+  if (!library) return true;  // the module needs nothing from it
   // libclc's triples ("nvptx64--nvidiacl") name the same target: take the module's.
   library->setTargetTriple(module.getTargetTriple());
   library->setDataLayout(module.getDataLayout());
@@ -169,8 +177,11 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit_native(llvm::Module& m
   module.setTargetTriple(spec.triple);
   module.setDataLayout(machine->createDataLayout());
 
+  auto start = std::chrono::steady_clock::now();
   if (!spec.libclc_file.empty() && !link_library(module, libclc_dir_ + "/" + spec.libclc_file, log))
     return std::nullopt;
+  const double link_ms = milliseconds_since(start);
+  start = std::chrono::steady_clock::now();
   // Only the kernels stay visible, so the builtins inline and the rest is removed.
   llvm::internalizeModule(module, [](const llvm::GlobalValue& value) {
     const auto* function = llvm::dyn_cast<llvm::Function>(&value);
@@ -178,6 +189,8 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit_native(llvm::Module& m
   });
   optimize(module, *machine,
            pipeline_level(optimization_level == 0 ? 0 : 3));  // O3 after the link
+  const double optimize_ms = milliseconds_since(start);
+  start = std::chrono::steady_clock::now();
 
   std::string problems;
   llvm::raw_string_ostream problem_stream(problems);
@@ -195,6 +208,8 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit_native(llvm::Module& m
     return std::nullopt;
   }
   passes.run(module);
+  logger().debug("compiler clang: {} libclc link {:.2f} ms, O3 {:.2f} ms, code generation {:.2f} ms",
+                 spec.triple, link_ms, optimize_ms, milliseconds_since(start));
   return to_bytes(buffer.data(), buffer.size());
 }
 
