@@ -208,3 +208,18 @@ __kernel void plain(__global int* out) { out[get_global_id(0)] = 7; }
     CHECK_FALSE(plain->uses_local_memory);
   }
 }
+
+TEST_CASE("clang: image and sampler arguments", "[compiler]") {
+  const CompileResult result = clang_compiler().compile(request(
+      "__kernel void k(read_only image2d_t img, sampler_t s, __global float4* o) {\n"
+      "  o[0] = read_imagef(img, s, (int2)(0, 0));\n}\n",
+      BinaryFormat::spir_bitcode));
+  INFO(result.log);
+  REQUIRE(result.succeeded);
+  const KernelInfo* kernel = find_kernel(result, "k");
+  REQUIRE(kernel != nullptr);
+  REQUIRE(kernel->args.size() == 3);
+  CHECK(kernel->args[0].kind == KernelArgKind::image);
+  CHECK(kernel->args[1].kind == KernelArgKind::sampler);
+  CHECK(kernel->args[2].kind == KernelArgKind::global_pointer);
+}

@@ -130,6 +130,24 @@ __kernel void math(__global float4* v, __global int* counter, __global double* d
     CHECK(ptx.find(".extern .func") == std::string::npos);
     CHECK(ptx.find("atom.global.add") != std::string::npos);
   }
+  // OpenCL 2.0's work_group_barrier, which libclc 15 lacks, becomes a barrier.
+  const CompileResult barrier = clang_compiler().compile(request(
+      "__kernel void k(__global int* g) { g[0] = 1; work_group_barrier(CLK_GLOBAL_MEM_FENCE); "
+      "g[1] = g[0]; work_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_work_group); }",
+      BinaryFormat::ptx, {"-cl-std=CL2.0"}));
+  INFO(barrier.log);
+  REQUIRE(barrier.succeeded);
+  CHECK(as_text(barrier.binary).find("bar.sync") != std::string::npos);
+}
+
+TEST_CASE("clang: a builtin libclc lacks for PTX is a clear error, not a broken module",
+          "[compiler]") {
+  const char* source = "__kernel void k(__global int* g) { printf(\"%d\\n\", g[0]); }";
+  const CompileResult ptx = clang_compiler().compile(request(source, BinaryFormat::ptx));
+  INFO(ptx.log);
+  CHECK_FALSE(ptx.succeeded);
+  CHECK(ptx.log.find("printf") != std::string::npos);
+  CHECK(clang_compiler().compile(request(source, BinaryFormat::spirv)).succeeded);
 }
 
 TEST_CASE("clang: host bitcode parses back and contains the kernel", "[compiler]") {
