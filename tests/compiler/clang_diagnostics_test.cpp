@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "compiler_test_support.hpp"
+#include "test_support.hpp"
 
 using namespace plexus;
 using namespace plexus::test;
@@ -222,4 +223,22 @@ TEST_CASE("clang: image and sampler arguments", "[compiler]") {
   CHECK(kernel->args[0].kind == KernelArgKind::image);
   CHECK(kernel->args[1].kind == KernelArgKind::sampler);
   CHECK(kernel->args[2].kind == KernelArgKind::global_pointer);
+}
+
+TEST_CASE("clang: -I finds headers on disk; a C++ standard chosen for OpenCL C source works",
+          "[compiler]") {
+  TempDir dir;
+  dir.write("include/on_disk.h", "#define FROM_DISK 5\n");
+  const CompileResult result = clang_compiler().compile(request(
+      "#include <on_disk.h>\n__kernel void k(__global int* o) { o[0] = FROM_DISK; }\n",
+      BinaryFormat::spir_bitcode, {"-I", (dir.path() / "include").string()}));
+  INFO(result.log);
+  CHECK(result.succeeded);
+
+  const CompileResult cpp = clang_compiler().compile(request(
+      "template <class T> T id(T v) { return v; }\n"
+      "__kernel void k(__global int* o) { o[0] = id(1); }\n",
+      BinaryFormat::spirv, {"-cl-std=clc++2021"}));
+  INFO(cpp.log);
+  CHECK(cpp.succeeded);
 }

@@ -58,7 +58,7 @@ TargetSpec target_spec_for(BinaryFormat format, std::string_view architecture) {
   throw error(error_category::unsupported,
               "compiler 'clang' cannot produce the binary format '" +
                   std::string(to_string(format)) +
-                  "' (it produces spirv, spir_bitcode, ptx, llvm_bitcode and amdgcn)");
+                  "' (it produces spirv, spir-bitcode, ptx, llvm-bitcode and amdgcn)");
 }
 
 bool triple_matches(const TargetSpec& spec, std::string_view triple) {
