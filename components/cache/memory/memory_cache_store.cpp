@@ -1,0 +1,83 @@
+#include "memory_cache_store.hpp"
+
+#include "plexus/error.hpp"
+
+namespace plexus::memory_cache {
+
+namespace {
+std::uint64_t max_bytes_option(const ComponentOptions& options) {
+  const std::int64_t value = options.get<std::int64_t>("max_bytes", std::int64_t{256} << 20);
+  if (value < 0) {
+    throw error(error_category::config, "option '" + options.table_path() +
+                                            ".max_bytes' must be 0 (unbounded) or positive, "
+                                            "found " + std::to_string(value));
+  }
+  return static_cast<std::uint64_t>(value);
+}
+}  // namespace
+
+MemoryCacheStore::MemoryCacheStore(PluginContext& context)
+    : max_bytes_(max_bytes_option(context.options)) {}
+
+MemoryCacheStore::Key MemoryCacheStore::key_of(const CacheKey& key) {
+  return {key.device, key.image, key.spec_constants, key.build_options};
+}
+
+std::uint64_t MemoryCacheStore::size_of(const Entry& entry) {
+  const auto& [device, image, spec, options] = entry.key;
+  return entry.value.size() + device.size() + image.size() + spec.size() + options.size();
+}
+
+std::optional<std::vector<std::byte>> MemoryCacheStore::load(const CacheKey& key) {
+  std::lock_guard lock(mutex_);
+  auto found = index_.find(key_of(key));
+  if (found == index_.end()) {
+    ++stats_.misses;
+    return std::nullopt;
+  }
+  lru_.splice(lru_.begin(), lru_, found->second);  // now the most recently used
+  ++stats_.hits;
+  return found->second->value;
+}
+
+void MemoryCacheStore::store(const CacheKey& key, std::span<const std::byte> value) {
+  std::lock_guard lock(mutex_);
+  Key full_key = key_of(key);
+  if (auto found = index_.find(full_key); found != index_.end()) erase_locked(found->second);
+  lru_.push_front(Entry{full_key, std::vector<std::byte>(value.begin(), value.end())});
+  index_.emplace(std::move(full_key), lru_.begin());
+  ++stats_.entries;
+  stats_.bytes += size_of(lru_.front());
+  ++stats_.stores;
+  evict_locked();
+}
+
+bool MemoryCacheStore::erase(const CacheKey& key) {
+  std::lock_guard lock(mutex_);
+  auto found = index_.find(key_of(key));
+  if (found == index_.end()) return false;
+  erase_locked(found->second);
+  return true;
+}
+
+CacheStats MemoryCacheStore::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+void MemoryCacheStore::erase_locked(Lru::iterator entry) {
+  stats_.bytes -= size_of(*entry);
+  --stats_.entries;
+  index_.erase(entry->key);
+  lru_.erase(entry);
+}
+
+void MemoryCacheStore::evict_locked() {
+  // An entry larger than the whole budget is not kept either.
+  while (max_bytes_ != 0 && stats_.bytes > max_bytes_ && !lru_.empty()) {
+    erase_locked(std::prev(lru_.end()));
+    ++stats_.evictions;
+  }
+}
+
+}  // namespace plexus::memory_cache

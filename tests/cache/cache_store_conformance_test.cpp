@@ -1,0 +1,121 @@
+// Conformance suite for cache stores: every cache plugin of this build must pass it.
+// Implementation-specific behaviour (eviction policy, persistence) is tested per store.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <thread>
+
+#include "plexus/cache_store.hpp"
+#include "plexus/component_set.hpp"
+#include "plexus/error.hpp"
+#include "test_support.hpp"
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+// A component set with just the named cache store, options in TOML.
+std::unique_ptr<plexus::ComponentSet> make_store(const std::string& name,
+                                                 const std::string& options = "") {
+  static const plexus::PluginRegistry registry(
+      {{plexus::test::build_plugin_dir(), "build tree"}});
+  auto config = plexus::Config::from_string(
+      "[cache]\nuse = \"" + name + "\"\n[cache." + name + "]\n" + options, "cache-test.toml");
+  return std::make_unique<plexus::ComponentSet>(config, registry);
+}
+
+std::vector<std::string> cache_store_names() {
+  plexus::PluginRegistry registry({{plexus::test::build_plugin_dir(), "build tree"}});
+  return registry.names(plexus::ComponentKind::cache);
+}
+
+std::vector<std::byte> bytes(const std::string& text) {
+  std::vector<std::byte> out;
+  for (char c : text) out.push_back(static_cast<std::byte>(c));
+  return out;
+}
+
+plexus::CacheKey key(const std::string& image, const std::string& options = "-O2") {
+  return {"device A", image, "", options};
+}
+
+}  // namespace
+
+TEST_CASE("every cache store honours the CacheStore contract") {
+  auto names = cache_store_names();
+  REQUIRE_FALSE(names.empty());
+  for (const auto& name : names) {
+    DYNAMIC_SECTION("cache/" << name) {
+      auto set = make_store(name);
+      plexus::CacheStore& store = *set->cache();
+
+      CHECK_FALSE(store.load(key("k1")).has_value());
+      store.store(key("k1"), bytes("binary one"));
+      CHECK(store.load(key("k1")) == bytes("binary one"));
+
+      // Keys that differ in any one field are different entries.
+      CHECK_FALSE(store.load(key("k1", "-O3")).has_value());
+      CHECK_FALSE(store.load({"device B", "k1", "", "-O2"}).has_value());
+      CHECK_FALSE(store.load({"device A", "k1", "spec=1", "-O2"}).has_value());
+
+      store.store(key("k1"), bytes("replaced"));
+      CHECK(store.load(key("k1")) == bytes("replaced"));
+      store.store(key("empty"), {});
+      CHECK(store.load(key("empty")) == std::vector<std::byte>{});
+
+      CHECK(store.erase(key("k1")));
+      CHECK_FALSE(store.erase(key("k1")));
+      CHECK_FALSE(store.load(key("k1")).has_value());
+
+      plexus::CacheStats stats = store.stats();
+      CHECK(stats.entries == 1);
+      CHECK(stats.hits >= 3);
+      CHECK(stats.misses >= 5);
+      CHECK(stats.stores == 3);
+    }
+  }
+}
+
+TEST_CASE("every cache store is safe under concurrent use") {
+  for (const auto& name : cache_store_names()) {
+    DYNAMIC_SECTION("cache/" << name) {
+      auto set = make_store(name);
+      plexus::CacheStore& store = *set->cache();
+      std::vector<std::thread> threads;
+      std::atomic<int> wrong{0};
+      for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([&, t] {
+          for (int i = 0; i < 200; ++i) {
+            std::string image = "k" + std::to_string(i % 20);
+            store.store(key(image), bytes(image + " value"));
+            auto value = store.load(key(image));
+            if (value && *value != bytes(image + " value")) ++wrong;
+            if (i % 7 == t) store.erase(key(image));
+          }
+        });
+      }
+      for (auto& thread : threads) thread.join();
+      CHECK(wrong == 0);
+    }
+  }
+}
+
+TEST_CASE("cache/memory evicts the least recently used entries past max_bytes") {
+  // Each entry: 8 value bytes + key material ("device A" 8 + "kN" 2 + "-O2" 3) = 21 bytes.
+  auto set = make_store("memory", "max_bytes = 50\n");
+  plexus::CacheStore& store = *set->cache();
+  store.store(key("k1"), bytes("12345678"));
+  store.store(key("k2"), bytes("12345678"));
+  CHECK(store.load(key("k1")).has_value());  // k1 is now more recent than k2
+  store.store(key("k3"), bytes("12345678"));  // 63 > 50: evict the oldest, k2
+  CHECK_FALSE(store.load(key("k2")).has_value());
+  CHECK(store.load(key("k1")).has_value());
+  CHECK(store.load(key("k3")).has_value());
+  CHECK(store.stats().evictions == 1);
+  CHECK(store.stats().bytes == 42);
+}
+
+TEST_CASE("cache/memory refuses a negative size limit") {
+  CHECK_THROWS_WITH(make_store("memory", "max_bytes = -1\n"),
+                    Contains("cache.memory.max_bytes") && Contains("-1"));
+}
