@@ -106,6 +106,12 @@ TEST_CASE("clang: PTX has the kernel entry and the sm_80 target, builtins linked
   const CompileResult sm75 = clang_compiler().compile(for_sm75);
   REQUIRE(sm75.succeeded);
   CHECK(as_text(sm75.binary).find(".target sm_75") != std::string::npos);
+
+  CompileRequest for_sm90 = for_sm75;
+  for_sm90.target_architecture = "sm_90";  // LLVM 15 stops at sm_86
+  const CompileResult sm90 = clang_compiler().compile(for_sm90);
+  CHECK_FALSE(sm90.succeeded);
+  CHECK(sm90.log.find("sm_90") != std::string::npos);
 }
 
 TEST_CASE("clang: PTX of a kernel using many libclc builtins has nothing unresolved",

@@ -74,6 +74,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
   CompileResult result;
   result.format = request.target;
   DiagnosticLog log;
+  if (!TargetEmitter::check_processor(spec, log)) return finish(std::move(result), log);
   if (request.source.empty()) {
     log.error(is_source(request.language) ? "the kernel source is empty: nothing to compile"
                                           : "the input is empty: nothing to compile");

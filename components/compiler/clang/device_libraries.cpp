@@ -131,7 +131,8 @@ bool DeviceLibraries::subset_for(const llvm::Module& module, const std::string& 
     for (const llvm::GlobalValue& value : module.global_values()) {
       if (!value.isDeclaration() || value.getName().startswith("llvm.")) continue;
       llvm::GlobalValue* defined = library.module->getNamedValue(value.getName());
-      if (defined && !defined->isDeclaration()) roots.push_back(defined);
+      if (defined && !defined->isDeclaration() && !defined->hasLocalLinkage())
+        roots.push_back(defined);
     }
     if (roots.empty()) return true;
     std::sort(roots.begin(), roots.end(), [](const llvm::GlobalValue* a, const llvm::GlobalValue* b) {

@@ -11,6 +11,7 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/CodeGen.h>
@@ -141,6 +142,25 @@ bool TargetEmitter::target_available(const TargetSpec& spec, std::string& why) {
   initialize_llvm_targets();
   if (llvm::TargetRegistry::lookupTarget(spec.triple, why) != nullptr) return true;
   why = "the LLVM library has no code generator for " + spec.triple + " (" + why + ")";
+  return false;
+}
+
+bool TargetEmitter::check_processor(const TargetSpec& spec, DiagnosticLog& log) {
+  if (spec.cpu.empty() || (spec.format != BinaryFormat::ptx && spec.format != BinaryFormat::amdgcn))
+    return true;
+  initialize_llvm_targets();
+  std::string why;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(spec.triple, why);
+  if (!target) return true;  // reported by target_available()
+  // Made without a CPU: an unknown one would print a warning on stderr.
+  const std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(spec.triple, "", ""));
+  if (!info || info->isCPUStringValid(spec.cpu)) return true;
+  std::string message = "LLVM 15's " + std::string(target->getName()) +
+                        " code generator does not know the processor '" + spec.cpu + "'";
+  if (spec.format == BinaryFormat::ptx)
+    message += "; it knows up to sm_86 (PTX for sm_80 runs on newer GPUs: the driver compiles it)";
+  log.error(message);
   return false;
 }
 

@@ -35,6 +35,10 @@ class TargetEmitter {
   // Whether libLLVM has the code generator `spec` needs; `why` says what is missing.
   static bool target_available(const TargetSpec& spec, std::string& why);
 
+  // Whether the code generator knows spec.cpu (always true where no CPU is needed); an
+  // error in the log, with the known ones, when not.
+  static bool check_processor(const TargetSpec& spec, DiagnosticLog& log);
+
   // The bytes, or nullopt with errors in the log. `optimization_level` is the user's -O.
   std::optional<std::vector<std::byte>> emit(llvm::Module& module, const TargetSpec& spec,
                                              unsigned optimization_level,
