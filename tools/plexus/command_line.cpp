@@ -10,7 +10,11 @@ CommandLine::CommandLine(const std::vector<std::string>& args,
   bool options_done = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    if (options_done || !arg.starts_with("--")) {
+    if (options_done) {
+      passthrough_.push_back(arg);
+      continue;
+    }
+    if (!arg.starts_with("--")) {
       positional_.push_back(arg);
       continue;
     }

@@ -1,5 +1,5 @@
 // CommandLine: the `plexus` tool's small argument parser. Options are `--name value`,
-// `--name=value` or flags; everything else is positional; `--` ends options.
+// `--name=value` or flags; everything else is positional; what follows `--` is kept apart.
 // Not thread-safe (used from main only).
 #pragma once
 
@@ -22,11 +22,14 @@ class CommandLine {
   std::optional<std::string> value(const std::string& name) const;
   std::vector<std::string> values(const std::string& name) const;
   const std::vector<std::string>& positional() const { return positional_; }
+  // Everything after `--`, untouched (e.g. build options for a compiler).
+  const std::vector<std::string>& passthrough() const { return passthrough_; }
 
  private:
   std::set<std::string> flags_;
   std::map<std::string, std::vector<std::string>> values_;
   std::vector<std::string> positional_;
+  std::vector<std::string> passthrough_;
 };
 
 }  // namespace plexus::tool

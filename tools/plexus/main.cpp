@@ -15,6 +15,7 @@ constexpr const char* usage = R"(usage: plexus <command> [options]
 Commands:
   info      the config in force, the components found and selected, and the devices
   plugins   list plugins on the search path without loading them
+  compile   compile a kernel file to a device binary (SPIR-V, SPIR, PTX, AMDGCN, host)
   help      show this help
 
 Run `plexus <command> --help` for a command's options.
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   const std::map<std::string, Command> commands = {
       {"info", &plexus::tool::info_command},
       {"plugins", &plexus::tool::plugins_command},
+      {"compile", &plexus::tool::compile_command},
   };
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {

@@ -28,10 +28,16 @@ struct VirtualFile {
 struct CompileRequest {
   SourceLanguage language = SourceLanguage::opencl_c;
   std::string source;                 // text, or bytes for binary inputs
+  // The name diagnostics give the source; a path also makes `#include "..."` resolve
+  // beside the file on disk. Empty: "kernel.cl" (or "kernel.clcpp") in a virtual directory.
+  std::string source_name;
   std::vector<VirtualFile> includes;
   std::vector<std::string> options;   // user build options: -D, -I, -cl-std=, -O, ...
   BinaryFormat target = BinaryFormat::spirv;
   std::string target_architecture;    // "sm_80", "gfx90a", empty for the default
+  // When set, the output holds only this kernel (and what it calls); a name the source does
+  // not define is an error that lists the kernels it does define.
+  std::string kernel_name;
 };
 
 struct CompileResult {

@@ -1,0 +1,163 @@
+// `plexus compile`: compiles one kernel file through the configured compiler component and
+// writes the device binary, printing diagnostics the way a compiler does.
+#include <array>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "command_line.hpp"
+#include "commands.hpp"
+#include "config_option.hpp"
+#include "plexus/compiler.hpp"
+#include "plexus/error.hpp"
+#include "plexus/runtime.hpp"
+
+namespace plexus::tool {
+
+namespace {
+
+constexpr const char* usage = R"(usage: plexus compile FILE [--target T] [-o OUT] [--kernel NAME]
+                      [--arch ARCH] [--language L] [--compiler NAME] [--config FILE]
+                      [-- BUILD OPTIONS...]
+
+Compiles FILE with the configured compiler component (PLEXUS_COMPILER or --compiler to
+choose another) and writes the device binary. Diagnostics go to stderr as
+FILE:LINE:COLUMN: severity: message; the exit status is 1 when compilation fails.
+
+  --target T      spirv (default), spir-bc, ptx, amdgcn, host
+  -o, --output    output file (default: FILE with the target's extension)
+  --kernel NAME   keep only this kernel (an error if FILE does not define it)
+  --arch ARCH     target architecture (ptx: sm_80 by default; amdgcn: gfx90a, ...)
+  --language L    cl, clcpp, bc, ll, spv (default: from FILE's extension; .cl otherwise)
+  --compiler NAME the compiler component to use (e.g. clang, process)
+  --config FILE   use this config instead of the search order
+  -- OPTIONS      build options for the compiler: -D, -I, -cl-std=, -O, ...
+)";
+
+struct TargetName {
+  const char* name;
+  BinaryFormat format;
+  const char* extension;
+};
+
+constexpr std::array<TargetName, 5> target_names = {{
+    {"spirv", BinaryFormat::spirv, ".spv"},
+    {"spir-bc", BinaryFormat::spir_bitcode, ".spir.bc"},
+    {"ptx", BinaryFormat::ptx, ".ptx"},
+    {"amdgcn", BinaryFormat::amdgcn, ".amdgcn.o"},
+    {"host", BinaryFormat::llvm_bitcode, ".host.bc"},
+}};
+
+const TargetName& parse_target(const std::string& text) {
+  std::string names;
+  for (const auto& target : target_names) {
+    if (text == target.name) return target;
+    names += (names.empty() ? "" : ", ") + std::string(target.name);
+  }
+  throw error(error_category::invalid_argument,
+              "unknown target '" + text + "' (expected one of: " + names + ")");
+}
+
+SourceLanguage parse_language(const std::string& text) {
+  if (text == "cl") return SourceLanguage::opencl_c;
+  if (text == "clcpp") return SourceLanguage::cpp_for_opencl;
+  if (text == "bc") return SourceLanguage::llvm_bitcode;
+  if (text == "ll") return SourceLanguage::llvm_ir_text;
+  if (text == "spv") return SourceLanguage::spirv;
+  throw error(error_category::invalid_argument,
+              "unknown language '" + text + "' (expected one of: cl, clcpp, bc, ll, spv)");
+}
+
+SourceLanguage language_of(const std::filesystem::path& file) {
+  const std::string extension = file.extension().string();
+  if (extension == ".clcpp" || extension == ".clc++") return SourceLanguage::cpp_for_opencl;
+  if (extension == ".bc") return SourceLanguage::llvm_bitcode;
+  if (extension == ".ll") return SourceLanguage::llvm_ir_text;
+  if (extension == ".spv") return SourceLanguage::spirv;
+  return SourceLanguage::opencl_c;
+}
+
+std::string read_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw error(error_category::io, "cannot read '" + file.string() + "'");
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+void write_file(const std::filesystem::path& file, const std::vector<std::byte>& bytes) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out.flush()) throw error(error_category::io, "cannot write '" + file.string() + "'");
+}
+
+std::string kernel_list(const std::vector<KernelInfo>& kernels) {
+  std::string text;
+  for (const auto& kernel : kernels) text += (text.empty() ? "" : ", ") + kernel.name;
+  return text.empty() ? "none" : text;
+}
+
+}  // namespace
+
+int compile_command(const std::vector<std::string>& raw_args) {
+  std::vector<std::string> args = raw_args;
+  for (auto& arg : args) {
+    if (arg == "-o") arg = "--output";  // the compiler-style short form
+  }
+  CommandLine line(args, {"target", "output", "kernel", "arch", "language", "compiler", "config"},
+                   {"help"});
+  if (line.flag("help")) {
+    std::cout << usage;
+    return 0;
+  }
+  if (line.positional().size() != 1) {
+    throw error(error_category::invalid_argument,
+                "plexus compile takes exactly one input file (see --help)");
+  }
+  const std::filesystem::path input = std::filesystem::absolute(line.positional()[0]);
+  const TargetName& target = parse_target(line.value("target").value_or("spirv"));
+
+  CompileRequest request;
+  request.language =
+      line.value("language") ? parse_language(*line.value("language")) : language_of(input);
+  request.source = read_file(input);
+  request.source_name = input.string();
+  request.options = line.passthrough();
+  request.target = target.format;
+  request.target_architecture = line.value("arch").value_or("");
+  request.kernel_name = line.value("kernel").value_or("");
+
+  Config config = config_from(line);
+  if (auto compiler = line.value("compiler")) config.set("compiler", *compiler, "--compiler");
+  Runtime runtime(std::move(config));
+  Compiler* compiler = runtime.components().compiler();
+  if (!compiler) {
+    throw error(error_category::config, runtime.config().origin().path +
+                                            ": no compiler is selected; set [compiler] use = "
+                                            "\"clang\" or pass --compiler clang");
+  }
+  CompileResult result = compiler->compile(request);
+  std::cerr << result.log;
+  if (!result.log.empty() && result.log.back() != '\n') std::cerr << '\n';
+  if (!result.succeeded) {
+    std::cerr << "plexus compile: " << input.filename().string() << " did not compile\n";
+    return 1;
+  }
+  if (!request.kernel_name.empty()) {
+    bool found = false;
+    for (const auto& kernel : result.kernels) found = found || kernel.name == request.kernel_name;
+    if (!found) {
+      throw error(error_category::invalid_argument,
+                  "no kernel '" + request.kernel_name + "' in " + input.string() +
+                      " (kernels: " + kernel_list(result.kernels) + ")");
+    }
+  }
+  std::filesystem::path output = line.value("output").value_or("");
+  if (output.empty()) output = input.parent_path() / (input.stem().string() + target.extension);
+  write_file(output, result.binary);
+  std::cout << "wrote " << output.string() << " (" << result.binary.size() << " bytes, "
+            << target.name << "; kernels: " << kernel_list(result.kernels) << ")\n";
+  return 0;
+}
+
+}  // namespace plexus::tool
