@@ -18,8 +18,7 @@ const Diagnostic* first_error(const CompileResult& result) {
 
 }  // namespace
 
-TEST_CASE("clang: a compile error comes back as a diagnostic with line and column",
-          "[compiler]") {
+TEST_CASE("clang: a compile error comes back as a diagnostic with line and column", "[compiler]") {
   const char* source =
       "__kernel void broken(__global int* out) {\n"
       "  int x = 1;\n"
@@ -40,9 +39,9 @@ TEST_CASE("clang: a compile error comes back as a diagnostic with line and colum
 }
 
 TEST_CASE("clang: warnings are reported and do not fail the build", "[compiler]") {
-  const CompileResult result = clang_compiler().compile(request(
-      "__kernel void k(__global int* out) {\n  int unused_value;\n#warning look here\n}\n",
-      BinaryFormat::spir_bitcode));
+  const CompileResult result = clang_compiler().compile(
+      request("__kernel void k(__global int* out) {\n  int unused_value;\n#warning look here\n}\n",
+              BinaryFormat::spir_bitcode));
   INFO(result.log);
   REQUIRE(result.succeeded);
   bool warned = false;
@@ -57,9 +56,9 @@ TEST_CASE("clang: warnings are reported and do not fail the build", "[compiler]"
 }
 
 TEST_CASE("clang: a missing include names the file", "[compiler]") {
-  const CompileResult result = clang_compiler().compile(request(
-      "#include \"not_there.h\"\n__kernel void k(__global int* o) { o[0] = 1; }\n",
-      BinaryFormat::spirv));
+  const CompileResult result = clang_compiler().compile(
+      request("#include \"not_there.h\"\n__kernel void k(__global int* o) { o[0] = 1; }\n",
+              BinaryFormat::spirv));
   INFO(result.log);
   REQUIRE_FALSE(result.succeeded);
   const Diagnostic* error = first_error(result);
@@ -77,7 +76,8 @@ TEST_CASE("clang: virtual include files are found, with quotes, brackets and fol
       "__kernel void k(__global float* o) { o[get_global_id(0)] = scale(add_one(o[0])); }\n",
       BinaryFormat::spirv);
   r.includes = {{"helpers.h", "inline float add_one(float x) { return x + 1.0f; }\n"},
-                {"lib/scale.h", "#include \"factor.h\"\ninline float scale(float x) { return x * FACTOR; }\n"},
+                {"lib/scale.h",
+                 "#include \"factor.h\"\ninline float scale(float x) { return x * FACTOR; }\n"},
                 {"lib/factor.h", "#define FACTOR 3.0f\n"}};
   const CompileResult result = clang_compiler().compile(r);
   INFO(result.log);
@@ -115,9 +115,9 @@ TEST_CASE("clang: -D macros reach the source", "[compiler]") {
 }
 
 TEST_CASE("clang: OpenCL options and -O levels are accepted", "[compiler]") {
-  for (const char* option : {"-O0", "-O1", "-O3", "-cl-opt-disable", "-cl-fast-relaxed-math",
-                             "-cl-denorms-are-zero", "-cl-finite-math-only", "-w",
-                             "-cl-kernel-arg-info", "-cl-std=CL3.0"}) {
+  for (const char* option :
+       {"-O0", "-O1", "-O3", "-cl-opt-disable", "-cl-fast-relaxed-math", "-cl-denorms-are-zero",
+        "-cl-finite-math-only", "-w", "-cl-kernel-arg-info", "-cl-std=CL3.0"}) {
     const CompileResult result =
         clang_compiler().compile(request(vector_add_source, BinaryFormat::ptx, {option}));
     INFO(option << ": " << result.log);
@@ -126,22 +126,22 @@ TEST_CASE("clang: OpenCL options and -O levels are accepted", "[compiler]") {
 }
 
 TEST_CASE("clang: a bad option is a clear error, not an exception", "[compiler]") {
-  const CompileResult result = clang_compiler().compile(
-      request(vector_add_source, BinaryFormat::spirv, {"-fno-such-flag"}));
+  const CompileResult result =
+      clang_compiler().compile(request(vector_add_source, BinaryFormat::spirv, {"-fno-such-flag"}));
   INFO(result.log);
   REQUIRE_FALSE(result.succeeded);
   REQUIRE(first_error(result) != nullptr);
   CHECK(result.log.find("-fno-such-flag") != std::string::npos);
 
   for (const char* option : {"-mllvm", "-target", "-x"}) {
-    const CompileResult refused = clang_compiler().compile(
-        request(vector_add_source, BinaryFormat::spirv, {option}));
+    const CompileResult refused =
+        clang_compiler().compile(request(vector_add_source, BinaryFormat::spirv, {option}));
     INFO(refused.log);
     CHECK_FALSE(refused.succeeded);
     CHECK(refused.log.find(option) != std::string::npos);
   }
-  const CompileResult bad_std = clang_compiler().compile(
-      request(vector_add_source, BinaryFormat::spirv, {"-cl-std=CL9.9"}));
+  const CompileResult bad_std =
+      clang_compiler().compile(request(vector_add_source, BinaryFormat::spirv, {"-cl-std=CL9.9"}));
   CHECK_FALSE(bad_std.succeeded);
   CHECK(bad_std.log.find("CL9.9") != std::string::npos);
 }
@@ -211,10 +211,10 @@ __kernel void plain(__global int* out) { out[get_global_id(0)] = 7; }
 }
 
 TEST_CASE("clang: image and sampler arguments", "[compiler]") {
-  const CompileResult result = clang_compiler().compile(request(
-      "__kernel void k(read_only image2d_t img, sampler_t s, __global float4* o) {\n"
-      "  o[0] = read_imagef(img, s, (int2)(0, 0));\n}\n",
-      BinaryFormat::spir_bitcode));
+  const CompileResult result = clang_compiler().compile(
+      request("__kernel void k(read_only image2d_t img, sampler_t s, __global float4* o) {\n"
+              "  o[0] = read_imagef(img, s, (int2)(0, 0));\n}\n",
+              BinaryFormat::spir_bitcode));
   INFO(result.log);
   REQUIRE(result.succeeded);
   const KernelInfo* kernel = find_kernel(result, "k");
@@ -229,16 +229,16 @@ TEST_CASE("clang: -I finds headers on disk; a C++ standard chosen for OpenCL C s
           "[compiler]") {
   TempDir dir;
   dir.write("include/on_disk.h", "#define FROM_DISK 5\n");
-  const CompileResult result = clang_compiler().compile(request(
-      "#include <on_disk.h>\n__kernel void k(__global int* o) { o[0] = FROM_DISK; }\n",
-      BinaryFormat::spir_bitcode, {"-I", (dir.path() / "include").string()}));
+  const CompileResult result = clang_compiler().compile(
+      request("#include <on_disk.h>\n__kernel void k(__global int* o) { o[0] = FROM_DISK; }\n",
+              BinaryFormat::spir_bitcode, {"-I", (dir.path() / "include").string()}));
   INFO(result.log);
   CHECK(result.succeeded);
 
-  const CompileResult cpp = clang_compiler().compile(request(
-      "template <class T> T id(T v) { return v; }\n"
-      "__kernel void k(__global int* o) { o[0] = id(1); }\n",
-      BinaryFormat::spirv, {"-cl-std=clc++2021"}));
+  const CompileResult cpp =
+      clang_compiler().compile(request("template <class T> T id(T v) { return v; }\n"
+                                       "__kernel void k(__global int* o) { o[0] = id(1); }\n",
+                                       BinaryFormat::spirv, {"-cl-std=clc++2021"}));
   INFO(cpp.log);
   CHECK(cpp.succeeded);
 }

@@ -13,8 +13,8 @@ TEST_CASE("clang: SPIR-V input becomes spir64 bitcode and SPIR-V again", "[compi
       clang_compiler().compile(request(vector_add_source, BinaryFormat::spirv));
   REQUIRE(spirv.succeeded);
   for (BinaryFormat format : {BinaryFormat::spir_bitcode, BinaryFormat::spirv}) {
-    const CompileResult result = clang_compiler().compile(
-        request(as_text(spirv.binary), format, {}, SourceLanguage::spirv));
+    const CompileResult result =
+        clang_compiler().compile(request(as_text(spirv.binary), format, {}, SourceLanguage::spirv));
     INFO(result.log);
     REQUIRE(result.succeeded);
     const KernelInfo* kernel = find_kernel(result, "vadd");
@@ -84,13 +84,13 @@ TEST_CASE("clang: binary garbage as bitcode, SPIR-V or IR is a clear error", "[c
   CHECK_FALSE(truncated_result.succeeded);
   CHECK_FALSE(truncated_result.log.empty());
 
-  const CompileResult spirv = clang_compiler().compile(
-      request(garbage, BinaryFormat::spirv, {}, SourceLanguage::spirv));
+  const CompileResult spirv =
+      clang_compiler().compile(request(garbage, BinaryFormat::spirv, {}, SourceLanguage::spirv));
   REQUIRE_FALSE(spirv.succeeded);
   CHECK(spirv.log.find("not a SPIR-V module") != std::string::npos);
 
-  const CompileResult empty = clang_compiler().compile(
-      request("", BinaryFormat::spirv, {}, SourceLanguage::llvm_bitcode));
+  const CompileResult empty =
+      clang_compiler().compile(request("", BinaryFormat::spirv, {}, SourceLanguage::llvm_bitcode));
   CHECK_FALSE(empty.succeeded);
   CHECK(empty.log.find("empty") != std::string::npos);
 }
@@ -123,8 +123,9 @@ TEST_CASE("clang: resource_dir and libclc_dir options are used", "[compiler]") {
 
 TEST_CASE("clang: host_device_library is linked into host bitcode", "[compiler]") {
   // A stand-in for the host backend's work-item library, built by the compiler itself.
-  const CompileResult library = clang_compiler().compile(request(
-      "__attribute__((overloadable)) size_t get_global_id(uint d) { return d + 4242; }\n", BinaryFormat::llvm_bitcode));
+  const CompileResult library = clang_compiler().compile(
+      request("__attribute__((overloadable)) size_t get_global_id(uint d) { return d + 4242; }\n",
+              BinaryFormat::llvm_bitcode));
   INFO(library.log);
   REQUIRE(library.succeeded);
   TempDir dir;
@@ -140,13 +141,14 @@ TEST_CASE("clang: host_device_library is linked into host bitcode", "[compiler]"
   CHECK(linked.binary.size() > plain.binary.size());  // the definition came in
   // Without a library the work-item functions stay external; with one they are defined:
   // the host bitcode of the linked module parses back and still has the kernel.
-  const CompileResult parsed = clang_compiler().compile(
-      request(as_text(linked.binary), BinaryFormat::llvm_bitcode, {}, SourceLanguage::llvm_bitcode));
+  const CompileResult parsed = clang_compiler().compile(request(
+      as_text(linked.binary), BinaryFormat::llvm_bitcode, {}, SourceLanguage::llvm_bitcode));
   REQUIRE(parsed.succeeded);
   CHECK(find_kernel(parsed, "vadd") != nullptr);
 
   const auto missing = load_clang_compiler("host_device_library = \"/nonexistent/host.bc\"");
-  const CompileResult failed = missing->compile(request(vector_add_source, BinaryFormat::llvm_bitcode));
+  const CompileResult failed =
+      missing->compile(request(vector_add_source, BinaryFormat::llvm_bitcode));
   CHECK_FALSE(failed.succeeded);
   CHECK(failed.log.find("/nonexistent/host.bc") != std::string::npos);
 }

@@ -3,18 +3,17 @@
 // compiler reached through a Runtime configured with `[compiler] use = "clang"`.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <thread>
-#include <algorithm>
-#include <sys/wait.h>
 
 #include "compiler_test_support.hpp"
 #include "plexus/runtime.hpp"
 #include "pocl_runner.hpp"
 #include "test_support.hpp"
-
 
 using namespace plexus;
 using namespace plexus::test;
@@ -25,8 +24,8 @@ namespace {
 int spirv_val(const std::vector<std::byte>& spirv, std::string& output) {
   TempDir dir;
   const fs::path file = dir.write("module.spv", as_text(spirv));
-  const std::string command = std::string(PLEXUS_TEST_SPIRV_VAL) +
-                              " --target-env opencl2.0 " + file.string() + " 2>&1";
+  const std::string command =
+      std::string(PLEXUS_TEST_SPIRV_VAL) + " --target-env opencl2.0 " + file.string() + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   char buffer[512];
@@ -91,7 +90,8 @@ TEST_CASE("clang: spir64 bitcode builds and runs a vector add on PoCL", "[compil
 }
 
 TEST_CASE("clang: PTX has the kernel entry and the sm_80 target, builtins linked", "[compiler]") {
-  const CompileResult result = clang_compiler().compile(request(vector_add_source, BinaryFormat::ptx));
+  const CompileResult result =
+      clang_compiler().compile(request(vector_add_source, BinaryFormat::ptx));
   INFO(result.log);
   REQUIRE(result.succeeded);
   const std::string ptx = as_text(result.binary);
@@ -166,8 +166,8 @@ TEST_CASE("clang: host bitcode parses back and contains the kernel", "[compiler]
   REQUIRE(bitcode.substr(0, 4) == "BC\xC0\xDE");
   CHECK(bitcode.find("x86_64") != std::string::npos);  // the host triple
   // Parsed back by LLVM (the same compiler, bitcode in).
-  CompileRequest again = request(bitcode, BinaryFormat::llvm_bitcode, {},
-                                 SourceLanguage::llvm_bitcode);
+  CompileRequest again =
+      request(bitcode, BinaryFormat::llvm_bitcode, {}, SourceLanguage::llvm_bitcode);
   const CompileResult parsed = clang_compiler().compile(again);
   INFO(parsed.log);
   REQUIRE(parsed.succeeded);
@@ -190,24 +190,28 @@ TEST_CASE("clang: AMDGCN gives an ELF object, or unsupported", "[compiler]") {
       clang_compiler().compile(request(vector_add_source, BinaryFormat::amdgcn));
   INFO(result.log);
   REQUIRE(result.succeeded);
-  CHECK(as_text(result.binary).substr(0, 4) == "\x7f" "ELF");
+  CHECK(as_text(result.binary).substr(0, 4) ==
+        "\x7f"
+        "ELF");
   CHECK(as_text(result.binary).find("vadd") != std::string::npos);
 }
 
 TEST_CASE("clang: concurrent compiles from 4 threads all succeed", "[compiler]") {
   Compiler& compiler = clang_compiler();
-  const CompileResult spirv_input = compiler.compile(request(vector_add_source, BinaryFormat::spirv));
+  const CompileResult spirv_input =
+      compiler.compile(request(vector_add_source, BinaryFormat::spirv));
   REQUIRE(spirv_input.succeeded);
   std::vector<CompileRequest> requests;
   for (BinaryFormat format : compiler.targets())
-    requests.push_back(request(
-        "__kernel void k(__global float* x) { x[get_global_id(0)] = sqrt(x[0]) * SCALE; }",
-        format, {"-DSCALE=2"}));
-  requests.push_back(request(as_text(spirv_input.binary), BinaryFormat::spir_bitcode, {},
-                             SourceLanguage::spirv));
-  requests.push_back(request("template <class T> T id(T v) { return v; }\n"
-                             "__kernel void k(__global int* x) { x[0] = id(SCALE); }",
-                             BinaryFormat::spirv, {"-DSCALE=3"}, SourceLanguage::cpp_for_opencl));
+    requests.push_back(
+        request("__kernel void k(__global float* x) { x[get_global_id(0)] = sqrt(x[0]) * SCALE; }",
+                format, {"-DSCALE=2"}));
+  requests.push_back(
+      request(as_text(spirv_input.binary), BinaryFormat::spir_bitcode, {}, SourceLanguage::spirv));
+  requests.push_back(
+      request("template <class T> T id(T v) { return v; }\n"
+              "__kernel void k(__global int* x) { x[0] = id(SCALE); }",
+              BinaryFormat::spirv, {"-DSCALE=3"}, SourceLanguage::cpp_for_opencl));
   constexpr int threads_count = 4, rounds = 6;
   std::vector<std::vector<CompileResult>> results(threads_count);
   std::vector<std::thread> threads;
@@ -256,7 +260,8 @@ TEST_CASE("clang: compile time of a small kernel per target", "[compiler][timing
     compiler.compile(request(vector_add_source, format));  // warm: libraries read
     constexpr int runs = 5;
     const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < runs; ++i) REQUIRE(compiler.compile(request(vector_add_source, format)).succeeded);
+    for (int i = 0; i < runs; ++i)
+      REQUIRE(compiler.compile(request(vector_add_source, format)).succeeded);
     const std::chrono::duration<double, std::milli> each =
         (std::chrono::steady_clock::now() - start) / runs;
     std::cout << "compile time " << to_string(format) << ": " << each.count() << " ms\n";

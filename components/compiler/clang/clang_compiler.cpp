@@ -22,8 +22,8 @@ namespace plexus::clang_compiler {
 namespace {
 
 // Option, then environment variable, then the path found when this plugin was built.
-std::string configured_path(const ComponentOptions& options, const char* key,
-                            const char* variable, const char* built_in) {
+std::string configured_path(const ComponentOptions& options, const char* key, const char* variable,
+                            const char* built_in) {
   if (auto value = options.find<std::string>(key)) return *value;
   if (const char* value = std::getenv(variable); value && *value) return value;
   return built_in;
@@ -44,8 +44,8 @@ CompileResult finish(CompileResult result, DiagnosticLog& log) {
 ClangCompiler::ClangCompiler(PluginContext& context)
     : resource_dir_(configured_path(context.options, "resource_dir", "PLEXUS_CLANG_RESOURCE_DIR",
                                     PLEXUS_CLANG_RESOURCE_DIR)),
-      libclc_dir_(configured_path(context.options, "libclc_dir", "PLEXUS_LIBCLC_DIR",
-                                  PLEXUS_LIBCLC_DIR)),
+      libclc_dir_(
+          configured_path(context.options, "libclc_dir", "PLEXUS_LIBCLC_DIR", PLEXUS_LIBCLC_DIR)),
       libraries_(std::make_unique<DeviceLibraries>()),
       frontend_(std::make_unique<Frontend>(resource_dir_)),
       emitter_(std::make_unique<TargetEmitter>(
@@ -68,9 +68,9 @@ std::vector<BinaryFormat> ClangCompiler::targets() const {
 CompileResult ClangCompiler::compile(const CompileRequest& request) {
   const TargetSpec spec = target_spec_for(request.target, request.target_architecture);
   if (std::string why; !TargetEmitter::target_available(spec, why))
-    throw error(error_category::unsupported, "compiler 'clang' cannot produce " +
-                                                 std::string(to_string(request.target)) + ": " +
-                                                 why);
+    throw error(
+        error_category::unsupported,
+        "compiler 'clang' cannot produce " + std::string(to_string(request.target)) + ": " + why);
   CompileResult result;
   result.format = request.target;
   DiagnosticLog log;

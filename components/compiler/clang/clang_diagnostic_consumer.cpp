@@ -33,14 +33,19 @@ void ClangDiagnosticConsumer::HandleDiagnostic(clang::DiagnosticsEngine::Level l
   clang::DiagnosticConsumer::HandleDiagnostic(level, info);  // counts errors and warnings
   Diagnostic diagnostic;
   switch (level) {
-    case clang::DiagnosticsEngine::Ignored: return;
+    case clang::DiagnosticsEngine::Ignored:
+      return;
     case clang::DiagnosticsEngine::Note:
-    case clang::DiagnosticsEngine::Remark: diagnostic.severity = DiagnosticSeverity::note; break;
+    case clang::DiagnosticsEngine::Remark:
+      diagnostic.severity = DiagnosticSeverity::note;
+      break;
     case clang::DiagnosticsEngine::Warning:
       diagnostic.severity = DiagnosticSeverity::warning;
       break;
     case clang::DiagnosticsEngine::Error:
-    case clang::DiagnosticsEngine::Fatal: diagnostic.severity = DiagnosticSeverity::error; break;
+    case clang::DiagnosticsEngine::Fatal:
+      diagnostic.severity = DiagnosticSeverity::error;
+      break;
   }
   llvm::SmallString<256> message;
   info.FormatDiagnostic(message);

@@ -25,7 +25,7 @@ struct DeviceLibraries::Library {
   std::mutex mutex;
   llvm::LLVMContext context;
   std::unique_ptr<llvm::MemoryBuffer> bytes;
-  std::unique_ptr<llvm::Module> module;                   // lazily materialized
+  std::unique_ptr<llvm::Module> module;                  // lazily materialized
   std::unordered_map<std::string, std::string> subsets;  // needed names -> bitcode
 };
 
@@ -112,8 +112,7 @@ bool DeviceLibraries::subset_for(const llvm::Module& module, const std::string& 
       llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
           llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
       if (!file) {
-        log.error("cannot read the device library '" + path + "': " +
-                  file.getError().message() +
+        log.error("cannot read the device library '" + path + "': " + file.getError().message() +
                   " (set `libclc_dir` in [compiler.clang] or PLEXUS_LIBCLC_DIR)");
         return false;
       }
@@ -135,9 +134,10 @@ bool DeviceLibraries::subset_for(const llvm::Module& module, const std::string& 
         roots.push_back(defined);
     }
     if (roots.empty()) return true;
-    std::sort(roots.begin(), roots.end(), [](const llvm::GlobalValue* a, const llvm::GlobalValue* b) {
-      return a->getName() < b->getName();
-    });
+    std::sort(roots.begin(), roots.end(),
+              [](const llvm::GlobalValue* a, const llvm::GlobalValue* b) {
+                return a->getName() < b->getName();
+              });
     std::string key;
     for (const llvm::GlobalValue* root : roots) key += root->getName().str() + '\n';
     auto cached = library.subsets.find(key);

@@ -6,9 +6,12 @@ namespace {
 
 std::string_view severity_name(DiagnosticSeverity severity) {
   switch (severity) {
-    case DiagnosticSeverity::note: return "note";
-    case DiagnosticSeverity::warning: return "warning";
-    case DiagnosticSeverity::error: return "error";
+    case DiagnosticSeverity::note:
+      return "note";
+    case DiagnosticSeverity::warning:
+      return "warning";
+    case DiagnosticSeverity::error:
+      return "error";
   }
   return "error";
 }

@@ -17,7 +17,9 @@ class DiagnosticLog {
   // `source_line` is the text of the line the diagnostic points at (empty: none).
   void add(Diagnostic diagnostic, std::string_view source_line = {});
   // A diagnostic without a location (options, linking, code generation).
-  void error(std::string message) { add({{}, 0, 0, DiagnosticSeverity::error, std::move(message)}); }
+  void error(std::string message) {
+    add({{}, 0, 0, DiagnosticSeverity::error, std::move(message)});
+  }
   void warning(std::string message) {
     add({{}, 0, 0, DiagnosticSeverity::warning, std::move(message)});
   }

@@ -107,9 +107,17 @@ std::unique_ptr<llvm::Module> Frontend::compile(const CompileRequest& request,
   const std::string dir = virtual_dir;
   const std::string main_file = dir + (cpp ? "/kernel.clcpp" : "/kernel.cl");
 
-  std::vector<std::string> args = {
-      "-triple", target.triple, "-x", cpp ? "clcpp" : "cl", "-resource-dir", resource_dir_, "-nostdsysteminc", "-nobuiltininc",
-      "-internal-isystem", resource_dir_ + "/include", "-O2"};
+  std::vector<std::string> args = {"-triple",
+                                   target.triple,
+                                   "-x",
+                                   cpp ? "clcpp" : "cl",
+                                   "-resource-dir",
+                                   resource_dir_,
+                                   "-nostdsysteminc",
+                                   "-nobuiltininc",
+                                   "-internal-isystem",
+                                   resource_dir_ + "/include",
+                                   "-O2"};
   if (!target.cpu.empty()) args.insert(args.end(), {"-target-cpu", target.cpu});
   for (const std::string& feature : target.features)
     args.insert(args.end(), {"-target-feature", feature});
@@ -119,7 +127,8 @@ std::unique_ptr<llvm::Module> Frontend::compile(const CompileRequest& request,
   if (!translate_options(user_tokens(request), args, has_cl_std, default_header, log))
     return nullptr;
   // The OpenCL builtins from Clang's tables; the header only for types and macros.
-  if (default_header) args.insert(args.end(), {"-finclude-default-header", "-fdeclare-opencl-builtins"});
+  if (default_header)
+    args.insert(args.end(), {"-finclude-default-header", "-fdeclare-opencl-builtins"});
   if (cpp && !has_cl_std) args.push_back("-cl-std=clc++2021");
   // Virtual include files are found with "" from the source and with <> through -I.
   args.insert(args.end(), {"-I", dir, main_file});
@@ -153,8 +162,8 @@ std::unique_ptr<llvm::Module> Frontend::compile(const CompileRequest& request,
       return nullptr;
     }
   }
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
+  auto overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memory);
 
   clang::CompilerInstance instance;

@@ -50,8 +50,9 @@ std::unique_ptr<llvm::Module> read_spirv(const std::string& bytes, llvm::LLVMCon
   std::uint32_t first = 0;
   if (bytes.size() >= sizeof first) std::memcpy(&first, bytes.data(), sizeof first);
   if (bytes.size() < 20 || bytes.size() % 4 != 0 || (first != magic && first != swapped)) {
-    log.error("the input is not a SPIR-V module (no SPIR-V header: magic number 0x07230203 "
-              "and 5 words expected)");
+    log.error(
+        "the input is not a SPIR-V module (no SPIR-V header: magic number 0x07230203 "
+        "and 5 words expected)");
     return nullptr;
   }
   std::istringstream stream(bytes);
@@ -69,13 +70,18 @@ std::unique_ptr<llvm::Module> read_spirv(const std::string& bytes, llvm::LLVMCon
 }  // namespace
 
 std::unique_ptr<llvm::Module> InputReader::read(const CompileRequest& request,
-                                                llvm::LLVMContext& context,
-                                                DiagnosticLog& log) {
+                                                llvm::LLVMContext& context, DiagnosticLog& log) {
   std::unique_ptr<llvm::Module> module;
   switch (request.language) {
-    case SourceLanguage::llvm_bitcode: module = read_bitcode(request.source, context, log); break;
-    case SourceLanguage::llvm_ir_text: module = read_ir_text(request.source, context, log); break;
-    case SourceLanguage::spirv: module = read_spirv(request.source, context, log); break;
+    case SourceLanguage::llvm_bitcode:
+      module = read_bitcode(request.source, context, log);
+      break;
+    case SourceLanguage::llvm_ir_text:
+      module = read_ir_text(request.source, context, log);
+      break;
+    case SourceLanguage::spirv:
+      module = read_spirv(request.source, context, log);
+      break;
     case SourceLanguage::opencl_c:
     case SourceLanguage::cpp_for_opencl:
       log.error("internal: InputReader given a source language");

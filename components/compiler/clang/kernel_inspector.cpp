@@ -83,23 +83,25 @@ KernelArgKind kind_of(const llvm::Argument& argument, const llvm::MDNode* spaces
   const unsigned index = argument.getArgNo();
   const std::string type = metadata_string(types, index);
   if (type == "sampler_t") return KernelArgKind::sampler;
-  if (type.find("image") != std::string::npos && type.ends_with("_t"))
-    return KernelArgKind::image;
+  if (type.find("image") != std::string::npos && type.ends_with("_t")) return KernelArgKind::image;
   std::optional<std::uint64_t> space = metadata_integer(spaces, index);
   if (!space && argument.getType()->isPointerTy() && !argument.hasByValAttr())
     space = argument.getType()->getPointerAddressSpace();
   switch (space.value_or(0)) {
-    case opencl_global: return KernelArgKind::global_pointer;
-    case opencl_constant: return KernelArgKind::constant_pointer;
-    case opencl_local: return KernelArgKind::local_pointer;
-    default: return KernelArgKind::scalar;
+    case opencl_global:
+      return KernelArgKind::global_pointer;
+    case opencl_constant:
+      return KernelArgKind::constant_pointer;
+    case opencl_local:
+      return KernelArgKind::local_pointer;
+    default:
+      return KernelArgKind::scalar;
   }
 }
 
 // NVPTX marks kernels in !nvvm.annotations as {function, !"kernel", i32 1}.
 bool annotated_as_nvptx_kernel(const llvm::Function& function) {
-  const llvm::NamedMDNode* annotations =
-      function.getParent()->getNamedMetadata("nvvm.annotations");
+  const llvm::NamedMDNode* annotations = function.getParent()->getNamedMetadata("nvvm.annotations");
   if (!annotations) return false;
   for (const llvm::MDNode* node : annotations->operands()) {
     if (node->getNumOperands() < 3 || metadata_string(node, 1) != "kernel") continue;
@@ -117,7 +119,8 @@ bool KernelInspector::is_kernel(const llvm::Function& function) {
   switch (function.getCallingConv()) {
     case llvm::CallingConv::SPIR_KERNEL:
     case llvm::CallingConv::PTX_Kernel:
-    case llvm::CallingConv::AMDGPU_KERNEL: return true;
+    case llvm::CallingConv::AMDGPU_KERNEL:
+      return true;
     default:
       return function.getMetadata("kernel_arg_addr_space") != nullptr ||
              annotated_as_nvptx_kernel(function);
@@ -139,8 +142,8 @@ std::vector<KernelInfo> KernelInspector::inspect(const llvm::Module& module) {
       arg.name = metadata_string(names, argument.getArgNo());
       if (arg.name.empty()) arg.name = argument.getName().str();
       arg.kind = kind_of(argument, spaces, types);
-      llvm::Type* type = argument.hasByValAttr() ? argument.getParamByValType()
-                                                 : argument.getType();
+      llvm::Type* type =
+          argument.hasByValAttr() ? argument.getParamByValType() : argument.getType();
       arg.size = static_cast<std::size_t>(layout.getTypeAllocSize(type).getFixedSize());
       if (arg.kind == KernelArgKind::local_pointer) info.uses_local_memory = true;
       info.args.push_back(std::move(arg));

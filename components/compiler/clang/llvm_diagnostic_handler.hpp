@@ -26,11 +26,10 @@ class LlvmDiagnosticHandler final : public llvm::DiagnosticHandler {
     llvm::DiagnosticPrinterRawOStream printer(stream);
     info.print(printer);
     stream.flush();
-    const DiagnosticSeverity severity = info.getSeverity() == llvm::DS_Error
-                                            ? DiagnosticSeverity::error
-                                            : info.getSeverity() == llvm::DS_Warning
-                                                  ? DiagnosticSeverity::warning
-                                                  : DiagnosticSeverity::note;
+    const DiagnosticSeverity severity =
+        info.getSeverity() == llvm::DS_Error     ? DiagnosticSeverity::error
+        : info.getSeverity() == llvm::DS_Warning ? DiagnosticSeverity::warning
+                                                 : DiagnosticSeverity::note;
     log_.add({{}, 0, 0, severity, text});
     return true;
   }

@@ -95,10 +95,14 @@ void lower_work_group_barrier(llvm::Module& module) {
 
 llvm::OptimizationLevel pipeline_level(unsigned level) {
   switch (level) {
-    case 0: return llvm::OptimizationLevel::O0;
-    case 1: return llvm::OptimizationLevel::O1;
-    case 2: return llvm::OptimizationLevel::O2;
-    default: return llvm::OptimizationLevel::O3;
+    case 0:
+      return llvm::OptimizationLevel::O0;
+    case 1:
+      return llvm::OptimizationLevel::O1;
+    case 2:
+      return llvm::OptimizationLevel::O2;
+    default:
+      return llvm::OptimizationLevel::O3;
   }
 }
 
@@ -189,7 +193,8 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit(llvm::Module& module,
                                                           unsigned optimization_level,
                                                           DiagnosticLog& log) const {
   switch (spec.format) {
-    case BinaryFormat::spir_bitcode: return bitcode_of(module);
+    case BinaryFormat::spir_bitcode:
+      return bitcode_of(module);
     case BinaryFormat::spirv: {
       std::ostringstream stream;
       std::string why;
@@ -208,8 +213,10 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit(llvm::Module& module,
       if (!link_host_device_library(module, log)) return std::nullopt;
       return bitcode_of(module);
     case BinaryFormat::ptx:
-    case BinaryFormat::amdgcn: return emit_native(module, spec, optimization_level, log);
-    default: break;
+    case BinaryFormat::amdgcn:
+      return emit_native(module, spec, optimization_level, log);
+    default:
+      break;
   }
   log.error("internal: no emitter for this binary format");
   return std::nullopt;
@@ -231,9 +238,9 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit_native(llvm::Module& m
     features += (features.empty() ? "" : ",") + feature;
   const auto codegen_level =
       optimization_level == 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Aggressive;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      spec.triple, spec.cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, llvm::None,
-      codegen_level));
+  std::unique_ptr<llvm::TargetMachine> machine(
+      target->createTargetMachine(spec.triple, spec.cpu, features, llvm::TargetOptions(),
+                                  llvm::Reloc::PIC_, llvm::None, codegen_level));
   if (!machine) {
     log.error("cannot create the " + spec.triple + " code generator for '" + spec.cpu + "'");
     return std::nullopt;
@@ -258,9 +265,11 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit_native(llvm::Module& m
   start = std::chrono::steady_clock::now();
 
   if (const std::string missing = unresolved_functions(module, spec.format); !missing.empty()) {
-    log.error("the kernels call functions that neither they nor the device library define, so "
-              "the " + std::string(to_string(spec.format)) + " code would not load: " + missing +
-              " (libclc 15 has no printf, images or OpenCL 2.0 atomics for " + spec.triple + ")");
+    log.error(
+        "the kernels call functions that neither they nor the device library define, so "
+        "the " +
+        std::string(to_string(spec.format)) + " code would not load: " + missing +
+        " (libclc 15 has no printf, images or OpenCL 2.0 atomics for " + spec.triple + ")");
     return std::nullopt;
   }
   std::string problems;
@@ -279,8 +288,9 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit_native(llvm::Module& m
     return std::nullopt;
   }
   passes.run(module);
-  logger().debug("compiler clang: {} libclc link {:.2f} ms, O3 {:.2f} ms, code generation {:.2f} ms",
-                 spec.triple, link_ms, optimize_ms, milliseconds_since(start));
+  logger().debug(
+      "compiler clang: {} libclc link {:.2f} ms, O3 {:.2f} ms, code generation {:.2f} ms",
+      spec.triple, link_ms, optimize_ms, milliseconds_since(start));
   return to_bytes(buffer.data(), buffer.size());
 }
 

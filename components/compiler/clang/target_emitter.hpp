@@ -41,8 +41,7 @@ class TargetEmitter {
 
   // The bytes, or nullopt with errors in the log. `optimization_level` is the user's -O.
   std::optional<std::vector<std::byte>> emit(llvm::Module& module, const TargetSpec& spec,
-                                             unsigned optimization_level,
-                                             DiagnosticLog& log) const;
+                                             unsigned optimization_level, DiagnosticLog& log) const;
 
  private:
   bool link_library(llvm::Module& module, const std::string& path, DiagnosticLog& log) const;
