@@ -2,6 +2,9 @@
 // inputs, unsupported targets and the component's directory options.
 #include <catch2/catch.hpp>
 
+#include <cstring>
+#include <random>
+
 #include "compiler_test_support.hpp"
 #include "test_support.hpp"
 
@@ -151,4 +154,44 @@ TEST_CASE("clang: host_device_library is linked into host bitcode", "[compiler]"
       missing->compile(request(vector_add_source, BinaryFormat::llvm_bitcode));
   CHECK_FALSE(failed.succeeded);
   CHECK(failed.log.find("/nonexistent/host.bc") != std::string::npos);
+}
+
+TEST_CASE("clang: malformed SPIR-V with a valid header is refused and does not crash",
+          "[compiler]") {
+#ifndef PLEXUS_TEST_SPIRV_INPUT_VALIDATED
+  WARN("built without SPIRV-Tools: malformed SPIR-V is not validated (not tested)");
+#else
+  const CompileResult good =
+      clang_compiler().compile(request(vector_add_source, BinaryFormat::spirv));
+  REQUIRE(good.succeeded);
+  const std::string bytes = as_text(good.binary);
+  std::mt19937 random(42);
+  std::vector<std::string> inputs;
+  std::string garbage = bytes.substr(0, 20);  // the header, then random words
+  for (int i = 0; i < 40; ++i) {
+    const std::uint32_t word = random();
+    garbage.append(reinterpret_cast<const char*>(&word), 4);
+  }
+  inputs.push_back(garbage);
+  inputs.push_back(bytes.substr(0, (bytes.size() / 2) & ~std::size_t{3}));  // truncated
+  for (int round = 0; round < 8; ++round) {                                 // a few words changed
+    std::string changed = bytes;
+    for (int i = 0; i < 3; ++i) {
+      const std::size_t at = 20 + (random() % ((bytes.size() - 20) / 4)) * 4;
+      const std::uint32_t word = random() % 64;
+      std::memcpy(&changed[at], &word, 4);
+    }
+    inputs.push_back(changed);
+  }
+  int refused = 0;
+  for (const std::string& input : inputs) {
+    const CompileResult result = clang_compiler().compile(
+        request(input, BinaryFormat::spir_bitcode, {}, SourceLanguage::spirv));
+    if (!result.succeeded) {
+      ++refused;
+      CHECK(result.log.find("SPIR-V") != std::string::npos);
+    }
+  }
+  CHECK(refused >= 2);  // the random words and the truncated module at least
+#endif
 }

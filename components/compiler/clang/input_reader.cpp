@@ -1,6 +1,9 @@
 #include "input_reader.hpp"
 
 #include <LLVMSPIRVLib.h>
+#ifdef PLEXUS_HAVE_SPIRV_TOOLS
+#include <spirv-tools/libspirv.h>
+#endif
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LLVMContext.h>
@@ -14,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <sstream>
+#include <vector>
 
 namespace plexus::clang_compiler {
 
@@ -44,6 +48,35 @@ std::unique_ptr<llvm::Module> read_ir_text(const std::string& text, llvm::LLVMCo
   return module;
 }
 
+// The SPIR-V validator's verdict (the translator asserts on malformed modules).
+bool validate_spirv(const std::string& bytes, DiagnosticLog& log) {
+#ifdef PLEXUS_HAVE_SPIRV_TOOLS
+  std::vector<std::uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_5);
+  spv_const_binary_t binary{words.data(), words.size()};
+  spv_diagnostic diagnostic = nullptr;
+  const spv_result_t result = spvValidate(context, &binary, &diagnostic);
+  if (result != SPV_SUCCESS) {
+    std::string message = "the input is not valid SPIR-V";
+    if (diagnostic) {
+      message += ": ";
+      message += diagnostic->error;
+      if (!diagnostic->isTextSource)
+        message += " (word " + std::to_string(diagnostic->position.index) + ")";
+    }
+    log.error(message);
+  }
+  spvDiagnosticDestroy(diagnostic);
+  spvContextDestroy(context);
+  return result == SPV_SUCCESS;
+#else
+  (void)bytes;
+  (void)log;
+  return true;
+#endif
+}
+
 std::unique_ptr<llvm::Module> read_spirv(const std::string& bytes, llvm::LLVMContext& context,
                                          DiagnosticLog& log) {
   constexpr std::uint32_t magic = 0x07230203, swapped = 0x03022307;
@@ -55,6 +88,7 @@ std::unique_ptr<llvm::Module> read_spirv(const std::string& bytes, llvm::LLVMCon
         "and 5 words expected)");
     return nullptr;
   }
+  if (!validate_spirv(bytes, log)) return nullptr;
   std::istringstream stream(bytes);
   llvm::Module* module = nullptr;
   std::string why;
