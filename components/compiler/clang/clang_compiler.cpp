@@ -11,6 +11,7 @@
 #include "frontend.hpp"
 #include "input_reader.hpp"
 #include "kernel_inspector.hpp"
+#include "kernel_selector.hpp"
 #include "llvm_diagnostic_handler.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
@@ -106,6 +107,8 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
   }
   if (!module || log.has_errors()) return finish(std::move(result), log);
 
+  if (!request.kernel_name.empty() && !KernelSelector::keep_only(*module, request.kernel_name, log))
+    return finish(std::move(result), log);
   const auto frontend_done = std::chrono::steady_clock::now();
   result.kernels = KernelInspector::inspect(*module);
   std::optional<std::vector<std::byte>> binary =

@@ -23,8 +23,12 @@ std::string_view line_text(const clang::SourceManager& sources, clang::SourceLoc
 
 }  // namespace
 
-ClangDiagnosticConsumer::ClangDiagnosticConsumer(DiagnosticLog& log, std::string virtual_dir)
-    : log_(log), virtual_dir_(std::move(virtual_dir)) {
+ClangDiagnosticConsumer::ClangDiagnosticConsumer(DiagnosticLog& log, std::string virtual_dir,
+                                                 std::string main_file, std::string main_file_shown)
+    : log_(log),
+      virtual_dir_(std::move(virtual_dir)),
+      main_file_(std::move(main_file)),
+      main_file_shown_(std::move(main_file_shown)) {
   if (!virtual_dir_.empty() && virtual_dir_.back() != '/') virtual_dir_ += '/';
 }
 
@@ -58,7 +62,11 @@ void ClangDiagnosticConsumer::HandleDiagnostic(clang::DiagnosticsEngine::Level l
     const clang::PresumedLoc presumed = sources.getPresumedLoc(location);
     if (presumed.isValid()) {
       std::string file = presumed.getFilename();
-      if (file.starts_with(virtual_dir_)) file.erase(0, virtual_dir_.size());
+      if (file == main_file_) {
+        file = main_file_shown_;
+      } else if (file.starts_with(virtual_dir_)) {
+        file.erase(0, virtual_dir_.size());
+      }
       diagnostic.file = std::move(file);
       diagnostic.line = presumed.getLine();
       diagnostic.column = presumed.getColumn();

@@ -1,6 +1,7 @@
 // ClangDiagnosticConsumer: receives every diagnostic of one Clang frontend run (options
 // included) and records it in a DiagnosticLog with file, line, column and severity. File
-// names under the virtual directory are shown relative to it ("kernel.cl", "inc/a.h").
+// names under the virtual directory are shown relative to it ("kernel.cl", "inc/a.h"), the
+// main file as the request names it.
 //
 // Ownership/thread-safety: one per frontend run, used by that run's thread; the log must
 // outlive it.
@@ -16,7 +17,8 @@ namespace plexus::clang_compiler {
 
 class ClangDiagnosticConsumer final : public clang::DiagnosticConsumer {
  public:
-  ClangDiagnosticConsumer(DiagnosticLog& log, std::string virtual_dir);
+  ClangDiagnosticConsumer(DiagnosticLog& log, std::string virtual_dir, std::string main_file,
+                          std::string main_file_shown);
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic& info) override;
@@ -24,6 +26,8 @@ class ClangDiagnosticConsumer final : public clang::DiagnosticConsumer {
  private:
   DiagnosticLog& log_;
   std::string virtual_dir_;  // with a trailing '/'
+  std::string main_file_;
+  std::string main_file_shown_;
 };
 
 }  // namespace plexus::clang_compiler

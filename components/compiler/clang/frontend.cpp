@@ -11,6 +11,7 @@
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/StringSaver.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
@@ -105,7 +106,17 @@ std::unique_ptr<llvm::Module> Frontend::compile(const CompileRequest& request,
   }
   const bool cpp = request.language == SourceLanguage::cpp_for_opencl;
   const std::string dir = virtual_dir;
-  const std::string main_file = dir + (cpp ? "/kernel.clcpp" : "/kernel.cl");
+  // The source lives at its own path when source_name is one (so "" includes resolve beside
+  // it on disk), else in the virtual directory; diagnostics name it as the request does.
+  std::string shown =
+      request.source_name.empty() ? (cpp ? "kernel.clcpp" : "kernel.cl") : request.source_name;
+  std::string main_file = dir + "/" + shown;
+  if (shown.find('/') != std::string::npos) {
+    llvm::SmallString<256> absolute(shown);
+    llvm::sys::fs::make_absolute(absolute);
+    llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
+    main_file = absolute.str().str();
+  }
 
   std::vector<std::string> args = {"-triple",
                                    target.triple,
@@ -137,7 +148,7 @@ std::unique_ptr<llvm::Module> Frontend::compile(const CompileRequest& request,
   argv.reserve(args.size());
   for (const std::string& arg : args) argv.push_back(arg.c_str());
 
-  ClangDiagnosticConsumer consumer(log, dir);
+  ClangDiagnosticConsumer consumer(log, dir, main_file, shown);
   auto diagnostic_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   clang::DiagnosticsEngine option_diagnostics(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(),
                                               diagnostic_options, &consumer,

@@ -34,13 +34,13 @@ std::unique_ptr<llvm::Module> read_bitcode(const std::string& bytes, llvm::LLVMC
   return std::move(*module);
 }
 
-std::unique_ptr<llvm::Module> read_ir_text(const std::string& text, llvm::LLVMContext& context,
-                                           DiagnosticLog& log) {
+std::unique_ptr<llvm::Module> read_ir_text(const std::string& text, const std::string& name,
+                                           llvm::LLVMContext& context, DiagnosticLog& log) {
   llvm::SMDiagnostic problem;
   std::unique_ptr<llvm::Module> module =
-      llvm::parseAssembly(llvm::MemoryBufferRef(text, "input.ll"), problem, context);
+      llvm::parseAssembly(llvm::MemoryBufferRef(text, name), problem, context);
   if (!module) {
-    log.add({"input.ll", static_cast<std::uint32_t>(std::max(problem.getLineNo(), 0)),
+    log.add({name, static_cast<std::uint32_t>(std::max(problem.getLineNo(), 0)),
              static_cast<std::uint32_t>(std::max(problem.getColumnNo() + 1, 0)),
              DiagnosticSeverity::error, problem.getMessage().str()},
             problem.getLineContents().str());
@@ -111,7 +111,9 @@ std::unique_ptr<llvm::Module> InputReader::read(const CompileRequest& request,
       module = read_bitcode(request.source, context, log);
       break;
     case SourceLanguage::llvm_ir_text:
-      module = read_ir_text(request.source, context, log);
+      module = read_ir_text(request.source,
+                            request.source_name.empty() ? "input.ll" : request.source_name, context,
+                            log);
       break;
     case SourceLanguage::spirv:
       module = read_spirv(request.source, context, log);

@@ -1,0 +1,23 @@
+// KernelSelector: CompileRequest::kernel_name: keeps one kernel and what it uses, removes
+// the other kernels (and their NVPTX annotations) and whatever only they used.
+//
+// Thread-safety: stateless; works on one module of one compilation.
+#pragma once
+
+#include <string>
+
+#include "diagnostic_log.hpp"
+
+namespace llvm {
+class Module;
+}  // namespace llvm
+
+namespace plexus::clang_compiler {
+
+class KernelSelector {
+ public:
+  // False, with an error listing the kernels the module defines, when `name` is not one.
+  static bool keep_only(llvm::Module& module, const std::string& name, DiagnosticLog& log);
+};
+
+}  // namespace plexus::clang_compiler
