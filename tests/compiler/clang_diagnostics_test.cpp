@@ -225,7 +225,7 @@ TEST_CASE("clang: image and sampler arguments", "[compiler]") {
   CHECK(kernel->args[2].kind == KernelArgKind::global_pointer);
 }
 
-TEST_CASE("clang: -I finds headers on disk; a C++ standard chosen for OpenCL C source works",
+TEST_CASE("clang: -I finds headers on disk and -cl-std=clc++2021 works for OpenCL C input",
           "[compiler]") {
   TempDir dir;
   dir.write("include/on_disk.h", "#define FROM_DISK 5\n");
