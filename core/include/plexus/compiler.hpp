@@ -47,6 +47,9 @@ struct CompileResult {
   std::vector<KernelInfo> kernels;
   std::vector<Diagnostic> diagnostics;
   std::string log;                    // the diagnostics as the user would read them
+  // Whether the compiler reused cached work (through the configured cache store).
+  bool frontend_cache_hit = false;    // the frontend's LLVM IR came from the cache
+  bool binary_cache_hit = false;      // the finished binary came from the cache
 };
 
 class PLEXUS_API Compiler : public Component {
