@@ -12,7 +12,7 @@ namespace llvm {
 class Module;
 }  // namespace llvm
 
-namespace plexus::clang_compiler {
+namespace plexus::compiler_shared {
 
 class KernelSelector {
  public:
@@ -20,4 +20,9 @@ class KernelSelector {
   static bool keep_only(llvm::Module& module, const std::string& name, DiagnosticLog& log);
 };
 
+}  // namespace plexus::compiler_shared
+
+// The clang component names these unqualified inside its own namespace.
+namespace plexus::clang_compiler {
+using compiler_shared::KernelSelector;
 }  // namespace plexus::clang_compiler

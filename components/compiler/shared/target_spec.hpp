@@ -1,6 +1,9 @@
 // TargetSpec: how one BinaryFormat is produced: the LLVM triple the frontend compiles for,
 // CPU and features, pointer mode, and the libclc library linked after the frontend.
 //
+// Shared by compiler/clang (in process) and compiler/process (child processes), so both
+// compile with the same triple, CPU, features and device library.
+//
 // Plain data; target_spec_for() is a pure function (thread-safe).
 #pragma once
 
@@ -10,7 +13,7 @@
 
 #include "plexus/binary_format.hpp"
 
-namespace plexus::clang_compiler {
+namespace plexus::compiler_shared {
 
 struct TargetSpec {
   BinaryFormat format = BinaryFormat::spirv;
@@ -25,10 +28,19 @@ struct TargetSpec {
   std::string libclc_file;  // file inside the libclc directory; empty: none
 };
 
-// Throws plexus::error(unsupported) for formats this compiler cannot produce.
-TargetSpec target_spec_for(BinaryFormat format, std::string_view architecture);
+// Throws plexus::error(unsupported) for formats these compilers cannot produce; the message
+// names `compiler`.
+TargetSpec target_spec_for(BinaryFormat format, std::string_view architecture,
+                           std::string_view compiler = "clang");
 
 // Whether a module of `triple` (from a bitcode, IR or SPIR-V input) can become `spec`.
 bool triple_matches(const TargetSpec& spec, std::string_view triple);
 
+}  // namespace plexus::compiler_shared
+
+// The clang component names these unqualified inside its own namespace.
+namespace plexus::clang_compiler {
+using compiler_shared::TargetSpec;
+using compiler_shared::target_spec_for;
+using compiler_shared::triple_matches;
 }  // namespace plexus::clang_compiler

@@ -7,7 +7,7 @@
 
 #include "plexus/error.hpp"
 
-namespace plexus::clang_compiler {
+namespace plexus::compiler_shared {
 
 namespace {
 
@@ -24,7 +24,8 @@ std::string ptx_feature_for(std::string_view sm) {
 
 }  // namespace
 
-TargetSpec target_spec_for(BinaryFormat format, std::string_view architecture) {
+TargetSpec target_spec_for(BinaryFormat format, std::string_view architecture,
+                           std::string_view compiler) {
   TargetSpec spec;
   spec.format = format;
   switch (format) {
@@ -56,7 +57,7 @@ TargetSpec target_spec_for(BinaryFormat format, std::string_view architecture) {
       break;
   }
   throw error(error_category::unsupported,
-              "compiler 'clang' cannot produce the binary format '" +
+              "compiler '" + std::string(compiler) + "' cannot produce the binary format '" +
                   std::string(to_string(format)) +
                   "' (it produces spirv, spir-bitcode, ptx, llvm-bitcode and amdgcn)");
 }
@@ -70,4 +71,4 @@ bool triple_matches(const TargetSpec& spec, std::string_view triple) {
   return have.getArch() == want.getArch();
 }
 
-}  // namespace plexus::clang_compiler
+}  // namespace plexus::compiler_shared

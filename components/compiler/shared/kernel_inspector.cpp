@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-namespace plexus::clang_compiler {
+namespace plexus::compiler_shared {
 
 namespace {
 
@@ -158,4 +158,4 @@ std::vector<KernelInfo> KernelInspector::inspect(const llvm::Module& module) {
   return kernels;
 }
 
-}  // namespace plexus::clang_compiler
+}  // namespace plexus::compiler_shared

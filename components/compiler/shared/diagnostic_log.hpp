@@ -10,7 +10,7 @@
 
 #include "plexus/diagnostic.hpp"
 
-namespace plexus::clang_compiler {
+namespace plexus::compiler_shared {
 
 class DiagnosticLog {
  public:
@@ -36,4 +36,9 @@ class DiagnosticLog {
   std::size_t errors_ = 0;
 };
 
+}  // namespace plexus::compiler_shared
+
+// The clang component names these unqualified inside its own namespace.
+namespace plexus::clang_compiler {
+using compiler_shared::DiagnosticLog;
 }  // namespace plexus::clang_compiler

@@ -1,6 +1,6 @@
 #include "diagnostic_log.hpp"
 
-namespace plexus::clang_compiler {
+namespace plexus::compiler_shared {
 
 namespace {
 
@@ -43,4 +43,4 @@ void DiagnosticLog::add(Diagnostic diagnostic, std::string_view source_line) {
   diagnostics_.push_back(std::move(diagnostic));
 }
 
-}  // namespace plexus::clang_compiler
+}  // namespace plexus::compiler_shared

@@ -16,7 +16,7 @@ class Function;
 class Module;
 }  // namespace llvm
 
-namespace plexus::clang_compiler {
+namespace plexus::compiler_shared {
 
 class KernelInspector {
  public:
@@ -24,4 +24,9 @@ class KernelInspector {
   static bool is_kernel(const llvm::Function& function);
 };
 
+}  // namespace plexus::compiler_shared
+
+// The clang component names these unqualified inside its own namespace.
+namespace plexus::clang_compiler {
+using compiler_shared::KernelInspector;
 }  // namespace plexus::clang_compiler

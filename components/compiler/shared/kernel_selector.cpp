@@ -12,7 +12,7 @@
 
 #include "kernel_inspector.hpp"
 
-namespace plexus::clang_compiler {
+namespace plexus::compiler_shared {
 
 namespace {
 
@@ -66,4 +66,4 @@ bool KernelSelector::keep_only(llvm::Module& module, const std::string& name, Di
   return true;
 }
 
-}  // namespace plexus::clang_compiler
+}  // namespace plexus::compiler_shared
