@@ -1,7 +1,13 @@
 #include "clang_compiler.hpp"
 
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -9,6 +15,7 @@
 #include "device_libraries.hpp"
 #include "diagnostic_log.hpp"
 #include "frontend.hpp"
+#include "frontend_cache.hpp"
 #include "input_reader.hpp"
 #include "kernel_inspector.hpp"
 #include "kernel_selector.hpp"
@@ -34,10 +41,39 @@ bool is_source(SourceLanguage language) {
   return language == SourceLanguage::opencl_c || language == SourceLanguage::cpp_for_opencl;
 }
 
-CompileResult finish(CompileResult result, DiagnosticLog& log) {
-  result.diagnostics = log.take_diagnostics();
-  result.log = log.take_text();
+// The version in registration.cpp: part of every cache key.
+constexpr const char* component_version = "0.1.0";
+
+// Diagnostics replayed from a cached frontend result come before this run's.
+struct Replayed {
+  std::vector<Diagnostic> diagnostics;
+  std::string log;
+};
+
+CompileResult finish(CompileResult result, DiagnosticLog& log, Replayed replayed = {}) {
+  result.diagnostics = std::move(replayed.diagnostics);
+  for (Diagnostic& diagnostic : log.take_diagnostics())
+    result.diagnostics.push_back(std::move(diagnostic));
+  result.log = std::move(replayed.log) + log.take_text();
   return result;
+}
+
+// What the back end links for `spec`, as path, size and modification time: a changed
+// library is a different level-2 key.
+std::string library_identity(const std::string& path) {
+  if (path.empty()) return "none";
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status)) return path + " (missing)";
+  return path + " " + std::to_string(status.getSize()) + " " +
+         std::to_string(status.getLastModificationTime().time_since_epoch().count());
+}
+
+std::vector<std::byte> bitcode_of(const llvm::Module& module) {
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::WriteBitcodeToFile(module, stream);
+  const auto* begin = reinterpret_cast<const std::byte*>(buffer.data());
+  return std::vector<std::byte>(begin, begin + buffer.size());
 }
 
 }  // namespace
@@ -47,12 +83,17 @@ ClangCompiler::ClangCompiler(PluginContext& context)
                                     PLEXUS_CLANG_RESOURCE_DIR)),
       libclc_dir_(
           configured_path(context.options, "libclc_dir", "PLEXUS_LIBCLC_DIR", PLEXUS_LIBCLC_DIR)),
+      host_device_library_(context.options.get<std::string>("host_device_library", "")),
       libraries_(std::make_unique<DeviceLibraries>()),
       frontend_(std::make_unique<Frontend>(resource_dir_)),
-      emitter_(std::make_unique<TargetEmitter>(
-          *libraries_, libclc_dir_, context.options.get<std::string>("host_device_library", ""))) {
+      emitter_(std::make_unique<TargetEmitter>(*libraries_, libclc_dir_, host_device_library_)) {
   TargetEmitter::initialize_llvm_targets();
-  logger().debug("compiler clang: resource_dir {}, libclc_dir {}", resource_dir_, libclc_dir_);
+  const bool use_cache = context.options.get<bool>("frontend_cache", true);
+  if (CacheStore* store = context.components.cache(); store && use_cache)
+    cache_ = std::make_unique<FrontendCache>(*store, component_version);
+  logger().debug("compiler clang: resource_dir {}, libclc_dir {}, cache {}", resource_dir_,
+                 libclc_dir_,
+                 cache_ ? "on" : (use_cache ? "off (no cache store)" : "off (frontend_cache)"));
 }
 
 ClangCompiler::~ClangCompiler() = default;
@@ -83,11 +124,63 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
   }
 
   const auto start = std::chrono::steady_clock::now();
+  const bool source = is_source(request.language);
+  // Cache keys: level 1 from the preprocessed source (nothing when it does not preprocess:
+  // the frontend reports why), level 2 from level 1 and the back end's inputs.
+  std::optional<FrontendCache::Key> level1, level2;
+  if (cache_) {
+    if (source) {
+      if (std::optional<Frontend::Preprocessed> preprocessed = frontend_->preprocess(request, spec))
+        level1 = cache_->frontend_key(*preprocessed, request.language, spec);
+    } else {
+      level1 = cache_->input_key(request, request.options, spec);
+    }
+    if (level1) {
+      const std::string libraries =
+          library_identity(spec.libclc_file.empty() ? "" : libclc_dir_ + "/" + spec.libclc_file) +
+          "; " +
+          library_identity(request.target == BinaryFormat::llvm_bitcode ? host_device_library_
+                                                                        : "");
+      level2 = cache_->binary_key(*level1, request, spec, libraries);
+      if (std::optional<BinaryEntry> entry = cache_->load_binary(*level2);
+          entry && entry->format == request.target) {
+        result.binary = std::move(entry->binary);
+        result.kernels = std::move(entry->kernels);
+        result.diagnostics = std::move(entry->diagnostics);
+        result.log = std::move(entry->log);
+        result.binary_cache_hit = true;
+        result.succeeded = true;
+        return result;
+      }
+    }
+  }
+
   llvm::LLVMContext context;
   context.setDiagnosticHandler(std::make_unique<LlvmDiagnosticHandler>(log));
   std::unique_ptr<llvm::Module> module;
-  if (is_source(request.language)) {
+  Replayed replayed;
+  if (source && level1) {
+    if (std::optional<FrontendEntry> entry = cache_->load_frontend(*level1)) {
+      context.setOpaquePointers(!spec.typed_pointers);
+      const llvm::StringRef bytes(reinterpret_cast<const char*>(entry->bitcode.data()),
+                                  entry->bitcode.size());
+      llvm::Expected<std::unique_ptr<llvm::Module>> parsed =
+          llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "cached-frontend.bc"), context);
+      if (parsed) {
+        module = std::move(*parsed);
+        replayed = {std::move(entry->diagnostics), std::move(entry->log)};
+        result.frontend_cache_hit = true;
+      } else {
+        cache_->discard(*level1, llvm::toString(parsed.takeError()));
+      }
+    }
+  }
+  if (module) {
+    // from the cache
+  } else if (source) {
     module = frontend_->compile(request, spec, context, log);
+    if (module && !log.has_errors() && level1)
+      cache_->store_frontend(*level1, {{}, log.diagnostics(), log.text(), bitcode_of(*module)});
   } else {
     // SPIR targets keep the pointer mode of the input (the translator wants typed pointers);
     // the others link libclc, which is opaque-pointer bitcode, so typed inputs are upgraded.
@@ -105,23 +198,30 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
       module->setTargetTriple(spec.triple);
     }
   }
-  if (!module || log.has_errors()) return finish(std::move(result), log);
+  if (!module || log.has_errors()) return finish(std::move(result), log, std::move(replayed));
 
   if (!request.kernel_name.empty() && !KernelSelector::keep_only(*module, request.kernel_name, log))
-    return finish(std::move(result), log);
+    return finish(std::move(result), log, std::move(replayed));
   const auto frontend_done = std::chrono::steady_clock::now();
   result.kernels = KernelInspector::inspect(*module);
   std::optional<std::vector<std::byte>> binary =
       emitter_->emit(*module, spec, Frontend::optimization_level(request), log);
   module.reset();  // before the context and the log it reports to
   using milliseconds = std::chrono::duration<double, std::milli>;
-  logger().debug("compiler clang: {}: frontend/input {:.2f} ms, back end {:.2f} ms",
+  logger().debug("compiler clang: {}: frontend/input {:.2f} ms{}, back end {:.2f} ms",
                  to_string(request.target), milliseconds(frontend_done - start).count(),
+                 result.frontend_cache_hit ? " (cached)" : "",
                  milliseconds(std::chrono::steady_clock::now() - frontend_done).count());
-  if (!binary || log.has_errors()) return finish(std::move(result), log);
+  if (!binary || log.has_errors()) return finish(std::move(result), log, std::move(replayed));
   result.binary = std::move(*binary);
   result.succeeded = true;
-  return finish(std::move(result), log);
+  result = finish(std::move(result), log, std::move(replayed));
+  if (level2) {
+    cache_->store_binary(
+        *level2,
+        {{}, result.format, result.diagnostics, result.log, result.kernels, result.binary});
+  }
+  return result;
 }
 
 }  // namespace plexus::clang_compiler

@@ -5,11 +5,13 @@
 // Options ([compiler.clang]): resource_dir (the clang resource directory, default
 // PLEXUS_CLANG_RESOURCE_DIR or the build's LLVM), libclc_dir (default PLEXUS_LIBCLC_DIR or
 // /usr/lib/clc), host_device_library (bitcode linked into llvm_bitcode output; default
-// none).
+// none), frontend_cache (bool, default true: reuse frontend results and binaries through
+// the configured cache store; nothing is cached without one).
 //
 // Thread-safety: compile() may be called from many threads at once: each call has its own
 // LLVMContext, CompilerInstance and TargetMachine; the only shared state is the cache of
-// device library bytes (locked). Ownership: holds no LLVM object between calls.
+// device library bytes (locked) and the cache store (thread-safe). Ownership: holds no
+// LLVM object between calls.
 #pragma once
 
 #include <memory>
@@ -23,6 +25,7 @@ namespace plexus::clang_compiler {
 
 class DeviceLibraries;
 class Frontend;
+class FrontendCache;
 class TargetEmitter;
 
 class ClangCompiler final : public Compiler {
@@ -39,9 +42,11 @@ class ClangCompiler final : public Compiler {
  private:
   std::string resource_dir_;
   std::string libclc_dir_;
+  std::string host_device_library_;
   std::unique_ptr<DeviceLibraries> libraries_;
   std::unique_ptr<Frontend> frontend_;
   std::unique_ptr<TargetEmitter> emitter_;
+  std::unique_ptr<FrontendCache> cache_;  // nullptr: no store configured, or turned off
 };
 
 }  // namespace plexus::clang_compiler

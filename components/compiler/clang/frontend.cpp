@@ -5,6 +5,9 @@
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Frontend/PreprocessorOutputOptions.h>
+#include <clang/Frontend/Utils.h>
 #include <llvm/ADT/IntrusiveRefCntPtr.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -14,6 +17,7 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/StringSaver.h>
 #include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <string_view>
 #include <vector>
@@ -75,6 +79,24 @@ bool translate_options(const std::vector<std::string>& tokens, std::vector<std::
   return ok;
 }
 
+// -E in memory: the preprocessed text (comments dropped, line markers kept) into a string.
+class PrintToStringAction final : public clang::PreprocessorFrontendAction {
+ public:
+  explicit PrintToStringAction(std::string& out) : out_(out) {}
+
+ protected:
+  void ExecuteAction() override {
+    clang::PreprocessorOutputOptions options;
+    options.ShowCPP = 1;
+    options.ShowLineMarkers = 1;
+    llvm::raw_string_ostream stream(out_);
+    clang::DoPrintPreprocessedInput(getCompilerInstance().getPreprocessor(), &stream, options);
+  }
+
+ private:
+  std::string& out_;
+};
+
 }  // namespace
 
 Frontend::Frontend(std::string resource_dir) : resource_dir_(std::move(resource_dir)) {}
@@ -94,41 +116,52 @@ unsigned Frontend::optimization_level(const CompileRequest& request) {
   return level;
 }
 
-std::unique_ptr<llvm::Module> Frontend::compile(const CompileRequest& request,
-                                                const TargetSpec& target,
-                                                llvm::LLVMContext& context,
-                                                DiagnosticLog& log) const {
+// Everything a frontend run over the request needs: the parsed invocation and the
+// in-memory file system overlaid on the real one.
+struct Frontend::Setup {
+  std::vector<std::string> arguments;
+  std::string main_file;
+  std::string shown;
+  std::shared_ptr<clang::CompilerInvocation> invocation;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay;
+};
+
+std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
+                                                 const TargetSpec& target,
+                                                 DiagnosticLog& log) const {
   if (!llvm::sys::fs::exists(resource_dir_ + "/include/opencl-c-base.h")) {
     log.error("the clang resource directory '" + resource_dir_ +
               "' has no include/opencl-c-base.h; set `resource_dir` in [compiler.clang] or "
               "PLEXUS_CLANG_RESOURCE_DIR (clang-15 -print-resource-dir)");
-    return nullptr;
+    return std::nullopt;
   }
   const bool cpp = request.language == SourceLanguage::cpp_for_opencl;
   const std::string dir = virtual_dir;
+  Setup setup;
   // The source lives at its own path when source_name is one (so "" includes resolve beside
   // it on disk), else in the virtual directory; diagnostics name it as the request does.
-  std::string shown =
+  setup.shown =
       request.source_name.empty() ? (cpp ? "kernel.clcpp" : "kernel.cl") : request.source_name;
-  std::string main_file = dir + "/" + shown;
-  if (shown.find('/') != std::string::npos) {
-    llvm::SmallString<256> absolute(shown);
+  setup.main_file = dir + "/" + setup.shown;
+  if (setup.shown.find('/') != std::string::npos) {
+    llvm::SmallString<256> absolute(setup.shown);
     llvm::sys::fs::make_absolute(absolute);
     llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
-    main_file = absolute.str().str();
+    setup.main_file = absolute.str().str();
   }
 
-  std::vector<std::string> args = {"-triple",
-                                   target.triple,
-                                   "-x",
-                                   cpp ? "clcpp" : "cl",
-                                   "-resource-dir",
-                                   resource_dir_,
-                                   "-nostdsysteminc",
-                                   "-nobuiltininc",
-                                   "-internal-isystem",
-                                   resource_dir_ + "/include",
-                                   "-O2"};
+  std::vector<std::string>& args = setup.arguments;
+  args = {"-triple",
+          target.triple,
+          "-x",
+          cpp ? "clcpp" : "cl",
+          "-resource-dir",
+          resource_dir_,
+          "-nostdsysteminc",
+          "-nobuiltininc",
+          "-internal-isystem",
+          resource_dir_ + "/include",
+          "-O2"};
   if (!target.cpu.empty()) args.insert(args.end(), {"-target-cpu", target.cpu});
   for (const std::string& feature : target.features)
     args.insert(args.end(), {"-target-feature", feature});
@@ -136,51 +169,61 @@ std::unique_ptr<llvm::Module> Frontend::compile(const CompileRequest& request,
   if (target.fake_address_space_map) args.push_back("-ffake-address-space-map");
   bool has_cl_std = false, default_header = true;
   if (!translate_options(user_tokens(request), args, has_cl_std, default_header, log))
-    return nullptr;
+    return std::nullopt;
   // The OpenCL builtins from Clang's tables; the header only for types and macros.
   if (default_header)
     args.insert(args.end(), {"-finclude-default-header", "-fdeclare-opencl-builtins"});
   if (cpp && !has_cl_std) args.push_back("-cl-std=clc++2021");
   // Virtual include files are found with "" from the source and with <> through -I.
-  args.insert(args.end(), {"-I", dir, main_file});
+  args.insert(args.end(), {"-I", dir, setup.main_file});
 
   std::vector<const char*> argv;
   argv.reserve(args.size());
   for (const std::string& arg : args) argv.push_back(arg.c_str());
 
-  ClangDiagnosticConsumer consumer(log, dir, main_file, shown);
+  ClangDiagnosticConsumer consumer(log, dir, setup.main_file, setup.shown);
   auto diagnostic_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   clang::DiagnosticsEngine option_diagnostics(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(),
                                               diagnostic_options, &consumer,
                                               /*ShouldOwnClient=*/false);
-  auto invocation = std::make_shared<clang::CompilerInvocation>();
-  if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, option_diagnostics) ||
+  setup.invocation = std::make_shared<clang::CompilerInvocation>();
+  if (!clang::CompilerInvocation::CreateFromArgs(*setup.invocation, argv, option_diagnostics) ||
       log.has_errors()) {
     if (!log.has_errors()) log.error("the build options were not accepted");
-    return nullptr;
+    return std::nullopt;
   }
-  invocation->getDiagnosticOpts().ShowCarets = false;  // no "N errors generated." on stderr
-  invocation->getFrontendOpts().DisableFree = false;
+  setup.invocation->getDiagnosticOpts().ShowCarets = false;  // no "N errors generated."
+  setup.invocation->getFrontendOpts().DisableFree = false;
 
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  memory->addFile(main_file, 0, llvm::MemoryBuffer::getMemBufferCopy(request.source, main_file));
+  memory->addFile(setup.main_file, 0,
+                  llvm::MemoryBuffer::getMemBufferCopy(request.source, setup.main_file));
   for (const VirtualFile& file : request.includes) {
     const std::string path = file.name.starts_with("/") ? file.name : dir + "/" + file.name;
     if (file.name.empty() ||
         !memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(file.content, path))) {
       log.error("the virtual include file '" + file.name +
                 "' has an empty or invalid name, or is given twice with different contents");
-      return nullptr;
+      return std::nullopt;
     }
   }
-  auto overlay =
+  setup.overlay =
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
-  overlay->pushOverlay(memory);
+  setup.overlay->pushOverlay(memory);
+  return setup;
+}
 
+std::unique_ptr<llvm::Module> Frontend::compile(const CompileRequest& request,
+                                                const TargetSpec& target,
+                                                llvm::LLVMContext& context,
+                                                DiagnosticLog& log) const {
+  std::optional<Setup> setup = prepare(request, target, log);
+  if (!setup) return nullptr;
+  ClangDiagnosticConsumer consumer(log, virtual_dir, setup->main_file, setup->shown);
   clang::CompilerInstance instance;
-  instance.setInvocation(std::move(invocation));
+  instance.setInvocation(std::move(setup->invocation));
   instance.createDiagnostics(&consumer, /*ShouldOwnClient=*/false);
-  instance.createFileManager(overlay);
+  instance.createFileManager(setup->overlay);
 
   clang::EmitLLVMOnlyAction action(&context);
   if (!instance.ExecuteAction(action) || log.has_errors()) {
@@ -190,6 +233,24 @@ std::unique_ptr<llvm::Module> Frontend::compile(const CompileRequest& request,
   std::unique_ptr<llvm::Module> module = action.takeModule();
   if (!module) log.error("the frontend produced no LLVM module");
   return module;
+}
+
+std::optional<Frontend::Preprocessed> Frontend::preprocess(const CompileRequest& request,
+                                                           const TargetSpec& target) const {
+  DiagnosticLog scratch;  // compile() reports whatever goes wrong here
+  std::optional<Setup> setup = prepare(request, target, scratch);
+  if (!setup) return std::nullopt;
+  ClangDiagnosticConsumer consumer(scratch, virtual_dir, setup->main_file, setup->shown);
+  clang::CompilerInstance instance;
+  instance.setInvocation(std::move(setup->invocation));
+  instance.createDiagnostics(&consumer, /*ShouldOwnClient=*/false);
+  instance.createFileManager(setup->overlay);
+
+  Preprocessed result;
+  PrintToStringAction action(result.text);
+  if (!instance.ExecuteAction(action) || scratch.has_errors()) return std::nullopt;
+  result.arguments = std::move(setup->arguments);
+  return result;
 }
 
 }  // namespace plexus::clang_compiler

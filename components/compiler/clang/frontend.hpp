@@ -3,12 +3,17 @@
 // files) overlaid on the real one (for the clang resource headers). No temporary files,
 // no child processes. Every diagnostic, those about options included, goes to the log.
 //
-// Ownership/thread-safety: immutable after construction; compile() may be called from
-// many threads at once, each with its own LLVMContext.
+// preprocess() runs only the preprocessor over the same invocation and file system (so
+// includes are resolved exactly as compile() resolves them), for the frontend cache key.
+//
+// Ownership/thread-safety: immutable after construction; compile() and preprocess() may be
+// called from many threads at once, each compile() with its own LLVMContext.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "diagnostic_log.hpp"
 #include "plexus/compiler.hpp"
@@ -25,6 +30,20 @@ class Frontend {
  public:
   explicit Frontend(std::string resource_dir);
 
+  struct Preprocessed {
+    // The preprocessed source with every include resolved, comments dropped and line
+    // markers kept (file names and line numbers, so a cached result's diagnostic locations
+    // and debug info are those of the source that hits it).
+    std::string text;
+    // The frontend (-cc1) arguments compile() would use: the translated user options, the
+    // target, the language, the resource directory and the main file's path.
+    std::vector<std::string> arguments;
+  };
+  // nullopt when the options or the preprocessor report an error (compile() will report
+  // it to the user; nothing is logged here).
+  std::optional<Preprocessed> preprocess(const CompileRequest& request,
+                                         const TargetSpec& target) const;
+
   // The module, or nullptr when the source did not compile (the log says why).
   std::unique_ptr<llvm::Module> compile(const CompileRequest& request, const TargetSpec& target,
                                         llvm::LLVMContext& context, DiagnosticLog& log) const;
@@ -36,6 +55,10 @@ class Frontend {
   static constexpr const char* virtual_dir = "/plexus-virtual";
 
  private:
+  struct Setup;
+  std::optional<Setup> prepare(const CompileRequest& request, const TargetSpec& target,
+                               DiagnosticLog& log) const;
+
   std::string resource_dir_;
 };
 

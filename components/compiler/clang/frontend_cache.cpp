@@ -1,0 +1,148 @@
+#include "frontend_cache.hpp"
+
+#include <llvm/Config/llvm-config.h>
+#include <llvm/Support/BLAKE3.h>
+
+#include <cstdint>
+
+#include "plexus/log.hpp"
+
+namespace plexus::clang_compiler {
+
+namespace {
+
+// BLAKE3 over length-prefixed fields (no two field lists hash the same bytes).
+class Hasher {
+ public:
+  Hasher& add(std::string_view field) {
+    const std::uint64_t size = field.size();
+    std::uint8_t prefix[8];
+    for (int i = 0; i < 8; ++i) prefix[i] = static_cast<std::uint8_t>(size >> (8 * i));
+    hasher_.update(llvm::ArrayRef<std::uint8_t>(prefix, 8));
+    hasher_.update(llvm::StringRef(field.data(), field.size()));
+    return *this;
+  }
+  Hasher& add(std::uint64_t value) { return add(std::to_string(value)); }
+  std::string hex() {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string out;
+    for (std::uint8_t byte : hasher_.final()) {
+      out += digits[byte >> 4];
+      out += digits[byte & 15];
+    }
+    return out;
+  }
+
+ private:
+  llvm::BLAKE3 hasher_;
+};
+
+void add_spec(Hasher& hasher, const TargetSpec& spec) {
+  hasher.add(spec.triple).add(spec.cpu).add(spec.features.size());
+  for (const std::string& feature : spec.features) hasher.add(feature);
+  hasher.add(spec.typed_pointers ? "typed" : "opaque")
+      .add(spec.fake_address_space_map ? "fake-as-map" : "as-map");
+}
+
+std::string joined(const std::vector<std::string>& arguments) {
+  std::string out;
+  for (const std::string& argument : arguments) {
+    if (!out.empty()) out += ' ';
+    out += argument;
+  }
+  return out;
+}
+
+std::string device_of(std::string_view level, const TargetSpec& spec) {
+  std::string device = std::string(level) + "/" + spec.triple;
+  if (!spec.cpu.empty()) device += "/" + spec.cpu;
+  return device;
+}
+
+}  // namespace
+
+FrontendCache::FrontendCache(CacheStore& store, std::string component_version)
+    : store_(store),
+      identity_("llvm " LLVM_VERSION_STRING " compiler/clang " + component_version +
+                " entry format " + std::to_string(cache_entry_format_version)) {}
+
+FrontendCache::Key FrontendCache::frontend_key(const Frontend::Preprocessed& preprocessed,
+                                               SourceLanguage language,
+                                               const TargetSpec& spec) const {
+  Hasher hasher;
+  hasher.add("frontend").add(identity_).add(static_cast<std::uint64_t>(language));
+  add_spec(hasher, spec);
+  hasher.add(preprocessed.arguments.size());
+  for (const std::string& argument : preprocessed.arguments) hasher.add(argument);
+  hasher.add(preprocessed.text);
+  Key key;
+  key.hash = hasher.hex();
+  key.store_key = {device_of("frontend", spec), key.hash, "", joined(preprocessed.arguments)};
+  return key;
+}
+
+FrontendCache::Key FrontendCache::input_key(const CompileRequest& request,
+                                            const std::vector<std::string>& options,
+                                            const TargetSpec& spec) const {
+  Hasher hasher;
+  hasher.add("input").add(identity_).add(static_cast<std::uint64_t>(request.language));
+  add_spec(hasher, spec);
+  hasher.add(request.source_name).add(options.size());
+  for (const std::string& option : options) hasher.add(option);
+  hasher.add(request.source);
+  Key key;
+  key.hash = hasher.hex();
+  key.store_key = {device_of("input", spec), key.hash, "", joined(options)};
+  return key;
+}
+
+FrontendCache::Key FrontendCache::binary_key(const Key& level1, const CompileRequest& request,
+                                             const TargetSpec& spec,
+                                             const std::string& libraries) const {
+  Hasher hasher;
+  hasher.add("binary").add(identity_).add(level1.hash);
+  hasher.add(to_string(request.target)).add(request.target_architecture);
+  add_spec(hasher, spec);
+  hasher.add(request.kernel_name).add(libraries);
+  Key key;
+  key.hash = hasher.hex();
+  key.store_key = {device_of("binary/" + std::string(to_string(request.target)), spec), key.hash,
+                   "", "kernel_name=" + request.kernel_name + " " + level1.store_key.build_options};
+  return key;
+}
+
+std::optional<FrontendEntry> FrontendCache::load_frontend(const Key& key) const {
+  std::optional<std::vector<std::byte>> value = store_.load(key.store_key);
+  if (!value) return std::nullopt;
+  std::string why;
+  std::optional<FrontendEntry> entry = decode_frontend_entry(*value, key.hash, why);
+  if (!entry) discard(key, why);
+  return entry;
+}
+
+void FrontendCache::store_frontend(const Key& key, FrontendEntry entry) const {
+  entry.key = key.hash;
+  store_.store(key.store_key, encode(entry));
+}
+
+std::optional<BinaryEntry> FrontendCache::load_binary(const Key& key) const {
+  std::optional<std::vector<std::byte>> value = store_.load(key.store_key);
+  if (!value) return std::nullopt;
+  std::string why;
+  std::optional<BinaryEntry> entry = decode_binary_entry(*value, key.hash, why);
+  if (!entry) discard(key, why);
+  return entry;
+}
+
+void FrontendCache::store_binary(const Key& key, BinaryEntry entry) const {
+  entry.key = key.hash;
+  store_.store(key.store_key, encode(entry));
+}
+
+void FrontendCache::discard(const Key& key, const std::string& why) const {
+  logger().debug("compiler clang: cache entry {} {} is unusable ({}): erased, compiling",
+                 key.store_key.device, key.hash, why);
+  store_.erase(key.store_key);
+}
+
+}  // namespace plexus::clang_compiler
