@@ -67,6 +67,23 @@ TEST_CASE("clang cache: a repeated compile hits level 2 with the same bytes and 
   }
 }
 
+TEST_CASE("clang cache: binary_cache = false keeps only the frontend level",
+          "[compiler][cache]") {
+  auto set = cached_compiler_set("binary_cache = false");
+  Compiler& compiler = *set->compiler();
+  CacheStore& store = *set->cache();
+  const CompileResult first = compiler.compile(scale_request(BinaryFormat::spirv));
+  INFO(first.log);
+  REQUIRE(missed(first));
+  CHECK(store.stats().stores == 1);  // the frontend's entry only
+  const CompileResult second = compiler.compile(scale_request(BinaryFormat::spirv));
+  REQUIRE(second.succeeded);
+  CHECK(second.frontend_cache_hit);
+  CHECK_FALSE(second.binary_cache_hit);
+  CHECK(second.binary == first.binary);
+  CHECK(store.stats().stores == 1);
+}
+
 TEST_CASE("clang cache: another target of the same source reuses the frontend (level 1)",
           "[compiler][cache]") {
   auto set = cached_compiler_set();

@@ -9,6 +9,7 @@ cd "$work"
 unset PLEXUS_CONFIG PLEXUS_SCHEDULER PLEXUS_BACKENDS PLEXUS_PLUGIN_PATH PLEXUS_LOG_LEVEL
 export XDG_CONFIG_HOME=$work/xdg
 failures=0
+total=0
 
 # expect NAME EXPECTED_EXIT PATTERN -- COMMAND...: runs COMMAND, checks its exit code and
 # that its output (stdout and stderr) matches the extended regex PATTERN.
@@ -16,6 +17,7 @@ expect() {
   local name=$1 want=$2 pattern=$3
   shift 4
   local out rc
+  total=$((total + 1))
   out=$("$@" 2>&1)
   rc=$?
   if [ "$rc" -ne "$want" ] || ! grep -Eq -- "$pattern" <<<"$out"; then
@@ -68,5 +70,36 @@ expect "a corrupt plugin file is reported, the rest still listed" 0 \
 expect "a corrupt plugin does not stop info" 0 "scheduler +inorder" -- \
   env PLEXUS_PLUGIN_PATH="$work/plugins" "$plexus" info --config ok.toml
 
-echo "$((19 - failures)) passed, $failures failed"
+# plexus compile, through the default config's compiler (clang, in process)
+mkdir -p src
+printf '#define SCALE(a) (2.0f * (a))\n' > src/scale.h
+cat > src/saxpy.cl <<'CL'
+#include "scale.h"
+__kernel void saxpy(float a, __global const float* x, __global float* y) {
+  size_t i = get_global_id(0);
+  y[i] = SCALE(a) * x[i] + y[i] + OFFSET;
+}
+__kernel void other(__global int* p) { p[0] = 1; }
+CL
+printf '__kernel void bad(__global int* p) {\n  p[0] = undefined_thing;\n}\n' > src/bad.cl
+expect "compile --help" 0 "usage: plexus compile" -- "$plexus" compile --help
+expect "compile to SPIR-V with an include beside the file and a -D option" 0 \
+  "wrote .*src/saxpy\.spv \([0-9]+ bytes, spirv; kernels: saxpy, other\)" -- \
+  "$plexus" compile src/saxpy.cl -- -DOFFSET=1.0f
+expect "the SPIR-V it wrote is valid" 0 "" -- spirv-val --target-env opencl2.0 src/saxpy.spv
+expect "compile to PTX keeping one kernel" 0 "wrote out\.ptx .*kernels: other\)" -- \
+  "$plexus" compile src/saxpy.cl --target ptx --kernel other -o out.ptx -- -DOFFSET=0
+expect "the PTX has only that kernel" 0 "^1$" -- sh -c "grep -c '.entry' out.ptx"
+expect "a compile error is printed like a compiler's" 1 \
+  "src/bad\.cl:2:10: error: use of undeclared identifier 'undefined_thing'" -- \
+  "$plexus" compile src/bad.cl
+expect "a missing macro is a compile error, not a crash" 1 "use of undeclared identifier 'OFFSET'" -- \
+  "$plexus" compile src/saxpy.cl
+expect "an unknown kernel lists the kernels" 1 "nope.*saxpy.*other" -- \
+  "$plexus" compile src/saxpy.cl --kernel nope -- -DOFFSET=0
+expect "an unknown target lists the targets" 2 "unknown target 'gpu' \(expected one of: spirv, spir-bc, ptx, amdgcn, host\)" -- \
+  "$plexus" compile src/saxpy.cl --target gpu
+expect "a missing input file" 1 "cannot read .*nothere\.cl" -- "$plexus" compile nothere.cl
+
+echo "$((total - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

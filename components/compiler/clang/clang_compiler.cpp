@@ -89,6 +89,7 @@ ClangCompiler::ClangCompiler(PluginContext& context)
       emitter_(std::make_unique<TargetEmitter>(*libraries_, libclc_dir_, host_device_library_)) {
   TargetEmitter::initialize_llvm_targets();
   const bool use_cache = context.options.get<bool>("frontend_cache", true);
+  binary_cache_ = context.options.get<bool>("binary_cache", true);
   if (CacheStore* store = context.components.cache(); store && use_cache)
     cache_ = std::make_unique<FrontendCache>(*store, component_version);
   logger().debug("compiler clang: resource_dir {}, libclc_dir {}, cache {}", resource_dir_,
@@ -135,7 +136,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
     } else {
       level1 = cache_->input_key(request, request.options, spec);
     }
-    if (level1) {
+    if (level1 && binary_cache_) {
       const std::string libraries =
           library_identity(spec.libclc_file.empty() ? "" : libclc_dir_ + "/" + spec.libclc_file) +
           "; " +

@@ -6,7 +6,8 @@
 // PLEXUS_CLANG_RESOURCE_DIR or the build's LLVM), libclc_dir (default PLEXUS_LIBCLC_DIR or
 // /usr/lib/clc), host_device_library (bitcode linked into llvm_bitcode output; default
 // none), frontend_cache (bool, default true: reuse frontend results and binaries through
-// the configured cache store; nothing is cached without one).
+// the configured cache store; nothing is cached without one), binary_cache (bool, default
+// true; false keeps only the frontend level).
 //
 // Thread-safety: compile() may be called from many threads at once: each call has its own
 // LLVMContext, CompilerInstance and TargetMachine; the only shared state is the cache of
@@ -47,6 +48,7 @@ class ClangCompiler final : public Compiler {
   std::unique_ptr<Frontend> frontend_;
   std::unique_ptr<TargetEmitter> emitter_;
   std::unique_ptr<FrontendCache> cache_;  // nullptr: no store configured, or turned off
+  bool binary_cache_ = true;              // option binary_cache: keep finished binaries too
 };
 
 }  // namespace plexus::clang_compiler
