@@ -1,0 +1,106 @@
+#include "bitcode_stage.hpp"
+
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "kernel_inspector.hpp"
+#include "kernel_selector.hpp"
+
+namespace plexus::process_compiler {
+
+namespace {
+
+std::unique_ptr<llvm::Module> parse(const std::string& bitcode, llvm::LLVMContext& context,
+                                    compiler_shared::DiagnosticLog& log) {
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(bitcode, "input", false);
+  llvm::Expected<std::unique_ptr<llvm::Module>> module =
+      llvm::parseBitcodeFile(buffer->getMemBufferRef(), context);
+  if (!module) {
+    log.error("the input is not valid LLVM bitcode: " + llvm::toString(module.takeError()));
+    return nullptr;
+  }
+  return std::move(*module);
+}
+
+std::string write(const llvm::Module& module) {
+  std::string bytes;
+  llvm::raw_string_ostream stream(bytes);
+  llvm::WriteBitcodeToFile(module, stream);
+  stream.flush();
+  return bytes;
+}
+
+}  // namespace
+
+std::optional<StagedBitcode> BitcodeStage::prepare(const std::string& bitcode,
+                                                   const CompileRequest& request,
+                                                   const compiler_shared::TargetSpec& spec,
+                                                   bool from_source,
+                                                   compiler_shared::DiagnosticLog& log) {
+  llvm::LLVMContext context;
+  // The pointer mode of the next tool's input: typed for SPIR (the SPIR-V translator
+  // wants them), opaque otherwise (libclc 15 is opaque-pointer bitcode).
+  if (spec.typed_pointers && (from_source || request.language == SourceLanguage::spirv))
+    context.setOpaquePointers(false);
+  else if (!spec.typed_pointers)
+    context.setOpaquePointers(true);
+  std::unique_ptr<llvm::Module> module = parse(bitcode, context, log);
+  if (!module) return std::nullopt;
+  bool changed = false;
+  if (!from_source) {
+    std::string problems;
+    llvm::raw_string_ostream stream(problems);
+    if (llvm::verifyModule(*module, &stream)) {
+      log.error("the input module is not valid LLVM IR: " + stream.str());
+      return std::nullopt;
+    }
+    if (!compiler_shared::triple_matches(spec, module->getTargetTriple())) {
+      log.error("the input module is for '" + module->getTargetTriple() +
+                "', which cannot be compiled to " + std::string(to_string(request.target)) +
+                " (needs " + spec.triple + ")");
+      return std::nullopt;
+    }
+    // Typed-pointer inputs are upgraded here: llvm-link cannot mix them with libclc.
+    if (!spec.typed_pointers) changed = true;
+    if (module->getTargetTriple().empty()) {
+      module->setTargetTriple(spec.triple);
+      changed = true;
+    }
+  }
+  if (!request.kernel_name.empty()) {
+    if (!compiler_shared::KernelSelector::keep_only(*module, request.kernel_name, log))
+      return std::nullopt;
+    changed = true;
+  }
+  StagedBitcode staged;
+  staged.kernels = compiler_shared::KernelInspector::inspect(*module);
+  staged.bitcode = changed ? write(*module) : bitcode;
+  return staged;
+}
+
+std::string BitcodeStage::unresolved_functions(const std::string& bitcode, BinaryFormat format,
+                                               compiler_shared::DiagnosticLog& log) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = parse(bitcode, context, log);
+  if (!module) return {};
+  std::string names;
+  for (const llvm::Function& function : *module) {
+    if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty()) continue;
+    const llvm::StringRef name = function.getName();
+    // The CUDA driver provides these.
+    if (format == BinaryFormat::ptx &&
+        (name == "vprintf" || name == "malloc" || name == "free" || name == "__assertfail"))
+      continue;
+    names += (names.empty() ? "" : ", ") + llvm::demangle(name.str());
+  }
+  return names;
+}
+
+}  // namespace plexus::process_compiler

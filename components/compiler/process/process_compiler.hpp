@@ -1,0 +1,43 @@
+// ProcessCompiler: the `compiler/process` component, the baseline the in-process
+// compiler/clang is measured against. Each compile() writes the source and the virtual
+// include files into a private temporary directory and runs the LLVM 15 tools as child
+// processes (clang-15 -cc1 with the in-process frontend's flags; llvm-link-15 with libclc,
+// opt-15 -O3 and llc-15 for PTX/AMDGCN; llvm-spirv-15 for SPIR-V; llvm-as-15 and
+// llvm-spirv-15 -r for IR text and SPIR-V inputs), then reads the results back. Kernel
+// properties and kernel_name selection are the shared ones (plexus_compiler_shared).
+//
+// Options ([compiler.process]): tools_dir (else PLEXUS_LLVM_TOOLS_DIR, else the LLVM 15
+// binaries' directory found at build time), llvm_spirv (the llvm-spirv-15 used when
+// tools_dir has none; else PLEXUS_LLVM_SPIRV, else the one found at build time),
+// resource_dir (as compiler/clang), libclc_dir (as compiler/clang), host_device_library
+// (bitcode linked into llvm_bitcode output).
+//
+// Thread-safety: compile() may be called from many threads at once: each call has its own
+// temporary directory and LLVMContext; the object is immutable after construction.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plexus/compiler.hpp"
+#include "plexus/plugin_context.hpp"
+#include "tool_runner.hpp"
+
+namespace plexus::process_compiler {
+
+class ProcessCompiler final : public Compiler {
+ public:
+  explicit ProcessCompiler(PluginContext& context);
+  ~ProcessCompiler() override;
+
+  std::vector<BinaryFormat> targets() const override;
+  CompileResult compile(const CompileRequest& request) override;
+
+ private:
+  std::string resource_dir_;
+  std::string libclc_dir_;
+  std::string host_device_library_;
+  ToolRunner tools_;
+};
+
+}  // namespace plexus::process_compiler
