@@ -4,17 +4,18 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <map>
 #include <optional>
 
 #include "bitcode_stage.hpp"
 #include "clang_output_parser.hpp"
 #include "diagnostic_log.hpp"
-#include "frontend_command.hpp"
+#include "native_backend.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
+#include "source_stage.hpp"
 #include "target_spec.hpp"
 #include "temp_directory.hpp"
+#include "tool_step.hpp"
 
 namespace plexus::process_compiler {
 
@@ -41,113 +42,12 @@ CompileResult finish(CompileResult result, DiagnosticLog& log) {
   return result;
 }
 
-std::string trimmed(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
-}
-
-std::string tool_name(const std::string& path) {
-  return std::filesystem::path(path).filename().string();
-}
-
-// Runs one tool; a failure is an error in `log` with the tool's own message.
-bool run_tool(const std::string& tool, const std::vector<std::string>& arguments,
-              const PathNames& names, DiagnosticLog& log, std::string* output = nullptr) {
-  ToolResult result = ToolRunner::run(tool, arguments);
-  if (output) *output = result.output;
-  if (result.succeeded) return true;
-  std::string message = tool_name(tool) + " failed (" + result.status + ")";
-  if (const std::string text = trimmed(names.replace(result.output)); !text.empty())
-    message += ": " + text;
-  log.error(std::move(message));
-  return false;
-}
-
-// Whether `name` is a relative path that stays inside the directory.
-bool safe_relative(const std::string& name) {
-  if (name.empty() || name.front() == '/') return false;
-  for (const auto& part : std::filesystem::path(name))
-    if (part == "..") return false;
-  return true;
-}
-
-// The frontend: the source and include files into `dir`, clang-15 -cc1 to bitcode.
-std::optional<std::string> run_frontend(const CompileRequest& request, const TargetSpec& spec,
-                                        const std::string& clang, const std::string& resource_dir,
-                                        const TempDirectory& dir, PathNames& names,
-                                        DiagnosticLog& log) {
-  const bool cpp = request.language == SourceLanguage::cpp_for_opencl;
-  names.shown =
-      request.source_name.empty() ? (cpp ? "kernel.clcpp" : "kernel.cl") : request.source_name;
-  std::string file_name = std::filesystem::path(names.shown).filename().string();
-  if (file_name.empty() || file_name == "." || file_name == "..")
-    file_name = cpp ? "kernel.clcpp" : "kernel.cl";
-  names.main_file = dir.file(file_name);
-
-  std::map<std::string, const std::string*> written;
-  for (const VirtualFile& file : request.includes) {
-    auto [at, fresh] = written.emplace(file.name, &file.content);
-    if (!safe_relative(file.name) || file.name == file_name ||
-        (!fresh && *at->second != file.content)) {
-      log.error("the virtual include file '" + file.name +
-                "' has an empty or invalid name (compiler 'process' takes relative names "
-                "without '..'), or is given twice with different contents");
-      return std::nullopt;
-    }
-    if (fresh && !dir.write(file.name, file.content)) {
-      log.error("cannot write the virtual include file '" + file.name +
-                "' into the temporary directory");
-      return std::nullopt;
-    }
-  }
-  if (!dir.write(file_name, request.source)) {
-    log.error("cannot write the source into the temporary directory");
-    return std::nullopt;
-  }
-
-  FrontendPaths paths;
-  paths.resource_dir = resource_dir;
-  paths.main_file = names.main_file;
-  paths.output = dir.file("frontend.bc");
-  paths.include_dirs = {dir.path()};
-  if (names.shown.find('/') != std::string::npos) {
-    std::error_code ignored;
-    const std::filesystem::path absolute = std::filesystem::absolute(names.shown, ignored);
-    paths.include_dirs.push_back(absolute.lexically_normal().parent_path().string());
-  }
-  std::optional<std::vector<std::string>> arguments =
-      FrontendCommand::build(request, spec, paths, log);
-  if (!arguments) return std::nullopt;
-
-  const ToolResult result = ToolRunner::run(clang, *arguments);
-  ClangOutputParser::parse(result.output, names, log);
-  if (!result.succeeded) {
-    if (!log.has_errors())
-      log.error(tool_name(clang) + " failed (" + result.status + ")" +
-                (result.output.empty() ? "" : ": " + trimmed(names.replace(result.output))));
-    return std::nullopt;
-  }
-  if (log.has_errors()) return std::nullopt;
-  std::string bitcode;
-  if (!dir.read("frontend.bc", bitcode)) {
-    log.error(tool_name(clang) + " wrote no bitcode");
-    return std::nullopt;
-  }
-  return bitcode;
-}
-
 // SPIR-V starts with the magic number 0x07230203, in either byte order.
 bool has_spirv_magic(const std::string& bytes) {
   if (bytes.size() < 20 || bytes.size() % 4 != 0) return false;
   const auto byte = [&bytes](std::size_t i) { return static_cast<unsigned char>(bytes[i]); };
   return (byte(0) == 0x03 && byte(1) == 0x02 && byte(2) == 0x23 && byte(3) == 0x07) ||
          (byte(0) == 0x07 && byte(1) == 0x23 && byte(2) == 0x02 && byte(3) == 0x03);
-}
-
-std::string joined(const std::vector<std::string>& items, const char* separator) {
-  std::string text;
-  for (const std::string& item : items) text += (text.empty() ? "" : separator) + item;
-  return text;
 }
 
 }  // namespace
@@ -215,7 +115,7 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
   switch (request.language) {
     case SourceLanguage::opencl_c:
     case SourceLanguage::cpp_for_opencl:
-      bitcode = run_frontend(request, spec, clang, resource_dir_, dir, names, log);
+      bitcode = SourceStage::compile(request, spec, clang, resource_dir_, dir, names, log);
       break;
     case SourceLanguage::llvm_bitcode:
       bitcode = request.source;
@@ -228,8 +128,7 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
       if (!assembled.succeeded) {
         ClangOutputParser::parse(assembled.output, names, log);  // "input.ll:2:10: error: ..."
         if (!log.has_errors())
-          log.error(tool_name(assembler) + " failed (" + assembled.status +
-                    "): " + trimmed(names.replace(assembled.output)));
+          log.error(ToolStep::failure(assembler, assembled.status, assembled.output, names));
       } else if (std::string bytes; dir.read("input.bc", bytes)) {
         bitcode = std::move(bytes);
       }
@@ -241,7 +140,8 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
         break;
       }
       if (dir.write("input", request.source) &&
-          run_tool(translator, {"-r", dir.file("input"), "-o", dir.file("input.bc")}, names, log))
+          ToolStep::run(translator, {"-r", dir.file("input"), "-o", dir.file("input.bc")}, names,
+                        log))
         if (std::string bytes; dir.read("input.bc", bytes)) bitcode = std::move(bytes);
       break;
   }
@@ -269,61 +169,15 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
     bool ok = false;
     if (spec.format == BinaryFormat::spirv) {
       // Core SPIR-V 1.0, as compiler/clang writes it.
-      ok = run_tool(translator, {"--spirv-max-version=1.0", staged_file, "-o", output_file}, names,
-                    log);
+      ok = ToolStep::run(translator, {"--spirv-max-version=1.0", staged_file, "-o", output_file},
+                         names, log);
     } else if (host_link) {
-      ok = run_tool(linker, {"--only-needed", staged_file, host_device_library_, "-o", output_file},
-                    names, log);
+      ok = ToolStep::run(linker,
+                         {"--only-needed", staged_file, host_device_library_, "-o", output_file},
+                         names, log);
     } else {
-      const std::string library = libclc_dir_ + "/" + spec.libclc_file;
-      if (!std::filesystem::exists(library)) {
-        log.error("the device library '" + library +
-                  "' does not exist; set `libclc_dir` in [compiler.process] or PLEXUS_LIBCLC_DIR");
-        return finish(std::move(result), log);
-      }
-      const unsigned level = FrontendCommand::optimization_level(request);
-      std::vector<std::string> kernels;
-      for (const KernelInfo& kernel : result.kernels) kernels.push_back(kernel.name);
-      std::string llc_output;
-      ok = run_tool(linker, {"--only-needed", staged_file, library, "-o", dir.file("linked.bc")},
-                    names, log) &&
-           // Only the kernels stay visible, so the builtins inline and the rest goes.
-           run_tool(
-               optimizer,
-               {level == 0 ? "-passes=internalize,default<O0>" : "-passes=internalize,default<O3>",
-                "-internalize-public-api-list=" + joined(kernels, ","), dir.file("linked.bc"), "-o",
-                dir.file("optimized.bc")},
-               names, log);
-      std::string optimized;
-      if (ok && dir.read("optimized.bc", optimized)) {
-        if (const std::string missing =
-                BitcodeStage::unresolved_functions(optimized, spec.format, log);
-            !missing.empty()) {
-          log.error(
-              "the kernels call functions that neither they nor the device library "
-              "define, so the " +
-              std::string(to_string(spec.format)) + " code would not load: " + missing +
-              " (libclc 15 has no printf, images or OpenCL 2.0 atomics for " + spec.triple + ")");
-          ok = false;
-        }
-      }
-      if (ok && !log.has_errors()) {
-        std::vector<std::string> arguments = {level == 0 ? "-O0" : "-O3", "-mtriple=" + spec.triple,
-                                              "-mcpu=" + spec.cpu, "-relocation-model=pic"};
-        if (!spec.features.empty()) arguments.push_back("-mattr=" + joined(spec.features, ","));
-        if (spec.format == BinaryFormat::amdgcn) arguments.push_back("-filetype=obj");
-        arguments.insert(arguments.end(), {dir.file("optimized.bc"), "-o", output_file});
-        ok = run_tool(code_generator, arguments, names, log, &llc_output);
-        // llc only warns about a processor it does not know, and then ignores it.
-        if (ok && llc_output.find("is not a recognized processor") != std::string::npos) {
-          log.error("LLVM 15's llc-15 does not know the processor '" + spec.cpu + "'" +
-                    (spec.format == BinaryFormat::ptx
-                         ? "; it knows up to sm_86 (PTX for sm_80 runs on newer GPUs: the driver "
-                           "compiles it)"
-                         : ""));
-          ok = false;
-        }
-      }
+      ok = NativeBackend::emit({linker, optimizer, code_generator}, spec, request, result.kernels,
+                               libclc_dir_, dir, "staged.bc", "output", names, log);
     }
     if (!ok || log.has_errors() || !dir.read("output", binary)) {
       if (!log.has_errors()) log.error("the tools wrote no output");
