@@ -1,0 +1,179 @@
+// plexus-bench-compile: time per kernel compile for compiler components side by side.
+//
+// Every variant is a config (a compiler component and its options, with or without a
+// cache store); each repetition compiles every kernel for every target once per variant,
+// interleaved (A B C, A B C, ...) so that machine drift affects all alike. Prints one
+// Markdown table of medians (and min/max) in milliseconds with the ratios to the first
+// variant. Warm variants are compiled once before timing.
+//
+//   plexus-bench-compile [--reps N] [--kernels DIR] [--targets spirv,ptx,...]
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "plexus/compiler.hpp"
+#include "plexus/error.hpp"
+#include "plexus/runtime.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using clock_type = std::chrono::steady_clock;
+
+struct Variant {
+  std::string label;
+  std::string config;  // TOML
+  bool warm;           // compile once before timing
+};
+
+const std::vector<Variant> variants = {
+    {"clang (in-memory, cold)",
+     "[compiler]\nuse = \"clang\"\n[compiler.clang]\nfrontend_cache = false\n", false},
+    {"process (child processes)", "[compiler]\nuse = \"process\"\n", false},
+    {"clang, warm frontend cache",
+     "[cache]\nuse = \"memory\"\n[compiler]\nuse = \"clang\"\n"
+     "[compiler.clang]\nbinary_cache = false\n",
+     true},
+    {"clang, warm binary cache", "[cache]\nuse = \"memory\"\n[compiler]\nuse = \"clang\"\n", true},
+};
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw plexus::error(plexus::error_category::io, "cannot read " + file.string());
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::vector<plexus::CompileRequest> load_kernels(const fs::path& dir) {
+  std::vector<plexus::VirtualFile> includes;
+  for (const auto& entry : fs::directory_iterator(dir / "include")) {
+    includes.push_back({entry.path().filename().string(), read_text(entry.path())});
+  }
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".cl") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<plexus::CompileRequest> requests;
+  for (const auto& file : files) {
+    plexus::CompileRequest request;
+    request.source = read_text(file);
+    request.source_name = file.filename().string();
+    request.includes = includes;
+    request.options = {"-cl-std=CL2.0"};
+    requests.push_back(std::move(request));
+  }
+  return requests;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+std::vector<plexus::BinaryFormat> parse_targets(const std::string& list) {
+  std::vector<plexus::BinaryFormat> targets;
+  std::stringstream in(list);
+  std::string name;
+  while (std::getline(in, name, ',')) {
+    auto format = plexus::parse_binary_format(name);
+    if (!format) {
+      throw plexus::error(plexus::error_category::invalid_argument,
+                          "unknown target '" + name + "' (spirv, spir-bitcode, ptx, llvm-bitcode, amdgcn)");
+    }
+    targets.push_back(*format);
+  }
+  return targets;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 10;
+  fs::path kernel_dir = fs::path(PLEXUS_SOURCE_DIR) / "bench" / "kernels";
+  std::string target_list = "spirv,spir-bitcode,ptx,llvm-bitcode,amdgcn";
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--reps" && i + 1 < argc) {
+      reps = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--kernels" && i + 1 < argc) {
+      kernel_dir = argv[++i];
+    } else if (arg == "--targets" && i + 1 < argc) {
+      target_list = argv[++i];
+    } else {
+      std::cerr << "usage: plexus-bench-compile [--reps N] [--kernels DIR] [--targets LIST]\n";
+      return 2;
+    }
+  }
+  try {
+    const auto requests = load_kernels(kernel_dir);
+    const auto targets = parse_targets(target_list);
+    std::vector<std::unique_ptr<plexus::Runtime>> runtimes;
+    for (const auto& variant : variants) {
+      runtimes.push_back(std::make_unique<plexus::Runtime>(
+          plexus::Config::from_string("[log]\nlevel = \"warn\"\n" + variant.config, variant.label)));
+    }
+    // samples[kernel][target][variant]
+    std::map<std::string, std::map<plexus::BinaryFormat, std::vector<std::vector<double>>>> samples;
+    auto compile = [&](std::size_t v, plexus::CompileRequest request, plexus::BinaryFormat target) {
+      request.target = target;
+      auto start = clock_type::now();
+      plexus::CompileResult result = runtimes[v]->components().compiler()->compile(request);
+      auto end = clock_type::now();
+      if (!result.succeeded) {
+        throw plexus::error(plexus::error_category::build,
+                            variants[v].label + ": " + request.source_name + " failed:\n" + result.log);
+      }
+      return std::chrono::duration<double, std::milli>(end - start).count();
+    };
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      if (!variants[v].warm) continue;
+      for (const auto& request : requests) {
+        for (auto target : targets) compile(v, request, target);
+      }
+    }
+    for (int rep = 0; rep < reps; ++rep) {
+      for (const auto& request : requests) {
+        for (auto target : targets) {
+          auto& per_variant = samples[request.source_name][target];
+          per_variant.resize(variants.size());
+          for (std::size_t v = 0; v < variants.size(); ++v) {
+            per_variant[v].push_back(compile(v, request, target));
+          }
+        }
+      }
+    }
+
+    std::cout << "| kernel | target |";
+    for (const auto& variant : variants) std::cout << ' ' << variant.label << " ms |";
+    std::cout << " process / clang | clang / warm frontend | clang / warm binary |\n|---|---|";
+    for (std::size_t v = 0; v < variants.size() + 3; ++v) std::cout << "---|";
+    std::cout << '\n' << std::fixed << std::setprecision(2);
+    for (const auto& [kernel, by_target] : samples) {
+      for (const auto& [target, per_variant] : by_target) {
+        std::vector<double> medians;
+        std::cout << "| " << kernel << " | " << plexus::to_string(target) << " |";
+        for (const auto& times : per_variant) {
+          medians.push_back(median(times));
+          std::cout << ' ' << medians.back() << " (" << *std::min_element(times.begin(), times.end())
+                    << "–" << *std::max_element(times.begin(), times.end()) << ") |";
+        }
+        std::cout << ' ' << std::setprecision(1) << medians[1] / medians[0] << "× | "
+                  << medians[0] / medians[2] << "× | " << medians[0] / medians[3] << "× |"
+                  << std::setprecision(2) << '\n';
+      }
+    }
+    std::cout << "\n" << reps << " repetitions per cell (median, then min–max), interleaved.\n";
+    return 0;
+  } catch (const std::exception& failure) {
+    std::cerr << "plexus-bench-compile: " << failure.what() << '\n';
+    return 1;
+  }
+}
