@@ -2,7 +2,10 @@
 // Implementation-specific behaviour (eviction policy, persistence) is tested per store.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <set>
 #include <thread>
 
 #include "plexus/cache_store.hpp"
@@ -14,14 +17,25 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// A component set with just the named cache store, options in TOML.
-std::unique_ptr<plexus::ComponentSet> make_store(const std::string& name,
-                                                 const std::string& options = "") {
+// A component set with just the named cache store, options in TOML; persistent stores
+// keep their files in a temporary directory of their own.
+struct StoreUnderTest {
+  plexus::test::TempDir dir;
+  std::unique_ptr<plexus::ComponentSet> set;
+  plexus::CacheStore* cache() const { return set->cache(); }
+};
+
+std::unique_ptr<StoreUnderTest> make_store(const std::string& name, const std::string& options = "") {
   static const plexus::PluginRegistry registry(
       {{plexus::test::build_plugin_dir(), "build tree"}});
+  auto out = std::make_unique<StoreUnderTest>();
+  std::string location;
+  if (name == "disk") location = "root = \"" + (out->dir.path() / "disk").string() + "\"\n";
+  if (name == "sqlite") location = "path = \"" + (out->dir.path() / "db" / "cache.sqlite").string() + "\"\n";
   auto config = plexus::Config::from_string(
-      "[cache]\nuse = \"" + name + "\"\n[cache." + name + "]\n" + options, "cache-test.toml");
-  return std::make_unique<plexus::ComponentSet>(config, registry);
+      "[cache]\nuse = \"" + name + "\"\n[cache." + name + "]\n" + location + options, "cache-test.toml");
+  out->set = std::make_unique<plexus::ComponentSet>(config, registry);
+  return out;
 }
 
 std::vector<std::string> cache_store_names() {
@@ -96,6 +110,70 @@ TEST_CASE("every cache store is safe under concurrent use") {
       }
       for (auto& thread : threads) thread.join();
       CHECK(wrong == 0);
+    }
+  }
+}
+
+TEST_CASE("every cache store lists, verifies, prunes and clears its entries") {
+  using namespace std::chrono_literals;
+  for (const auto& name : cache_store_names()) {
+    DYNAMIC_SECTION("cache/" << name) {
+      auto set = make_store(name);
+      plexus::CacheStore& store = *set->cache();
+      CHECK(store.entries().empty());
+      CHECK_FALSE(store.describe().empty());
+      const auto before = std::chrono::system_clock::now() - 1s;
+      store.store(key("k1"), bytes("one"));
+      std::this_thread::sleep_for(20ms);
+      store.store(key("k2"), bytes("two two"));
+      std::this_thread::sleep_for(20ms);
+      store.store({"device B", "k3", "spec=1", "-O0"}, bytes("three"));
+      std::this_thread::sleep_for(20ms);
+      REQUIRE(store.load(key("k1")));  // k1 is now the most recently used
+
+      auto entries = store.entries();
+      REQUIRE(entries.size() == 3);
+      std::set<std::string> ids;
+      for (const auto& entry : entries) {
+        ids.insert(entry.id);
+        CHECK_FALSE(entry.read_only);
+        CHECK_FALSE(entry.location.empty());
+        CHECK(entry.last_use >= before);
+        CHECK(entry.stored_bytes >= entry.value_bytes);
+        if (entry.key == key("k2")) CHECK(entry.value_bytes == 7);
+      }
+      CHECK(ids.size() == 3);
+      CHECK(std::any_of(entries.begin(), entries.end(), [](const auto& e) {
+        return e.key == plexus::CacheKey{"device B", "k3", "spec=1", "-O0"};
+      }));
+
+      plexus::CacheVerifyReport report = store.verify();
+      CHECK(report.checked == 3);
+      CHECK(report.good == 3);
+      CHECK(report.problems.empty());
+
+      plexus::CachePruneReport nothing = store.prune({std::nullopt, std::chrono::seconds(3600)});
+      CHECK(nothing.removed_entries == 0);
+      CHECK(nothing.remaining_entries == 3);
+
+      // Keep only as many bytes as the most recently used entry (k1) occupies.
+      std::uint64_t k1_bytes = 0;
+      for (const auto& entry : entries) if (entry.key == key("k1")) k1_bytes = entry.stored_bytes;
+      plexus::CachePruneReport pruned = store.prune({k1_bytes, std::nullopt});
+      CHECK(pruned.removed_entries == 2);
+      CHECK(pruned.remaining_entries == 1);
+      CHECK(pruned.remaining_bytes <= k1_bytes);
+      CHECK(store.load(key("k1")) == bytes("one"));
+      CHECK_FALSE(store.load(key("k2")));
+
+      store.store(key("k4"), bytes("four"));
+      CHECK(store.clear() == 2);
+      CHECK(store.entries().empty());
+      CHECK_FALSE(store.load(key("k1")));
+      CHECK(store.stats().entries == 0);
+      CHECK(store.stats().bytes == 0);
+      store.store(key("k5"), bytes("five"));  // usable after clear
+      CHECK(store.load(key("k5")) == bytes("five"));
     }
   }
 }

@@ -8,6 +8,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 unset PLEXUS_CONFIG PLEXUS_SCHEDULER PLEXUS_BACKENDS PLEXUS_PLUGIN_PATH PLEXUS_LOG_LEVEL
 export XDG_CONFIG_HOME=$work/xdg
+export PLEXUS_CACHE_DIR=$work/cache   # the default config keeps a disk cache
 failures=0
 total=0
 

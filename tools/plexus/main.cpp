@@ -16,6 +16,7 @@ Commands:
   info      the config in force, the components found and selected, and the devices
   plugins   list plugins on the search path without loading them
   compile   compile a kernel file to a device binary (SPIR-V, SPIR, PTX, AMDGCN, host)
+  cache     inspect and maintain the persistent cache (stats, ls, show, verify, prune, clear)
   help      show this help
 
 Run `plexus <command> --help` for a command's options.
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
       {"info", &plexus::tool::info_command},
       {"plugins", &plexus::tool::plugins_command},
       {"compile", &plexus::tool::compile_command},
+      {"cache", &plexus::tool::cache_command},
   };
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {

@@ -1,5 +1,8 @@
 #include "memory_cache_store.hpp"
 
+#include <cstdio>
+#include <functional>
+
 #include "plexus/error.hpp"
 
 namespace plexus::memory_cache {
@@ -36,6 +39,7 @@ std::optional<std::vector<std::byte>> MemoryCacheStore::load(const CacheKey& key
     return std::nullopt;
   }
   lru_.splice(lru_.begin(), lru_, found->second);  // now the most recently used
+  found->second->last_use = std::chrono::system_clock::now();
   ++stats_.hits;
   return found->second->value;
 }
@@ -44,7 +48,8 @@ void MemoryCacheStore::store(const CacheKey& key, std::span<const std::byte> val
   std::lock_guard lock(mutex_);
   Key full_key = key_of(key);
   if (auto found = index_.find(full_key); found != index_.end()) erase_locked(found->second);
-  lru_.push_front(Entry{full_key, std::vector<std::byte>(value.begin(), value.end())});
+  lru_.push_front(Entry{full_key, std::vector<std::byte>(value.begin(), value.end()),
+                        std::chrono::system_clock::now()});
   index_.emplace(std::move(full_key), lru_.begin());
   ++stats_.entries;
   stats_.bytes += size_of(lru_.front());
@@ -63,6 +68,49 @@ bool MemoryCacheStore::erase(const CacheKey& key) {
 CacheStats MemoryCacheStore::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;
+}
+
+std::vector<CacheEntryInfo> MemoryCacheStore::entries() const {
+  std::lock_guard lock(mutex_);
+  std::vector<CacheEntryInfo> out;
+  for (const Entry& entry : lru_) {
+    CacheEntryInfo info;
+    const auto& [device, image, spec, options] = entry.key;
+    info.key = {device, image, spec, options};
+    // Not a cryptographic digest: entries never leave this process.
+    std::size_t hash = 0;
+    for (const std::string* field : {&device, &image, &spec, &options})
+      hash = hash * 1000003u ^ std::hash<std::string>{}(*field);
+    char id[17];
+    std::snprintf(id, sizeof id, "%016zx", hash);
+    info.id = id;
+    info.value_bytes = entry.value.size();
+    info.stored_bytes = size_of(entry);
+    info.last_use = entry.last_use;
+    info.location = "memory";
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+CacheVerifyReport MemoryCacheStore::verify() {
+  std::lock_guard lock(mutex_);
+  return {stats_.entries, stats_.entries, {}};
+}
+
+std::uint64_t MemoryCacheStore::clear() {
+  std::lock_guard lock(mutex_);
+  const std::uint64_t removed = lru_.size();
+  lru_.clear();
+  index_.clear();
+  stats_.entries = 0;
+  stats_.bytes = 0;
+  return removed;
+}
+
+std::vector<std::pair<std::string, std::string>> MemoryCacheStore::describe() const {
+  return {{"location", "this process's memory (nothing persists)"},
+          {"max bytes", max_bytes_ ? std::to_string(max_bytes_) : "unbounded"}};
 }
 
 void MemoryCacheStore::erase_locked(Lru::iterator entry) {

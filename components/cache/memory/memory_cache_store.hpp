@@ -7,6 +7,7 @@
 // out, so no caller ever holds a reference into the store).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <list>
 #include <map>
@@ -27,11 +28,17 @@ class MemoryCacheStore final : public CacheStore {
   bool erase(const CacheKey& key) override;
   CacheStats stats() const override;
 
+  std::vector<CacheEntryInfo> entries() const override;
+  CacheVerifyReport verify() override;  // values live in this process: nothing can rot
+  std::uint64_t clear() override;
+  std::vector<std::pair<std::string, std::string>> describe() const override;
+
  private:
   using Key = std::tuple<std::string, std::string, std::string, std::string>;
   struct Entry {
     Key key;
     std::vector<std::byte> value;
+    std::chrono::system_clock::time_point last_use;
   };
   using Lru = std::list<Entry>;  // most recently used first
 

@@ -1,0 +1,60 @@
+// Small POSIX helpers of cache/disk: advisory locks that die with their process (flock(2)
+// on a file of their own, one open file description per lock, so threads of one process
+// exclude each other too), whole-file reads that keep the file's identity, and atomic
+// publication (temporary file in the same directory, fsync, rename, fsync of the
+// directory). Errors are plexus::error(io) naming the path.
+#pragma once
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace plexus::disk_cache {
+
+namespace fs = std::filesystem;
+
+class FileLock {
+ public:
+  enum class Mode { shared, exclusive };
+  // Opens (creating, mode 0600) `path` and blocks until the lock is held.
+  FileLock(const fs::path& path, Mode mode);
+  // The lock if it can be had at once; nullopt when another holder has it.
+  static std::optional<FileLock> try_lock(const fs::path& path, Mode mode);
+  FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  FileLock& operator=(FileLock&&) = delete;
+  ~FileLock();
+  int fd() const { return fd_; }
+
+ private:
+  FileLock() = default;
+  int fd_ = -1;
+};
+
+struct FileContent {
+  std::vector<std::byte> bytes;
+  dev_t device = 0;
+  ino_t inode = 0;
+  std::chrono::system_clock::time_point mtime;
+};
+// The whole file, or nullopt when it does not exist (or vanished). Other errors throw.
+std::optional<FileContent> read_file(const fs::path& path);
+// Whether `path` is still the file read (same device and inode).
+bool same_file(const fs::path& path, const FileContent& content);
+// Sets the file's modification time to now (the store's last-use record; atime is unused).
+void touch(const fs::path& path);
+
+// Writes `bytes` to a temporary file in `dir`, fsyncs it, sleeps `pause` (a test hook),
+// renames it to `dir/name` (replacing any file there) and fsyncs `dir`.
+void publish(const fs::path& dir, const std::string& name, std::span<const std::byte> bytes,
+             std::chrono::milliseconds pause = {});
+void fsync_dir(const fs::path& dir);
+
+std::chrono::system_clock::time_point mtime_of(const struct stat& st);
+
+}  // namespace plexus::disk_cache

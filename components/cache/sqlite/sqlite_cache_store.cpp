@@ -1,0 +1,411 @@
+#include "sqlite_cache_store.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+#include "cache_root.hpp"
+#include "plexus/error.hpp"
+#include "plexus/log.hpp"
+#include "sqlite_statement.hpp"
+
+namespace plexus::sqlite_cache {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::system_clock;
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch()).count();
+}
+
+std::int64_t nonnegative(const ComponentOptions& options, const char* name, std::int64_t fallback) {
+  const std::int64_t value = options.get<std::int64_t>(name, fallback);
+  if (value < 0) {
+    throw error(error_category::config, "option '" + options.table_path() + "." + name +
+                                            "' must be 0 or positive, found " + std::to_string(value));
+  }
+  return value;
+}
+
+constexpr const char* schema = R"(
+CREATE TABLE IF NOT EXISTS entries(
+  id INTEGER PRIMARY KEY,
+  digest BLOB NOT NULL,
+  key BLOB NOT NULL,
+  value BLOB NOT NULL,
+  stored_bytes INTEGER NOT NULL,
+  last_use INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS entries_digest ON entries(digest);
+CREATE INDEX IF NOT EXISTS entries_last_use ON entries(last_use);
+CREATE TABLE IF NOT EXISTS counters(name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+)";
+
+}  // namespace
+
+SqliteCacheStore::SqliteCacheStore(PluginContext& context)
+    : max_bytes_(static_cast<std::uint64_t>(nonnegative(context.options, "max_bytes", std::int64_t{1} << 30))),
+      compression_(cache_codec::parse_compression(context.options.get<std::string>("compression", "none"),
+                                                  context.options.table_path() + ".compression")),
+      compression_level_(static_cast<int>(context.options.get<std::int64_t>("compression_level", 3))),
+      busy_timeout_ms_(static_cast<int>(nonnegative(context.options, "busy_timeout_ms", 30000))),
+      fixed_hash_(context.options.get<bool>("test_fixed_hash", false)),
+      pause_before_publish_(nonnegative(context.options, "test_pause_before_publish_ms", 0)) {
+  const std::string path = context.options.get<std::string>("path", "");
+  path_ = fs::absolute(path.empty() ? cache_codec::default_root() / "plexus-cache.sqlite" : fs::path(path));
+  const std::int64_t days = nonnegative(context.options, "max_age_days", 30);
+  if (days > 0) max_age_ = std::chrono::hours(24) * days;
+  cache_codec::prepare_private_dir(path_.parent_path(), "cache directory");
+  open();
+}
+
+void SqliteCacheStore::open() {
+  for (int attempt = 0;; ++attempt) {
+    const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);  // 0600 before SQLite sees it
+    if (fd < 0) {
+      throw error(error_category::io, "cache/sqlite: cannot open '" + path_.string() + "': " + std::strerror(errno));
+    }
+    ::close(fd);
+    int rc = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+      sqlite3_close(db_);
+      db_ = nullptr;
+      fail(nullptr, rc, "cannot open '" + path_.string() + "'");
+    }
+    sqlite3_busy_timeout(db_, busy_timeout_ms_);
+    try {
+      exec(db_, "PRAGMA journal_mode=WAL");
+      exec(db_, "PRAGMA synchronous=NORMAL");
+      exec(db_, schema);
+      return;
+    } catch (const error& failure) {
+      const int code = sqlite3_errcode(db_) & 0xff;
+      sqlite3_close(db_);
+      db_ = nullptr;
+      if ((code != SQLITE_NOTADB && code != SQLITE_CORRUPT) || attempt > 0) throw;
+      const fs::path aside = path_.string() + ".corrupt-" + std::to_string(now_ms());
+      logger().warn("cache/sqlite: '{}' is not a usable database ({}); moved aside to '{}', starting empty",
+                    path_.string(), failure.what(), aside.string());
+      std::error_code ec;
+      fs::rename(path_, aside, ec);
+      for (const char* suffix : {"-wal", "-shm"}) fs::remove(path_.string() + suffix, ec);
+    }
+  }
+}
+
+SqliteCacheStore::~SqliteCacheStore() {
+  try {
+    std::lock_guard lock(mutex_);
+    Transaction transaction(db_);
+    add_counter_locked("hits", static_cast<std::int64_t>(unflushed_hits_));
+    add_counter_locked("misses", static_cast<std::int64_t>(unflushed_misses_));
+    transaction.commit();
+    const bool over = max_bytes_ && counter_locked("bytes") > static_cast<std::int64_t>(max_bytes_);
+    bool expired = false;
+    if (max_age_) {  // an index look-up, so cheap enough for every shutdown
+      Statement oldest(db_, "SELECT EXISTS(SELECT 1 FROM entries WHERE last_use < ?1)");
+      oldest.bind(1, now_ms() - std::chrono::duration_cast<std::chrono::milliseconds>(*max_age_).count());
+      expired = oldest.step() && oldest.integer(0) != 0;
+    }
+    if (over || expired) {
+      evict_locked(max_bytes_ ? std::optional(over ? max_bytes_ / 10 * 9 : max_bytes_) : std::nullopt, max_age_);
+    }
+  } catch (const std::exception& failure) {
+    logger().warn("cache/sqlite: cleanup at shutdown failed: {}", failure.what());
+  }
+  sqlite3_close(db_);
+}
+
+cache_codec::Digest SqliteCacheStore::address(const CacheKey& key) const {
+  return fixed_hash_ ? cache_codec::Digest{} : cache_codec::key_digest(key);
+}
+
+std::int64_t SqliteCacheStore::counter_locked(const char* name) const {
+  Statement query(db_, "SELECT coalesce((SELECT value FROM counters WHERE name = ?1), 0)");
+  query.bind_text(1, name);
+  return query.step() ? query.integer(0) : 0;
+}
+
+void SqliteCacheStore::add_counter_locked(const char* name, std::int64_t delta) {
+  if (delta == 0) return;
+  Statement upsert(db_,
+                   "INSERT INTO counters(name, value) VALUES(?1, ?2) "
+                   "ON CONFLICT(name) DO UPDATE SET value = max(0, value + ?2)");
+  upsert.bind_text(1, name);
+  upsert.bind(2, delta);
+  upsert.step();
+}
+
+std::optional<std::vector<std::byte>> SqliteCacheStore::load(const CacheKey& key) {
+  const cache_codec::Digest digest = cache_codec::key_digest(key);
+  const cache_codec::Digest addr = address(key);
+  std::lock_guard lock(mutex_);
+  std::optional<std::vector<std::byte>> result;
+  std::vector<std::pair<std::int64_t, std::string>> damaged;
+  std::optional<std::int64_t> hit;
+  {
+    Statement select(db_, "SELECT id, key, value FROM entries WHERE digest = ?1 ORDER BY id");
+    select.bind(1, std::span<const std::uint8_t>(addr));
+    while (select.step()) {
+      auto decoded = cache_codec::decode_key(select.blob(1));
+      if (auto* reason = std::get_if<std::string>(&decoded)) {
+        damaged.push_back({select.integer(0), *reason});
+        continue;
+      }
+      if (std::get<CacheKey>(decoded) != key) continue;  // a digest collision
+      auto value = cache_codec::decode_entry(select.blob(2), &digest);
+      if (auto* reason = std::get_if<std::string>(&value)) {
+        damaged.push_back({select.integer(0), *reason});
+        break;
+      }
+      result = std::move(std::get<std::vector<std::byte>>(value));
+      hit = select.integer(0);
+      break;
+    }
+  }
+  if (hit) {
+    Statement touch(db_, "UPDATE entries SET last_use = ?1 WHERE id = ?2");
+    touch.bind(1, now_ms()).bind(2, *hit);
+    touch.step();
+  }
+  if (!damaged.empty()) {
+    Transaction transaction(db_);
+    for (const auto& [id, reason] : damaged) {
+      logger().warn("cache/sqlite: removing damaged entry {} of '{}': {}", id, path_.string(), reason);
+      Statement size(db_, "SELECT stored_bytes FROM entries WHERE id = ?1");
+      size.bind(1, id);
+      if (size.step()) add_counter_locked("bytes", -size.integer(0));
+      Statement remove(db_, "DELETE FROM entries WHERE id = ?1");
+      remove.bind(1, id);
+      remove.step();
+    }
+    transaction.commit();
+  }
+  ++(result ? stats_.hits : stats_.misses);
+  ++(result ? unflushed_hits_ : unflushed_misses_);
+  return result;
+}
+
+void SqliteCacheStore::store(const CacheKey& key, std::span<const std::byte> value) {
+  const std::vector<std::byte> record =
+      cache_codec::encode_entry(value, cache_codec::key_digest(key), compression_, compression_level_);
+  const std::vector<std::byte> key_record = cache_codec::encode_key(key);
+  const cache_codec::Digest addr = address(key);
+  const auto stored = static_cast<std::int64_t>(record.size() + key_record.size());
+  std::lock_guard lock(mutex_);
+  {
+    Transaction transaction(db_);
+    std::optional<std::int64_t> existing;
+    std::int64_t old_bytes = 0;
+    {
+      Statement select(db_, "SELECT id, key, stored_bytes FROM entries WHERE digest = ?1 ORDER BY id");
+      select.bind(1, std::span<const std::uint8_t>(addr));
+      while (select.step()) {
+        auto decoded = cache_codec::decode_key(select.blob(1));
+        if (auto* found = std::get_if<CacheKey>(&decoded); found && *found == key) {
+          existing = select.integer(0);
+          old_bytes = select.integer(2);
+          break;
+        }
+      }
+    }
+    if (existing) {
+      Statement update(db_, "UPDATE entries SET value = ?1, stored_bytes = ?2, last_use = ?3 WHERE id = ?4");
+      update.bind(1, std::span<const std::byte>(record)).bind(2, stored).bind(3, now_ms()).bind(4, *existing);
+      update.step();
+    } else {
+      Statement insert(db_,
+                       "INSERT INTO entries(digest, key, value, stored_bytes, last_use) VALUES(?1, ?2, ?3, ?4, ?5)");
+      insert.bind(1, std::span<const std::uint8_t>(addr))
+          .bind(2, std::span<const std::byte>(key_record))
+          .bind(3, std::span<const std::byte>(record))
+          .bind(4, stored)
+          .bind(5, now_ms());
+      insert.step();
+    }
+    add_counter_locked("bytes", stored - old_bytes);
+    add_counter_locked("stores", 1);
+    if (pause_before_publish_.count() > 0) std::this_thread::sleep_for(pause_before_publish_);
+    transaction.commit();
+  }
+  ++stats_.stores;
+  if (max_bytes_ != 0 && counter_locked("bytes") > static_cast<std::int64_t>(max_bytes_)) {
+    evict_locked(max_bytes_ / 10 * 9, max_age_);
+  }
+}
+
+bool SqliteCacheStore::erase(const CacheKey& key) {
+  const cache_codec::Digest addr = address(key);
+  std::lock_guard lock(mutex_);
+  Transaction transaction(db_);
+  std::optional<std::int64_t> found_id;
+  std::int64_t bytes = 0;
+  {
+    Statement select(db_, "SELECT id, key, stored_bytes FROM entries WHERE digest = ?1");
+    select.bind(1, std::span<const std::uint8_t>(addr));
+    while (select.step()) {
+      auto decoded = cache_codec::decode_key(select.blob(1));
+      if (auto* found = std::get_if<CacheKey>(&decoded); found && *found == key) {
+        found_id = select.integer(0);
+        bytes = select.integer(2);
+        break;
+      }
+    }
+  }
+  if (!found_id) return false;
+  Statement remove(db_, "DELETE FROM entries WHERE id = ?1");
+  remove.bind(1, *found_id);
+  remove.step();
+  add_counter_locked("bytes", -bytes);
+  transaction.commit();
+  return true;
+}
+
+CacheStats SqliteCacheStore::stats() const {
+  std::lock_guard lock(mutex_);
+  CacheStats stats = stats_;
+  Statement totals(db_, "SELECT count(*), coalesce(sum(stored_bytes), 0) FROM entries");
+  if (totals.step()) {
+    stats.entries = static_cast<std::uint64_t>(totals.integer(0));
+    stats.bytes = static_cast<std::uint64_t>(totals.integer(1));
+  }
+  return stats;
+}
+
+std::vector<CacheEntryInfo> SqliteCacheStore::entries() const {
+  std::lock_guard lock(mutex_);
+  std::vector<CacheEntryInfo> out;
+  Statement select(db_,
+                   "SELECT id, key, substr(value, 1, 80), length(value), stored_bytes, last_use FROM entries "
+                   "ORDER BY id");
+  while (select.step()) {
+    auto key = cache_codec::decode_key(select.blob(1));
+    if (!std::holds_alternative<CacheKey>(key)) continue;  // verify() reports it
+    CacheEntryInfo info;
+    info.key = std::get<CacheKey>(key);
+    info.id = cache_codec::hex(cache_codec::key_digest(info.key));
+    auto header = cache_codec::peek_entry(select.blob(2), static_cast<std::uint64_t>(select.integer(3)));
+    if (auto* h = std::get_if<cache_codec::EntryHeader>(&header)) info.value_bytes = h->value_size;
+    info.stored_bytes = static_cast<std::uint64_t>(select.integer(4));
+    info.last_use = Clock::time_point(std::chrono::milliseconds(select.integer(5)));
+    info.location = path_.string() + " row " + std::to_string(select.integer(0));
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+CacheVerifyReport SqliteCacheStore::verify() {
+  std::lock_guard lock(mutex_);
+  CacheVerifyReport report;
+  Transaction transaction(db_);
+  std::vector<std::pair<std::int64_t, std::string>> bad;
+  {
+    Statement select(db_, "SELECT id, key, value FROM entries ORDER BY id");
+    while (select.step()) {
+      ++report.checked;
+      auto key = cache_codec::decode_key(select.blob(1));
+      std::string problem;
+      if (auto* reason = std::get_if<std::string>(&key)) {
+        problem = *reason;
+      } else {
+        const auto digest = cache_codec::key_digest(std::get<CacheKey>(key));
+        auto value = cache_codec::decode_entry(select.blob(2), &digest);
+        if (auto* why = std::get_if<std::string>(&value)) problem = *why;
+      }
+      if (problem.empty()) ++report.good;
+      else bad.push_back({select.integer(0), problem});
+    }
+  }
+  for (const auto& [id, reason] : bad) {
+    Statement remove(db_, "DELETE FROM entries WHERE id = ?1");
+    remove.bind(1, id);
+    remove.step();
+    report.problems.push_back({path_.string() + " row " + std::to_string(id), reason, true});
+  }
+  exec(db_, "INSERT INTO counters(name, value) VALUES('bytes', (SELECT coalesce(sum(stored_bytes), 0) FROM entries)) "
+            "ON CONFLICT(name) DO UPDATE SET value = excluded.value");
+  transaction.commit();
+  return report;
+}
+
+CachePruneReport SqliteCacheStore::prune(const CachePruneLimits& limits) {
+  std::lock_guard lock(mutex_);
+  return evict_locked(limits.max_bytes, limits.max_age);
+}
+
+CachePruneReport SqliteCacheStore::evict_locked(std::optional<std::uint64_t> max_bytes,
+                                                std::optional<std::chrono::seconds> max_age) {
+  CachePruneReport report;
+  Transaction transaction(db_);
+  std::vector<std::pair<std::int64_t, std::int64_t>> rows;  // id, bytes; least recently used first
+  std::vector<std::int64_t> last_uses;
+  std::uint64_t total = 0;
+  {
+    Statement select(db_, "SELECT id, stored_bytes, last_use FROM entries ORDER BY last_use, id");
+    while (select.step()) {
+      rows.push_back({select.integer(0), select.integer(1)});
+      last_uses.push_back(select.integer(2));
+      total += static_cast<std::uint64_t>(select.integer(1));
+    }
+  }
+  const std::int64_t now = now_ms();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const bool too_old = max_age && now - last_uses[i] > std::chrono::duration_cast<std::chrono::milliseconds>(*max_age).count();
+    const bool too_big = max_bytes && total > *max_bytes;
+    if (!too_old && !too_big) {
+      ++report.remaining_entries;
+      continue;
+    }
+    Statement remove(db_, "DELETE FROM entries WHERE id = ?1");
+    remove.bind(1, rows[i].first);
+    remove.step();
+    ++report.removed_entries;
+    report.removed_bytes += static_cast<std::uint64_t>(rows[i].second);
+    total -= static_cast<std::uint64_t>(rows[i].second);
+  }
+  report.remaining_bytes = total;
+  add_counter_locked("evictions", static_cast<std::int64_t>(report.removed_entries));
+  add_counter_locked("bytes", static_cast<std::int64_t>(total) - counter_locked("bytes"));
+  Statement cleanup(db_, "INSERT INTO counters(name, value) VALUES('last_cleanup', ?1) "
+                         "ON CONFLICT(name) DO UPDATE SET value = excluded.value");
+  cleanup.bind(1, now / 1000);
+  cleanup.step();
+  transaction.commit();
+  stats_.evictions += report.removed_entries;
+  return report;
+}
+
+std::uint64_t SqliteCacheStore::clear() {
+  std::lock_guard lock(mutex_);
+  Transaction transaction(db_);
+  std::uint64_t removed = 0;
+  {
+    Statement count(db_, "SELECT count(*) FROM entries");
+    if (count.step()) removed = static_cast<std::uint64_t>(count.integer(0));
+  }
+  exec(db_, "DELETE FROM entries");
+  add_counter_locked("bytes", -counter_locked("bytes"));
+  transaction.commit();
+  return removed;
+}
+
+std::vector<std::pair<std::string, std::string>> SqliteCacheStore::describe() const {
+  std::lock_guard lock(mutex_);
+  return {
+      {"database", path_.string()},
+      {"max bytes", max_bytes_ ? std::to_string(max_bytes_) : "unbounded"},
+      {"max age", max_age_ ? std::to_string(max_age_->count() / 86400) + " days" : "unbounded"},
+      {"compression", compression_ == cache_codec::Compression::zstd ? "zstd" : "none"},
+      {"lifetime hits", std::to_string(counter_locked("hits"))},
+      {"lifetime misses", std::to_string(counter_locked("misses"))},
+      {"lifetime stores", std::to_string(counter_locked("stores"))},
+      {"lifetime evictions", std::to_string(counter_locked("evictions"))},
+  };
+}
+
+}  // namespace plexus::sqlite_cache
