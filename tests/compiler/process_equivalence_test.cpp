@@ -48,6 +48,15 @@ __kernel void scalars(char c, short s, int i, long l, float f, float4 v,
 }
 )",
                                                                   BinaryFormat::spirv)});
+  all.push_back({"OpenCL 2.0 work_group_barrier", request(R"(
+__kernel void shift(__global int* data, __local int* scratch) {
+  size_t l = get_local_id(0);
+  scratch[l] = data[get_global_id(0)];
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  data[get_global_id(0)] = scratch[(l + 1) % get_local_size(0)];
+}
+)",
+                                                          BinaryFormat::spirv, {"-cl-std=CL2.0"})});
   all.push_back({"C++ for OpenCL templates",
                  request(R"(
 template <typename T> T twice(T value) { return value + value; }

@@ -10,6 +10,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "barrier_lowering.hpp"
 #include "kernel_inspector.hpp"
 #include "kernel_selector.hpp"
 
@@ -79,6 +80,9 @@ std::optional<StagedBitcode> BitcodeStage::prepare(const std::string& bitcode,
       return std::nullopt;
     changed = true;
   }
+  // As compiler/clang does before linking libclc (which lacks work_group_barrier).
+  if (spec.format == BinaryFormat::ptx || spec.format == BinaryFormat::amdgcn)
+    changed = compiler_shared::BarrierLowering::lower_work_group_barrier(*module) || changed;
   StagedBitcode staged;
   staged.kernels = compiler_shared::KernelInspector::inspect(*module);
   staged.bitcode = changed ? write(*module) : bitcode;

@@ -1,7 +1,8 @@
 // BitcodeStage: the in-process part of compiler/process. It reads the bitcode a tool wrote
 // (or the user's bitcode), checks it, keeps only CompileRequest::kernel_name (through the
 // shared KernelSelector), reads the kernels' properties (the shared KernelInspector), and
-// writes the bitcode back when it changed. LLVM only inspects and selects here: compiling,
+// lowers work_group_barrier for the libclc targets (as compiler/clang does), and writes the
+// bitcode back when it changed. LLVM only inspects and selects here: compiling,
 // linking, optimizing and code generation are done by the child processes.
 //
 // Ownership/thread-safety: stateless; each call has its own LLVMContext.
