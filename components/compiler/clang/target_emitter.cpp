@@ -4,7 +4,6 @@
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
-#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -26,6 +25,8 @@
 #include <mutex>
 #include <sstream>
 
+#include "barrier_lowering.hpp"
+#include "device_code_checks.hpp"
 #include "kernel_inspector.hpp"
 #include "plexus/log.hpp"
 
@@ -49,48 +50,6 @@ std::vector<std::byte> bitcode_of(const llvm::Module& module) {
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
-}
-
-// Functions the module calls that nothing defines: a PTX or AMDGCN module with these does
-// not load. (vprintf, malloc, free and __assertfail are provided by the CUDA driver.)
-std::string unresolved_functions(const llvm::Module& module, BinaryFormat format) {
-  std::string names;
-  for (const llvm::Function& function : module) {
-    if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty()) continue;
-    const llvm::StringRef name = function.getName();
-    if (format == BinaryFormat::ptx &&
-        (name == "vprintf" || name == "malloc" || name == "free" || name == "__assertfail"))
-      continue;
-    names += (names.empty() ? "" : ", ") + llvm::demangle(name.str());
-  }
-  return names;
-}
-
-// libclc 15 has barrier() but not OpenCL 2.0's work_group_barrier(flags[, scope]): calls to
-// it become barrier(flags), which is what it means with the work-group scope.
-void lower_work_group_barrier(llvm::Module& module) {
-  for (const char* name : {"_Z18work_group_barrierj", "_Z18work_group_barrierj12memory_scope"}) {
-    llvm::Function* missing = module.getFunction(name);
-    if (!missing || !missing->isDeclaration()) continue;
-    llvm::LLVMContext& context = module.getContext();
-    llvm::FunctionCallee barrier = module.getOrInsertFunction(
-        "_Z7barrierj", llvm::FunctionType::get(llvm::Type::getVoidTy(context),
-                                               {llvm::Type::getInt32Ty(context)}, false));
-    if (auto* declared = llvm::dyn_cast<llvm::Function>(barrier.getCallee())) {
-      declared->setConvergent();
-      declared->setCallingConv(missing->getCallingConv());
-    }
-    for (llvm::User* user : llvm::make_early_inc_range(missing->users())) {
-      auto* call = llvm::dyn_cast<llvm::CallInst>(user);
-      if (!call || call->getCalledFunction() != missing || call->arg_size() == 0) continue;
-      llvm::CallInst* replacement =
-          llvm::CallInst::Create(barrier, {call->getArgOperand(0)}, "", call);
-      replacement->setCallingConv(call->getCallingConv());
-      replacement->setConvergent();
-      call->eraseFromParent();
-    }
-    if (missing->use_empty()) missing->eraseFromParent();
-  }
 }
 
 llvm::OptimizationLevel pipeline_level(unsigned level) {
@@ -202,6 +161,7 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit(llvm::Module& module,
       // what `spirv-val --target-env opencl2.0` checks. (Left to itself the translator
       // declares 1.4 for C++ for OpenCL 2021 modules.)
       SPIRV::TranslatorOpts options(SPIRV::VersionNumber::SPIRV_1_0);
+      compiler_shared::order_blocks_for_spirv(module);
       if (!llvm::writeSpirv(&module, options, stream, why)) {
         log.error("the SPIR-V translation failed: " + why);
         return std::nullopt;
@@ -249,7 +209,7 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit_native(llvm::Module& m
   module.setDataLayout(machine->createDataLayout());
 
   auto start = std::chrono::steady_clock::now();
-  lower_work_group_barrier(module);
+  compiler_shared::BarrierLowering::lower_work_group_barrier(module);
   if (!spec.libclc_file.empty() && !link_library(module, libclc_dir_ + "/" + spec.libclc_file, log))
     return std::nullopt;
   const double link_ms = milliseconds_since(start);
@@ -264,7 +224,7 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit_native(llvm::Module& m
   const double optimize_ms = milliseconds_since(start);
   start = std::chrono::steady_clock::now();
 
-  if (const std::string missing = unresolved_functions(module, spec.format); !missing.empty()) {
+  if (const std::string missing = compiler_shared::unresolved_functions(module, spec.format); !missing.empty()) {
     log.error(
         "the kernels call functions that neither they nor the device library define, so "
         "the " +

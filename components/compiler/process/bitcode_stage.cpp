@@ -2,7 +2,6 @@
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
-#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -11,6 +10,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "barrier_lowering.hpp"
+#include "device_code_checks.hpp"
 #include "kernel_inspector.hpp"
 #include "kernel_selector.hpp"
 
@@ -83,6 +83,9 @@ std::optional<StagedBitcode> BitcodeStage::prepare(const std::string& bitcode,
   // As compiler/clang does before linking libclc (which lacks work_group_barrier).
   if (spec.format == BinaryFormat::ptx || spec.format == BinaryFormat::amdgcn)
     changed = compiler_shared::BarrierLowering::lower_work_group_barrier(*module) || changed;
+  // As compiler/clang does before translating (SPIR-V needs dominators first).
+  if (spec.format == BinaryFormat::spirv)
+    changed = compiler_shared::order_blocks_for_spirv(*module) || changed;
   StagedBitcode staged;
   staged.kernels = compiler_shared::KernelInspector::inspect(*module);
   staged.bitcode = changed ? write(*module) : bitcode;
@@ -93,18 +96,7 @@ std::string BitcodeStage::unresolved_functions(const std::string& bitcode, Binar
                                                compiler_shared::DiagnosticLog& log) {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module = parse(bitcode, context, log);
-  if (!module) return {};
-  std::string names;
-  for (const llvm::Function& function : *module) {
-    if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty()) continue;
-    const llvm::StringRef name = function.getName();
-    // The CUDA driver provides these.
-    if (format == BinaryFormat::ptx &&
-        (name == "vprintf" || name == "malloc" || name == "free" || name == "__assertfail"))
-      continue;
-    names += (names.empty() ? "" : ", ") + llvm::demangle(name.str());
-  }
-  return names;
+  return module ? compiler_shared::unresolved_functions(*module, format) : std::string();
 }
 
 }  // namespace plexus::process_compiler

@@ -1,7 +1,6 @@
 // BarrierLowering: libclc 15 has barrier() but not OpenCL 2.0's work_group_barrier(flags
 // [, scope]); calls to it become barrier(flags), which is what it means with the
 // work-group scope. Run on a module for nvptx64/amdgcn before libclc is linked.
-// (compiler/clang's target emitter does the same with its own copy.)
 //
 // Thread-safety: stateless; changes only the module it is given.
 #pragma once
