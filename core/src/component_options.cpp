@@ -94,6 +94,21 @@ std::vector<std::string> convert<std::vector<std::string>>(const ComponentOption
   return result;
 }
 
+template <>
+std::vector<std::int64_t> convert<std::vector<std::int64_t>>(const ComponentOptions::Impl& impl,
+                                                             std::string_view key,
+                                                             const toml::node& node) {
+  const toml::array* array = node.as_array();
+  if (!array) wrong_type(impl, key, node, "an array of integers");
+  std::vector<std::int64_t> result;
+  for (const auto& element : *array) {
+    auto value = element.value_exact<std::int64_t>();
+    if (!value) wrong_type(impl, key, element, "an array of integers");
+    result.push_back(*value);
+  }
+  return result;
+}
+
 }  // namespace
 
 template <class T>
@@ -111,5 +126,7 @@ template std::optional<double> ComponentOptions::find<double>(std::string_view) 
 template std::optional<std::string> ComponentOptions::find<std::string>(std::string_view) const;
 template std::optional<std::vector<std::string>>
 ComponentOptions::find<std::vector<std::string>>(std::string_view) const;
+template std::optional<std::vector<std::int64_t>>
+ComponentOptions::find<std::vector<std::int64_t>>(std::string_view) const;
 
 }  // namespace plexus

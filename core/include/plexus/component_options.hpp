@@ -35,7 +35,8 @@ class PLEXUS_API ComponentOptions {
   // Keys present in the table that no look-up has read, each as "file:line:col: key".
   std::vector<std::string> unused_keys() const;
 
-  // T is one of: bool, std::int64_t, double, std::string, std::vector<std::string>.
+  // T is one of: bool, std::int64_t, double, std::string, std::vector<std::string>,
+  // std::vector<std::int64_t>.
   // A present key of another type throws plexus::error(config).
   template <class T>
   std::optional<T> find(std::string_view key) const;
@@ -58,5 +59,7 @@ extern template PLEXUS_API std::optional<std::string> ComponentOptions::find<std
     std::string_view) const;
 extern template PLEXUS_API std::optional<std::vector<std::string>>
 ComponentOptions::find<std::vector<std::string>>(std::string_view) const;
+extern template PLEXUS_API std::optional<std::vector<std::int64_t>>
+ComponentOptions::find<std::vector<std::int64_t>>(std::string_view) const;
 
 }  // namespace plexus

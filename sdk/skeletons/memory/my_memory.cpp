@@ -14,35 +14,59 @@ MyMemoryModel::MyMemoryModel([[maybe_unused]] plexus::PluginContext& context) {
 }
 
 plexus::BufferId MyMemoryModel::create_buffer(const plexus::BufferDesc& desc) {
+  if (desc.element_size == 0 || desc.extent[0] == 0 || desc.extent[1] == 0 || desc.extent[2] == 0) {
+    throw plexus::error(plexus::error_category::invalid_argument,
+                        "my_memory: create_buffer: zero-sized element or extent");
+  }
   std::lock_guard lock(mutex_);
   const plexus::BufferId id = next_id_++;
   buffers_.emplace(id, BufferState{desc});
   return id;
 }
 
-void MyMemoryModel::destroy_buffer(plexus::BufferId buffer) {
+std::vector<plexus::LocationId> MyMemoryModel::release_buffer(plexus::BufferId buffer) {
   std::lock_guard lock(mutex_);
   if (buffers_.erase(buffer) == 0) {
     throw plexus::error(
         plexus::error_category::invalid_argument,
-        "my_memory: destroy_buffer(" + std::to_string(buffer) + "): no such buffer");
+        "my_memory: release_buffer(" + std::to_string(buffer) + "): no such buffer");
   }
+  return {};  // TODO: the locations where the buffer holds an allocation
 }
 
-// [[maybe_unused]] only until you fill the function in.
-plexus::AccessPlan MyMemoryModel::plan_access(
-    plexus::BufferId buffer, [[maybe_unused]] const plexus::AccessRange& range,
-    [[maybe_unused]] plexus::AccessMode mode, [[maybe_unused]] plexus::LocationId location,
-    [[maybe_unused]] std::shared_ptr<plexus::TaskEvent> task) {
-  std::lock_guard lock(mutex_);
-  auto it = buffers_.find(buffer);
+plexus::AccessPlan MyMemoryModel::plan(const plexus::BufferAccess& access) const {
+  auto it = buffers_.find(access.buffer);
   if (it == buffers_.end()) {
     throw plexus::error(plexus::error_category::invalid_argument,
-                        "my_memory: plan_access(" + std::to_string(buffer) + "): no such buffer");
+                        "my_memory: no buffer " + std::to_string(access.buffer));
   }
-  // TODO: compute the plan from it->second, then record this access.
+  // TODO: check the range against it->second.desc.extent, then compute the plan.
   throw plexus::error(plexus::error_category::unsupported,
-                      "my_memory: plan_access is not implemented yet");
+                      "my_memory: planning accesses is not implemented yet");
+}
+
+plexus::AccessPlan MyMemoryModel::preview(const plexus::BufferAccess& access) const {
+  std::lock_guard lock(mutex_);
+  return plan(access);
+}
+
+plexus::AccessPlan MyMemoryModel::record(const plexus::BufferAccess& access,
+                                         [[maybe_unused]] std::shared_ptr<plexus::TaskEvent> task) {
+  std::lock_guard lock(mutex_);
+  plexus::AccessPlan result = plan(access);
+  // TODO: update the state with this access by `task`, and the counters in stats_.
+  ++stats_.accesses;
+  return result;
+}
+
+plexus::MemoryStats MyMemoryModel::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+void MyMemoryModel::reset_stats() {
+  std::lock_guard lock(mutex_);
+  stats_ = {};
 }
 
 }  // namespace my_memory

@@ -1,15 +1,17 @@
 // MyMemoryModel: skeleton of a Plexus memory model (buffer state and page tracking).
-// Interface: plexus/memory_model.hpp.
+// Interface and contract: plexus/memory_model.hpp (read it first).
 //
-// Fill in plan_access(): for an access by `task` to `range` of `buffer` at `location`,
-// return (1) the earlier accesses it conflicts with (a write conflicts with every
-// earlier access of an overlapping range, a read with earlier overlapping writes) and
-// (2) the copies that make the range valid at `location` first, then record the access
-// (a write makes the range valid only at `location`). AccessMode::discard_write never
-// needs copies. The memory model only plans: the scheduler runs the copies.
+// Fill in plan(): for an access by a task to a range of a buffer at a location, return
+// (1) the earlier accesses it conflicts with (a write conflicts with every earlier access
+// of an overlapping range, a read with earlier overlapping writes), (2) whether the
+// location needs its allocation, and (3) the copies that make the range valid at the
+// location first; record() then updates the state (a write makes the range valid only at
+// its location). AccessMode::discard_write never needs copies of the range it overwrites.
+// The memory model only plans: the scheduler allocates and runs the copies.
+// (Plexus's own memory/whole, paged and exact are complete examples.)
 //
-// Thread-safety (the contract): calls on the same buffer are serialised by the memory
-// model; calls on different buffers may run concurrently. Here one mutex guards the table.
+// Thread-safety (the contract): every member may be called from any thread; calls on one
+// buffer are serialised. Here one mutex guards everything.
 #pragma once
 
 #include <memory>
@@ -26,21 +28,27 @@ class MyMemoryModel final : public plexus::MemoryModel {
   explicit MyMemoryModel(plexus::PluginContext& context);
 
   plexus::BufferId create_buffer(const plexus::BufferDesc& desc) override;
-  void destroy_buffer(plexus::BufferId buffer) override;
-  plexus::AccessPlan plan_access(plexus::BufferId buffer, const plexus::AccessRange& range,
-                                 plexus::AccessMode mode, plexus::LocationId location,
-                                 std::shared_ptr<plexus::TaskEvent> task) override;
+  std::vector<plexus::LocationId> release_buffer(plexus::BufferId buffer) override;
+  plexus::AccessPlan preview(const plexus::BufferAccess& access) const override;
+  plexus::AccessPlan record(const plexus::BufferAccess& access,
+                            std::shared_ptr<plexus::TaskEvent> task) override;
+  plexus::MemoryStats stats() const override;
+  void reset_stats() override;
 
  private:
   struct BufferState {
     plexus::BufferDesc desc;
     // TODO: your tracking state: valid ranges per location, the last writer and the
-    // readers since, per page or per range.
+    // readers since, per page or per range; which locations hold an allocation.
   };
 
-  std::mutex mutex_;  // guards buffers_ and next_id_
+  // The plan for `access` from the current state (no change); throws for a bad access.
+  plexus::AccessPlan plan(const plexus::BufferAccess& access) const;
+
+  mutable std::mutex mutex_;  // guards everything below
   std::unordered_map<plexus::BufferId, BufferState> buffers_;
   plexus::BufferId next_id_ = 1;
+  plexus::MemoryStats stats_;
 };
 
 }  // namespace my_memory

@@ -1,0 +1,226 @@
+#include "tracking_memory_model.hpp"
+
+#include <limits>
+#include <unordered_set>
+
+#include "plexus/error.hpp"
+
+namespace plexus::memory {
+
+namespace {
+
+std::string text(const Extent3& e) {
+  return "[" + std::to_string(e[0]) + ", " + std::to_string(e[1]) + ", " + std::to_string(e[2]) +
+         "]";
+}
+
+bool has_zero(const Extent3& e) { return e[0] == 0 || e[1] == 0 || e[2] == 0; }
+
+}  // namespace
+
+TrackingMemoryModel::TrackingMemoryModel(std::string name) : name_(std::move(name)) {}
+
+TrackingMemoryModel::~TrackingMemoryModel() = default;
+
+BufferId TrackingMemoryModel::create_buffer(const BufferDesc& desc) {
+  auto fail = [&](const std::string& what) {
+    throw error(error_category::invalid_argument, name_ + ": create_buffer: " + what);
+  };
+  if (desc.element_size == 0) fail("element_size is 0; give the size of one element in bytes");
+  if (has_zero(desc.extent)) {
+    fail("extent " + text(desc.extent) +
+         " has a zero; every dimension needs at least one element (use 1 for unused ones)");
+  }
+  const Extent3 zero{0, 0, 0};
+  if (desc.page_extent != zero && has_zero(desc.page_extent)) {
+    fail("page_extent " + text(desc.page_extent) +
+         " has a zero; give all three dimensions, or [0, 0, 0] for the policy's default");
+  }
+  std::size_t bytes = desc.element_size;
+  for (std::size_t e : desc.extent) {
+    if (bytes > std::numeric_limits<std::size_t>::max() / e) {
+      fail("extent " + text(desc.extent) + " of " + std::to_string(desc.element_size) +
+           "-byte elements overflows the address space");
+    }
+    bytes *= e;
+  }
+
+  auto buffer = std::make_shared<Buffer>();
+  buffer->desc = desc;
+  buffer->tracker = make_tracker(desc);
+  if (desc.host_data_valid) buffer->allocated = location_bit(host_location);
+  std::unique_lock lock(table_mutex_);
+  const BufferId id = next_id_++;
+  buffers_.emplace(id, std::move(buffer));
+  return id;
+}
+
+std::vector<LocationId> TrackingMemoryModel::release_buffer(BufferId id) {
+  std::shared_ptr<Buffer> buffer;
+  {
+    std::unique_lock lock(table_mutex_);
+    auto it = buffers_.find(id);
+    if (it == buffers_.end()) {
+      throw error(error_category::invalid_argument, name_ + ": release_buffer: no buffer " +
+                                                        std::to_string(id) +
+                                                        " (never created, or released already)");
+    }
+    buffer = std::move(it->second);
+    buffers_.erase(it);
+  }
+  std::lock_guard lock(buffer->mutex);
+  std::vector<LocationId> locations;
+  for (LocationId l = 0; l < max_locations; ++l) {
+    if (buffer->allocated & location_bit(l)) locations.push_back(l);
+  }
+  return locations;
+}
+
+std::shared_ptr<TrackingMemoryModel::Buffer> TrackingMemoryModel::find(
+    BufferId id, const char* operation) const {
+  std::shared_lock lock(table_mutex_);
+  auto it = buffers_.find(id);
+  if (it == buffers_.end()) {
+    throw error(error_category::invalid_argument, name_ + ": " + operation + ": no buffer " +
+                                                      std::to_string(id) +
+                                                      " (never created, or released already)");
+  }
+  return it->second;
+}
+
+void TrackingMemoryModel::check(BufferId id, const Buffer& buffer,
+                                const BufferAccess& access) const {
+  auto fail = [&](const std::string& what) {
+    throw error(error_category::invalid_argument,
+                name_ + ": access to buffer " + std::to_string(id) + ": " + what);
+  };
+  if (access.location >= max_locations) {
+    fail("location " + std::to_string(access.location) + " is out of range (at most " +
+         std::to_string(max_locations - 1) + ")");
+  }
+  const AccessRange& range = access.range;
+  if (has_zero(range.extent)) {
+    fail("range extent " + text(range.extent) + " is empty; every dimension needs at least 1");
+  }
+  const Extent3& extent = buffer.desc.extent;
+  for (int d = 0; d < 3; ++d) {
+    if (range.offset[d] > extent[d] || range.extent[d] > extent[d] - range.offset[d]) {
+      fail("range offset " + text(range.offset) + " extent " + text(range.extent) +
+           " is outside the buffer's extent " + text(extent) + " in dimension " +
+           std::to_string(d));
+    }
+  }
+}
+
+AccessPlan TrackingMemoryModel::plan(const Buffer& buffer, const BufferAccess& access,
+                                     const TaskEvent* self,
+                                     std::vector<SourcedBox>& sourced) const {
+  AccessPlan plan;
+  const LocationId at = access.location;
+  plan.allocate = (buffer.allocated & location_bit(at)) == 0;
+
+  std::vector<std::shared_ptr<TaskEvent>> candidates;
+  buffer.tracker->conflicts(access.range, writes(access.mode), candidates);
+  buffer.tracker->copies(access.range, access.mode, at, sourced);
+
+  // Data valid at a location only once another task's copies ran: the access reads it at
+  // its own location (its footprint) or one of its copies reads it at the source.
+  const Box3 footprint = buffer.tracker->footprint(access.range);
+  for (const auto& arrival : buffer.arrivals) {
+    bool needed = arrival.location == at && intersects(arrival.box, footprint);
+    for (std::size_t i = 0; !needed && i < sourced.size(); ++i) {
+      needed = sourced[i].from == arrival.location && intersects(arrival.box, sourced[i].box);
+    }
+    if (needed) candidates.push_back(arrival.task);
+  }
+
+  // Few candidates (the common case): a linear check, no allocation.
+  const bool many = candidates.size() > 32;
+  std::unordered_set<const TaskEvent*> seen;
+  auto first_time = [&](const TaskEvent* event) {
+    if (many) return seen.insert(event).second;
+    for (const auto& kept : plan.dependencies) {
+      if (kept.get() == event) return false;
+    }
+    return true;
+  };
+  for (auto& task : candidates) {
+    if (!task || task.get() == self || task->is_done()) continue;
+    if (first_time(task.get())) plan.dependencies.push_back(std::move(task));
+  }
+
+  const BufferDesc& desc = buffer.desc;
+  plan.copies.reserve(sourced.size());
+  for (const auto& piece : sourced) {
+    BufferCopy copy;
+    copy.from = piece.from;
+    copy.to = at;
+    copy.box = piece.box;
+    copy.bytes = volume(piece.box) * desc.element_size;
+    copy.byte_offset = linear_offset(piece.box, desc.extent) * desc.element_size;
+    copy.contiguous = is_contiguous(piece.box, desc.extent);
+    plan.copies.push_back(copy);
+  }
+  return plan;
+}
+
+AccessPlan TrackingMemoryModel::preview(const BufferAccess& access) const {
+  auto buffer = find(access.buffer, "preview");
+  std::lock_guard lock(buffer->mutex);
+  check(access.buffer, *buffer, access);
+  std::vector<SourcedBox> sourced;
+  return plan(*buffer, access, nullptr, sourced);
+}
+
+AccessPlan TrackingMemoryModel::record(const BufferAccess& access,
+                                       std::shared_ptr<TaskEvent> task) {
+  if (!task) {
+    throw error(error_category::invalid_argument,
+                name_ + ": record: the task event is null; pass the accessing task's event");
+  }
+  auto buffer = find(access.buffer, "record");
+  AccessPlan result;
+  {
+    std::lock_guard lock(buffer->mutex);
+    check(access.buffer, *buffer, access);
+    std::vector<SourcedBox> sourced;
+    result = plan(*buffer, access, task.get(), sourced);
+    buffer->tracker->record(access.range, access.mode, access.location, sourced, task);
+    buffer->allocated |= location_bit(access.location);
+    std::erase_if(buffer->arrivals, [](const Arrival& a) { return a.task->is_done(); });
+    for (const auto& piece : sourced) {
+      buffer->arrivals.push_back({task, access.location, piece.box});
+    }
+  }
+
+  std::lock_guard lock(stats_mutex_);
+  ++totals_.accesses;
+  totals_.dependencies += result.dependencies.size();
+  if (result.allocate) {
+    ++totals_.allocations;
+    totals_.allocated_bytes += buffer_bytes(buffer->desc);
+  }
+  for (const auto& copy : result.copies) {
+    TransferCounter& counter = transfers_[{copy.from, copy.to}];
+    counter.from = copy.from;
+    counter.to = copy.to;
+    ++counter.copies;
+    counter.bytes += copy.bytes;
+  }
+  return result;
+}
+
+MemoryStats TrackingMemoryModel::stats() const {
+  std::lock_guard lock(stats_mutex_);
+  MemoryStats out = totals_;
+  for (const auto& [direction, counter] : transfers_) out.transfers.push_back(counter);
+  return out;
+}
+
+void TrackingMemoryModel::reset_stats() {
+  std::lock_guard lock(stats_mutex_);
+  totals_ = MemoryStats{};
+  transfers_.clear();
+}
+
+}  // namespace plexus::memory
