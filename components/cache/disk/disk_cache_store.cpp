@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "cache_root.hpp"
 #include "plexus/error.hpp"
@@ -91,6 +92,7 @@ DiskCacheStore::DiskCacheStore(PluginContext& context)
       compression_(cache_codec::parse_compression(context.options.get<std::string>("compression", "none"),
                                                   context.options.table_path() + ".compression")),
       compression_level_(static_cast<int>(context.options.get<std::int64_t>("compression_level", 3))),
+      sync_(context.options.get<bool>("sync", true)),
       fixed_hash_(context.options.get<bool>("test_fixed_hash", false)),
       cleanup_interval_(std::chrono::minutes(nonnegative(context.options, "cleanup_interval_minutes", 60))),
       pause_before_publish_(nonnegative(context.options, "test_pause_before_publish_ms", 0)) {
@@ -214,8 +216,20 @@ void DiskCacheStore::store(const CacheKey& key, std::span<const std::byte> value
     }
     const unsigned n = existing.value_or(next);
     const std::uint64_t old_bin = existing ? file_size_or_zero(slot_path(leaf, n, "bin")) : 0;
-    publish(leaf, std::to_string(n) + ".bin", record, pause_before_publish_);
-    if (!existing) publish(leaf, std::to_string(n) + ".src", key_record);
+    // Both files complete (and on disk when sync is on) before either is visible; the
+    // .bin is renamed first, so a visible .src always has its value.
+    const fs::path bin_temp = write_temp(leaf, record, sync_);
+    std::optional<fs::path> src_temp;
+    try {
+      if (!existing) src_temp = write_temp(leaf, key_record, sync_);
+      if (pause_before_publish_.count() > 0) std::this_thread::sleep_for(pause_before_publish_);
+    } catch (...) {
+      ::unlink(bin_temp.c_str());
+      throw;
+    }
+    rename_into(bin_temp, slot_path(leaf, n, "bin"));
+    if (src_temp) rename_into(*src_temp, slot_path(leaf, n, "src"));
+    if (sync_) fsync_dir(leaf);
     delta_bytes = static_cast<std::int64_t>(record.size()) - static_cast<std::int64_t>(old_bin) +
                   (existing ? 0 : static_cast<std::int64_t>(key_record.size()));
   }
@@ -246,7 +260,7 @@ bool DiskCacheStore::erase(const CacheKey& key) {
     const std::uint64_t bytes = src->bytes.size() + file_size_or_zero(slot_path(leaf, n, "bin"));
     ::unlink(slot_path(leaf, n, "src").c_str());
     ::unlink(slot_path(leaf, n, "bin").c_str());
-    fsync_dir(leaf);
+    if (sync_) fsync_dir(leaf);
     Counters delta;
     delta.bytes = -static_cast<std::int64_t>(bytes);
     update_counters(delta);

@@ -7,7 +7,7 @@
 // full key (compared on lookup; collisions get n = 0, 1, 2, ...) and <n>.bin the entry
 // record (magic, format version, sizes, key digest, BLAKE3 checksum, optional zstd; see
 // cache_codec.hpp), verified before anything is returned. A bad entry is removed and is a
-// miss. Files are published atomically (temporary file in the leaf directory, fsync,
+// miss. Files are published atomically (temporary files in the leaf directory, fdatasync,
 // rename, fsync of the directory; .bin before .src, so a visible .src has its .bin).
 //
 // Locks (flock(2): released by the kernel when the holder dies):
@@ -31,6 +31,9 @@
 //   max_bytes        integer, default 1073741824 (1 GiB); 0 = unbounded
 //   max_age_days     number, default 30; 0 = no age limit
 //   compression      "none" (default) or "zstd"; compression_level (default 3)
+//   sync             default true; false skips fdatasync/fsync (much faster stores on slow
+//                    disks; after a power failure an entry may be lost, never returned
+//                    damaged: the checksum catches it)
 //   cleanup_interval_minutes  default 60; 0 = the age limit is applied at every shutdown
 //   read_only_layers directories with the same layout consulted on a miss, never written
 //                    (e.g. a system-wide cache); refused if group/others may write them
@@ -107,6 +110,7 @@ class DiskCacheStore final : public CacheStore {
   std::optional<std::chrono::seconds> max_age_;
   cache_codec::Compression compression_;
   int compression_level_;
+  bool sync_;
   bool fixed_hash_;
   std::chrono::minutes cleanup_interval_;
   std::chrono::milliseconds pause_before_publish_;

@@ -7,7 +7,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <thread>
 
 #include "plexus/error.hpp"
 
@@ -119,28 +118,29 @@ void fsync_dir(const fs::path& dir) {
   ::close(fd);
 }
 
-void publish(const fs::path& dir, const std::string& name, std::span<const std::byte> bytes,
-             std::chrono::milliseconds pause) {
+fs::path write_temp(const fs::path& dir, std::span<const std::byte> bytes, bool sync) {
   std::string temp = (dir / ".tmp-XXXXXX").string();
   const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
   if (fd < 0) fail("cannot create a temporary file in", dir);
   try {
     write_all(fd, bytes, temp);
-    if (::fsync(fd) != 0) fail("cannot fsync", temp);
+    if (sync && ::fdatasync(fd) != 0) fail("cannot fsync", temp);
   } catch (...) {
     ::close(fd);
     ::unlink(temp.c_str());
     throw;
   }
   ::close(fd);
-  if (pause.count() > 0) std::this_thread::sleep_for(pause);
-  if (::rename(temp.c_str(), (dir / name).c_str()) != 0) {
+  return temp;
+}
+
+void rename_into(const fs::path& temp, const fs::path& target) {
+  if (::rename(temp.c_str(), target.c_str()) != 0) {
     const int saved = errno;
     ::unlink(temp.c_str());
     errno = saved;
-    fail("cannot rename into place", dir / name);
+    fail("cannot rename into place", target);
   }
-  fsync_dir(dir);
 }
 
 }  // namespace plexus::disk_cache

@@ -49,10 +49,11 @@ bool same_file(const fs::path& path, const FileContent& content);
 // Sets the file's modification time to now (the store's last-use record; atime is unused).
 void touch(const fs::path& path);
 
-// Writes `bytes` to a temporary file in `dir`, fsyncs it, sleeps `pause` (a test hook),
-// renames it to `dir/name` (replacing any file there) and fsyncs `dir`.
-void publish(const fs::path& dir, const std::string& name, std::span<const std::byte> bytes,
-             std::chrono::milliseconds pause = {});
+// Writes `bytes` to a new temporary file ".tmp-XXXXXX" in `dir` (fdatasync'ed when `sync`)
+// and returns its path; rename_into() then moves it into place atomically (replacing any
+// file there). On an error the temporary file is removed.
+fs::path write_temp(const fs::path& dir, std::span<const std::byte> bytes, bool sync);
+void rename_into(const fs::path& temp, const fs::path& target);
 void fsync_dir(const fs::path& dir);
 
 std::chrono::system_clock::time_point mtime_of(const struct stat& st);

@@ -6,6 +6,11 @@
 // return from load() only data whose integrity you verified (a checksum); a damaged or
 // missing entry is a miss (std::nullopt), not an error.
 //
+// For `plexus cache` (ls, show, verify, prune, clear), also override entries(): list every
+// entry with its key, sizes and last use. verify(), prune() and clear() then work through
+// load() and erase(); override them where the store can do better, and describe() to show
+// the store's settings in `plexus cache stats`. Without entries() they report "unsupported".
+//
 // Thread-safety (the contract): every member is called from any thread; a store that
 // persists must also be safe with several processes using the same location (write to a
 // temporary file and rename, or use file locks). Here one mutex guards the statistics.
