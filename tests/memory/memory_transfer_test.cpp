@@ -58,6 +58,21 @@ TEST_CASE("a partial write comes back as exactly what was written (exact)") {
   CHECK(mm->stats().between(0, 1).bytes == 40);
 }
 
+TEST_CASE("exact copies only what was written of an uninitialized buffer") {
+  auto mm = make_memory("exact");
+  const BufferId b = mm->create_buffer(buffer_1d(100, 4, false));
+  mm->record(access_1d(b, 10, 10, AccessMode::discard_write, 1), task("w"));
+  BufferCopy to2 = only_copy(mm->record(access_1d(b, 0, 100, AccessMode::read, 2), task("r2")));
+  CHECK(to2.from == 1);
+  CHECK(to2.box == box_1d(10, 10));
+  // Valid on 1 and 2: the lower location is the source.
+  BufferCopy to_host =
+      only_copy(mm->record(access_1d(b, 0, 100, AccessMode::read, host_location), task("h")));
+  CHECK(to_host.from == 1);
+  CHECK(to_host.bytes == 40);
+  CHECK(mm->stats().bytes() == 80);
+}
+
 TEST_CASE("whole moves the whole buffer for the same partial write") {
   auto mm = make_memory("whole");
   const BufferId b = mm->create_buffer(buffer_1d(1000, 4, true));

@@ -18,6 +18,15 @@ PageTracker::PageTracker(const BufferDesc& desc, const Extent3& page_extent)
   }
 }
 
+Box3 PageTracker::page_box(const std::array<std::size_t, 3>& p) const {
+  Box3 box;
+  for (int d = 0; d < 3; ++d) {
+    box.offset[d] = p[d] * page_[d];
+    box.extent[d] = std::min(page_[d], extent_[d] - box.offset[d]);
+  }
+  return box;
+}
+
 template <class Pages, class F>
 void PageTracker::for_each_page(Pages& self, const Box3& range, F&& f) {
   Extent3 lo, hi;  // page coordinates, hi exclusive
@@ -27,15 +36,8 @@ void PageTracker::for_each_page(Pages& self, const Box3& range, F&& f) {
   }
   for (std::size_t p0 = lo[0]; p0 < hi[0]; ++p0) {
     for (std::size_t p1 = lo[1]; p1 < hi[1]; ++p1) {
-      for (std::size_t p2 = lo[2]; p2 < hi[2]; ++p2) {
-        Box3 box;
-        const std::size_t p[3] = {p0, p1, p2};
-        for (int d = 0; d < 3; ++d) {
-          box.offset[d] = p[d] * self.page_[d];
-          box.extent[d] = std::min(self.page_[d], self.extent_[d] - box.offset[d]);
-        }
-        f(self.pages_[(p0 * self.grid_[1] + p1) * self.grid_[2] + p2], box);
-      }
+      auto* row = &self.pages_[(p0 * self.grid_[1] + p1) * self.grid_[2]];
+      for (std::size_t p2 = lo[2]; p2 < hi[2]; ++p2) f(row[p2], std::array{p0, p1, p2});
     }
   }
 }
@@ -44,13 +46,14 @@ Box3 PageTracker::footprint(const Box3& range) const { return round_out(range, p
 
 void PageTracker::conflicts(const Box3& range, bool writes,
                             std::vector<std::shared_ptr<TaskEvent>>& out) const {
-  const std::shared_ptr<TaskEvent>* last = nullptr;  // skips runs of the same writer
-  for_each_page(*this, range, [&](const Page& page, const Box3&) {
-    if (page.writer && (!last || *last != page.writer)) {
-      out.push_back(page.writer);
-      last = &page.writer;
+  // Neighbouring pages mostly share their writer and readers: skip repeats.
+  const Page* last = nullptr;
+  for_each_page(*this, range, [&](const Page& page, const auto&) {
+    if (page.writer && (!last || last->writer != page.writer)) out.push_back(page.writer);
+    if (writes && !page.readers.empty() && (!last || last->readers != page.readers)) {
+      out.insert(out.end(), page.readers.begin(), page.readers.end());
     }
-    if (writes) out.insert(out.end(), page.readers.begin(), page.readers.end());
+    last = &page;
   });
 }
 
@@ -60,8 +63,9 @@ void PageTracker::copies(const Box3& range, AccessMode mode, LocationId to,
   const bool discard = mode == AccessMode::discard_write;
   std::vector<std::pair<LocationId, std::vector<Box3>>> by_source;
   std::vector<Box3> pieces;
-  for_each_page(*this, range, [&](const Page& page, const Box3& box) {
+  for_each_page(*this, range, [&](const Page& page, const std::array<std::size_t, 3>& p) {
     if (page.valid == 0 || (page.valid & here)) return;
+    const Box3 box = page_box(p);
     pieces.clear();
     if (discard) {
       subtract(box, range, pieces);  // what the discard does not overwrite
@@ -90,7 +94,7 @@ void PageTracker::record(const Box3& range, AccessMode mode, LocationId at,
                          const std::vector<SourcedBox>&, const std::shared_ptr<TaskEvent>& task) {
   const std::uint64_t here = location_bit(at);
   const bool writing = writes(mode);
-  for_each_page(*this, range, [&](Page& page, const Box3&) {
+  for_each_page(*this, range, [&](Page& page, const auto&) {
     if (writing) {
       page.valid = here;  // its copies made the rest of the page valid here first
       page.writer = task;
@@ -98,9 +102,12 @@ void PageTracker::record(const Box3& range, AccessMode mode, LocationId at,
       return;
     }
     if (page.valid != 0) page.valid |= here;  // copied here, unless nobody ever wrote it
-    if (page.writer && page.writer->is_done()) page.writer.reset();
-    std::erase_if(page.readers, [](const auto& reader) { return reader->is_done(); });
-    if (page.readers.empty() || page.readers.back() != task) page.readers.push_back(task);
+    if (!page.readers.empty() && page.readers.back() == task) return;
+    // Readers that are done are dropped lazily, once a page has gathered a few.
+    if (page.readers.size() >= 8) {
+      std::erase_if(page.readers, [](const auto& reader) { return reader->is_done(); });
+    }
+    page.readers.push_back(task);
   });
 }
 

@@ -8,6 +8,8 @@
 // partial discard copies the rest of the page, which would be lost otherwise).
 #pragma once
 
+#include <array>
+
 #include "buffer_tracker.hpp"
 
 namespace plexus::memory {
@@ -35,7 +37,9 @@ class PageTracker final : public BufferTracker {
     std::vector<std::shared_ptr<TaskEvent>> readers;  // since the last write
   };
 
-  // Calls f(page, page's box in elements) for every page `range` touches, slowest first.
+  // The elements of the page at page coordinates `p`.
+  Box3 page_box(const std::array<std::size_t, 3>& p) const;
+  // Calls f(page, its page coordinates) for every page `range` touches, slowest first.
   template <class Pages, class F>
   static void for_each_page(Pages& self, const Box3& range, F&& f);
 

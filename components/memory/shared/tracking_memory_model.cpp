@@ -145,9 +145,10 @@ AccessPlan TrackingMemoryModel::plan(const Buffer& buffer, const BufferAccess& a
     return true;
   };
   for (auto& task : candidates) {
-    if (!task || task.get() == self || task->is_done()) continue;
-    if (first_time(task.get())) plan.dependencies.push_back(std::move(task));
+    if (!task || task.get() == self || !first_time(task.get())) continue;
+    plan.dependencies.push_back(std::move(task));
   }
+  std::erase_if(plan.dependencies, [](const auto& task) { return task->is_done(); });
 
   const BufferDesc& desc = buffer.desc;
   plan.copies.reserve(sourced.size());

@@ -41,7 +41,7 @@
 // serialised (record() is atomic: plan and state update together); calls on different
 // buffers run concurrently. Ownership: the memory model owns its tracking state; it shares
 // the TaskEvents it is given and keeps one only while a later access may still conflict
-// with it (events that are done are dropped).
+// with it (events found done are dropped, possibly lazily).
 #pragma once
 
 #include <cstddef>
