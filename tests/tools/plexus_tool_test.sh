@@ -102,5 +102,45 @@ expect "an unknown target lists the targets" 2 "unknown target 'gpu' \(expected 
   "$plexus" compile src/saxpy.cl --target gpu
 expect "a missing input file" 1 "cannot read .*nothere\.cl" -- "$plexus" compile nothere.cl
 
+# plexus syclbin and plexus compile --syclbin
+expect "syclbin --help" 0 "usage: plexus syclbin dump FILE" -- "$plexus" syclbin --help
+printf 'native code' > native.bin
+expect "syclbin create from a SPIR-V file and a native image" 0 \
+  "wrote made\.syclbin \([0-9]+ bytes, SYCLBIN, state object: 1 IR modules, 1 native images\)" -- \
+  "$plexus" syclbin create -o made.syclbin --state object --kernel saxpy --kernel other \
+  --ir spirv:spir64-unknown-unknown:src/saxpy.spv --native sm_80:native.bin
+expect "syclbin dump: state, kernels, each image's type, target and size" 0 \
+  "State: object.*SYCL/kernel names:.*saxpy: 1.*other: 1.*IR module 0: SPIR-V, target spir64-unknown-unknown, [0-9]+ bytes at byte [0-9]+.*Native device code image 0: arch sm_80, target nvptx64-nvidia-cuda, 11 bytes" -- \
+  sh -c "'$plexus' syclbin dump made.syclbin | tr '\n' ' '"
+expect "syclbin dump says the file is wrapped" 0 "in an OffloadBinary" -- "$plexus" syclbin dump made.syclbin
+expect "syclbin create --bare" 0 "wrote bare\.syclbin" -- \
+  "$plexus" syclbin create --bare -o bare.syclbin --ir ptx:nvptx64-nvidia-cuda:out.ptx
+expect "a bare file dumps too" 0 "bare\).*IR module 0: PTX, target nvptx64-nvidia-cuda" -- \
+  sh -c "'$plexus' syclbin dump bare.syclbin | tr '\n' ' '"
+expect "syclbin extract gives back the same bytes" 0 "" -- \
+  sh -c "'$plexus' syclbin extract made.syclbin --ir 0 -o back.spv && cmp back.spv src/saxpy.spv"
+expect "syclbin create: an unknown IR type" 2 "unknown IR type 'dxil'" -- \
+  "$plexus" syclbin create -o x.syclbin --ir dxil:x:native.bin
+head -c 100 made.syclbin > cut.syclbin
+expect "syclbin dump of a truncated file says what is wrong" 2 \
+  "cut\.syclbin: OffloadBinary wrapper: size field [0-9]+ \(at byte 8\) does not fit the 100-byte file" -- \
+  "$plexus" syclbin dump cut.syclbin
+expect "syclbin dump of a file that is no SYCLBIN" 2 "src/saxpy.spv: malformed SYCLBIN: bad magic 03 02 23 07" -- \
+  "$plexus" syclbin dump src/saxpy.spv
+expect "compile --syclbin with three targets" 0 \
+  "wrote .*src/saxpy\.syclbin \([0-9]+ bytes, SYCLBIN: spirv, ptx, host; kernels: saxpy, other\)" -- \
+  "$plexus" compile src/saxpy.cl --syclbin --target spirv --target ptx --target host -- -DOFFSET=1.0f
+expect "its dump lists the three IR modules and the kernels" 0 \
+  "State: executable.*saxpy: 1.*other: 1.*Number of IR modules: 3.*IR module 0: SPIR-V, target spir64-unknown-unknown.*IR module 1: PTX, target nvptx64-nvidia-cuda.*IR module 2: LLVM bitcode, target x86_64" -- \
+  sh -c "'$plexus' syclbin dump src/saxpy.syclbin | tr '\n' ' '"
+expect "the SPIR-V image extracted from it is valid" 0 "" -- \
+  sh -c "'$plexus' syclbin extract src/saxpy.syclbin --ir 0 -o from_syclbin.spv && spirv-val --target-env opencl2.0 from_syclbin.spv"
+expect "compile --syclbin with amdgcn makes a native image" 0 "SYCLBIN: amdgcn;" -- \
+  "$plexus" compile src/saxpy.cl --syclbin --target amdgcn --arch gfx90a -o amd.syclbin -- -DOFFSET=0
+expect "the amdgcn image is a native image for its arch" 0 "Native device code image 0: arch gfx90a, target amdgcn-amd-amdhsa" -- \
+  "$plexus" syclbin dump amd.syclbin
+expect "compile --syclbin refuses a target given twice" 2 "--target ptx is given twice" -- \
+  "$plexus" compile src/saxpy.cl --syclbin --target ptx --target ptx
+
 echo "$((total - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

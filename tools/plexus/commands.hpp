@@ -11,5 +11,6 @@ int info_command(const std::vector<std::string>& args);
 int plugins_command(const std::vector<std::string>& args);
 int compile_command(const std::vector<std::string>& args);
 int cache_command(const std::vector<std::string>& args);
+int syclbin_command(const std::vector<std::string>& args);
 
 }  // namespace plexus::tool

@@ -1,5 +1,6 @@
 // `plexus compile`: compiles one kernel file through the configured compiler component and
 // writes the device binary, printing diagnostics the way a compiler does.
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "plexus/compiler.hpp"
 #include "plexus/error.hpp"
 #include "plexus/runtime.hpp"
+#include "plexus/syclbin/syclbin.hpp"
 
 namespace plexus::tool {
 
@@ -18,7 +20,7 @@ namespace {
 
 constexpr const char* usage = R"(usage: plexus compile FILE [--target T] [-o OUT] [--kernel NAME]
                       [--arch ARCH] [--language L] [--compiler NAME] [--config FILE]
-                      [-- BUILD OPTIONS...]
+                      [--syclbin] [-- BUILD OPTIONS...]
 
 Compiles FILE with the configured compiler component (PLEXUS_COMPILER or --compiler to
 choose another) and writes the device binary. Diagnostics go to stderr as
@@ -31,6 +33,10 @@ FILE:LINE:COLUMN: severity: message; the exit status is 1 when compilation fails
   --language L    cl, clcpp, bc, ll, spv (default: from FILE's extension; .cl otherwise)
   --compiler NAME the compiler component to use (e.g. clang, process)
   --config FILE   use this config instead of the search order
+  --syclbin       write a SYCLBIN file (default: FILE.syclbin) with one abstract module
+                  holding every --target given (repeat it: --target spirv --target ptx);
+                  spirv, ptx, spir-bc and host become IR modules, amdgcn a native image;
+                  the kernels go in its [SYCL/kernel names]
   -- OPTIONS      build options for the compiler: -D, -I, -cl-std=, -O, ...
 )";
 
@@ -97,6 +103,49 @@ std::string kernel_list(const std::vector<KernelInfo>& kernels) {
   return text.empty() ? "none" : text;
 }
 
+// The triple LLVM gives the host (what compiler/clang compiles host bitcode for).
+std::string host_triple() {
+#ifdef PLEXUS_HOST_TRIPLE
+  return PLEXUS_HOST_TRIPLE;
+#elif defined(__x86_64__)
+  return "x86_64-pc-linux-gnu";
+#elif defined(__aarch64__)
+  return "aarch64-unknown-linux-gnu";
+#else
+  return "unknown-unknown-linux-gnu";
+#endif
+}
+
+// Adds one compiled target to a SYCLBIN abstract module: an IR module with its type and
+// triple, or (amdgcn, a linked code object) a native image for its architecture.
+void add_to_syclbin(syclbin::Syclbin& out, syclbin::AbstractModule& module, const TargetName& target,
+                    const std::string& arch, std::vector<std::byte> binary) {
+  namespace sb = plexus::syclbin;
+  const sb::Bytes bytes = out.keep(std::move(binary));
+  switch (target.format) {
+    case BinaryFormat::spirv:
+      module.ir_modules.push_back(sb::Syclbin::make_ir_module(sb::IRType::spirv, "spir64-unknown-unknown", bytes));
+      return;
+    case BinaryFormat::spir_bitcode:
+      module.ir_modules.push_back(
+          sb::Syclbin::make_ir_module(sb::IRType::llvm_bitcode, "spir64-unknown-unknown", bytes));
+      return;
+    case BinaryFormat::ptx:
+      module.ir_modules.push_back(sb::Syclbin::make_ir_module(sb::IRType::ptx, "nvptx64-nvidia-cuda", bytes));
+      return;
+    case BinaryFormat::llvm_bitcode:
+      module.ir_modules.push_back(sb::Syclbin::make_ir_module(sb::IRType::llvm_bitcode, host_triple(), bytes));
+      return;
+    case BinaryFormat::amdgcn:
+      module.native_images.push_back(
+          sb::Syclbin::make_native_image(arch.empty() ? "gfx906" : arch, "amdgcn-amd-amdhsa", bytes));
+      return;
+    default:
+      throw error(error_category::unsupported,
+                  std::string("target '") + target.name + "' cannot go into a SYCLBIN");
+  }
+}
+
 }  // namespace
 
 int compile_command(const std::vector<std::string>& raw_args) {
@@ -105,7 +154,7 @@ int compile_command(const std::vector<std::string>& raw_args) {
     if (arg == "-o") arg = "--output";  // the compiler-style short form
   }
   CommandLine line(args, {"target", "output", "kernel", "arch", "language", "compiler", "config"},
-                   {"help"});
+                   {"help", "syclbin"});
   if (line.flag("help")) {
     std::cout << usage;
     return 0;
@@ -116,6 +165,18 @@ int compile_command(const std::vector<std::string>& raw_args) {
   }
   const std::filesystem::path input = std::filesystem::absolute(line.positional()[0]);
   const TargetName& target = parse_target(line.value("target").value_or("spirv"));
+  // --syclbin compiles every --target given; otherwise the last one counts.
+  std::vector<const TargetName*> syclbin_targets;
+  if (line.flag("syclbin")) {
+    for (const auto& name : line.values("target")) {
+      const TargetName* next = &parse_target(name);
+      if (std::find(syclbin_targets.begin(), syclbin_targets.end(), next) != syclbin_targets.end()) {
+        throw error(error_category::invalid_argument, "--target " + name + " is given twice");
+      }
+      syclbin_targets.push_back(next);
+    }
+    if (syclbin_targets.empty()) syclbin_targets.push_back(&target);
+  }
 
   CompileRequest request;
   request.language =
@@ -135,6 +196,45 @@ int compile_command(const std::vector<std::string>& raw_args) {
     throw error(error_category::config, runtime.config().origin().path +
                                             ": no compiler is selected; set [compiler] use = "
                                             "\"clang\" or pass --compiler clang");
+  }
+  if (!syclbin_targets.empty()) {
+    syclbin::Syclbin syclbin;
+    syclbin.set_state(syclbin::State::executable);
+    syclbin::AbstractModule* module = nullptr;
+    std::string names, kernels;
+    for (const TargetName* each : syclbin_targets) {
+      request.target = each->format;
+      CompileResult result = compiler->compile(request);
+      std::cerr << result.log;
+      if (!result.log.empty() && result.log.back() != '\n') std::cerr << '\n';
+      if (!result.succeeded) {
+        std::cerr << "plexus compile: " << input.filename().string() << " did not compile for "
+                  << each->name << "\n";
+        return 1;
+      }
+      if (!module) {  // the kernels are the same for every target
+        std::vector<std::string> kernel_names;
+        for (const auto& kernel : result.kernels) kernel_names.push_back(kernel.name);
+        if (!request.kernel_name.empty() &&
+            std::find(kernel_names.begin(), kernel_names.end(), request.kernel_name) ==
+                kernel_names.end()) {
+          throw error(error_category::invalid_argument,
+                      "no kernel '" + request.kernel_name + "' in " + input.string() +
+                          " (kernels: " + kernel_list(result.kernels) + ")");
+        }
+        module = &syclbin.add_abstract_module(kernel_names);
+        kernels = kernel_list(result.kernels);
+      }
+      add_to_syclbin(syclbin, *module, *each, request.target_architecture, std::move(result.binary));
+      names += (names.empty() ? "" : ", ") + std::string(each->name);
+    }
+    std::filesystem::path output = line.value("output").value_or("");
+    if (output.empty()) output = input.parent_path() / (input.stem().string() + ".syclbin");
+    const std::vector<std::byte> bytes = syclbin.write();
+    write_file(output, bytes);
+    std::cout << "wrote " << output.string() << " (" << bytes.size() << " bytes, SYCLBIN: "
+              << names << "; kernels: " << kernels << ")\n";
+    return 0;
   }
   CompileResult result = compiler->compile(request);
   std::cerr << result.log;

@@ -17,6 +17,7 @@ Commands:
   plugins   list plugins on the search path without loading them
   compile   compile a kernel file to a device binary (SPIR-V, SPIR, PTX, AMDGCN, host)
   cache     inspect and maintain the persistent cache (stats, ls, show, verify, prune, clear)
+  syclbin   dump, create or extract SYCLBIN files (dump FILE; create -o OUT ...)
   help      show this help
 
 Run `plexus <command> --help` for a command's options.
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
       {"plugins", &plexus::tool::plugins_command},
       {"compile", &plexus::tool::compile_command},
       {"cache", &plexus::tool::cache_command},
+      {"syclbin", &plexus::tool::syclbin_command},
   };
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
