@@ -1,5 +1,7 @@
 #include "plexus/component_options.hpp"
 
+#include <cstdlib>
+
 #include "component_options_impl.hpp"
 #include "plexus/error.hpp"
 #include "toml_location.hpp"
@@ -23,6 +25,13 @@ std::vector<std::string> ComponentOptions::keys() const {
   if (!impl_) return result;
   for (const auto& [key, node] : impl_->table) result.emplace_back(key.str());
   return result;
+}
+
+std::string ComponentOptions::get_or_env(std::string_view key, const char* environment_variable,
+                                         std::string fallback) const {
+  if (auto value = find<std::string>(key)) return *value;
+  if (const char* value = std::getenv(environment_variable); value && *value) return value;
+  return fallback;
 }
 
 std::vector<std::string> ComponentOptions::unused_keys() const {

@@ -16,6 +16,7 @@
 #include "diagnostic_log.hpp"
 #include "frontend.hpp"
 #include "frontend_cache.hpp"
+#include "frontend_options.hpp"
 #include "input_reader.hpp"
 #include "kernel_inspector.hpp"
 #include "kernel_selector.hpp"
@@ -28,18 +29,6 @@
 namespace plexus::clang_compiler {
 
 namespace {
-
-// Option, then environment variable, then the path found when this plugin was built.
-std::string configured_path(const ComponentOptions& options, const char* key, const char* variable,
-                            const char* built_in) {
-  if (auto value = options.find<std::string>(key)) return *value;
-  if (const char* value = std::getenv(variable); value && *value) return value;
-  return built_in;
-}
-
-bool is_source(SourceLanguage language) {
-  return language == SourceLanguage::opencl_c || language == SourceLanguage::cpp_for_opencl;
-}
 
 // The version in registration.cpp: part of every cache key.
 constexpr const char* component_version = "0.1.0";
@@ -79,10 +68,9 @@ std::vector<std::byte> bitcode_of(const llvm::Module& module) {
 }  // namespace
 
 ClangCompiler::ClangCompiler(PluginContext& context)
-    : resource_dir_(configured_path(context.options, "resource_dir", "PLEXUS_CLANG_RESOURCE_DIR",
-                                    PLEXUS_CLANG_RESOURCE_DIR)),
-      libclc_dir_(
-          configured_path(context.options, "libclc_dir", "PLEXUS_LIBCLC_DIR", PLEXUS_LIBCLC_DIR)),
+    : resource_dir_(context.options.get_or_env("resource_dir", "PLEXUS_CLANG_RESOURCE_DIR",
+                                               PLEXUS_CLANG_RESOURCE_DIR)),
+      libclc_dir_(context.options.get_or_env("libclc_dir", "PLEXUS_LIBCLC_DIR", PLEXUS_LIBCLC_DIR)),
       host_device_library_(context.options.get<std::string>("host_device_library", "")),
       libraries_(std::make_unique<DeviceLibraries>()),
       frontend_(std::make_unique<Frontend>(resource_dir_)),
@@ -119,13 +107,14 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
   DiagnosticLog log;
   if (!TargetEmitter::check_processor(spec, log)) return finish(std::move(result), log);
   if (request.source.empty()) {
-    log.error(is_source(request.language) ? "the kernel source is empty: nothing to compile"
-                                          : "the input is empty: nothing to compile");
+    log.error(compiler_shared::FrontendOptions::is_source(request.language)
+                  ? "the kernel source is empty: nothing to compile"
+                  : "the input is empty: nothing to compile");
     return finish(std::move(result), log);
   }
 
   const auto start = std::chrono::steady_clock::now();
-  const bool source = is_source(request.language);
+  const bool source = compiler_shared::FrontendOptions::is_source(request.language);
   // Cache keys: level 1 from the preprocessed source (nothing when it does not preprocess:
   // the frontend reports why), level 2 from level 1 and the back end's inputs.
   std::optional<FrontendCache::Key> level1, level2;
@@ -205,8 +194,8 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
     return finish(std::move(result), log, std::move(replayed));
   const auto frontend_done = std::chrono::steady_clock::now();
   result.kernels = KernelInspector::inspect(*module);
-  std::optional<std::vector<std::byte>> binary =
-      emitter_->emit(*module, spec, Frontend::optimization_level(request), log);
+  std::optional<std::vector<std::byte>> binary = emitter_->emit(
+      *module, spec, compiler_shared::FrontendOptions::optimization_level(request), log);
   module.reset();  // before the context and the log it reports to
   using milliseconds = std::chrono::duration<double, std::milli>;
   logger().debug("compiler clang: {}: frontend/input {:.2f} ms{}, back end {:.2f} ms",

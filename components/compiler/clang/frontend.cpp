@@ -11,11 +11,9 @@
 #include <llvm/ADT/IntrusiveRefCntPtr.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
-#include <llvm/Support/StringSaver.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -23,61 +21,11 @@
 #include <vector>
 
 #include "clang_diagnostic_consumer.hpp"
+#include "frontend_options.hpp"
 
 namespace plexus::clang_compiler {
 
 namespace {
-
-// The user's options as tokens: each element may hold several ("-DA=1 -DB"), with quotes.
-// (TokenizeGNUCommandLine only splits a string; it parses no LLVM option.)
-std::vector<std::string> user_tokens(const CompileRequest& request) {
-  std::vector<std::string> tokens;
-  for (const std::string& option : request.options) {
-    llvm::BumpPtrAllocator allocator;
-    llvm::StringSaver saver(allocator);
-    llvm::SmallVector<const char*, 8> pieces;
-    llvm::cl::TokenizeGNUCommandLine(option, saver, pieces);
-    for (const char* piece : pieces) tokens.emplace_back(piece);
-  }
-  return tokens;
-}
-
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
-// Translates the user's (driver-style) options to frontend options; false (with an error
-// in the log) for options that would take the target, the language or LLVM's global
-// command line away from this compiler.
-bool translate_options(const std::vector<std::string>& tokens, std::vector<std::string>& args,
-                       bool& has_cl_std, bool& default_header, DiagnosticLog& log) {
-  bool ok = true;
-  for (const std::string& token : tokens) {
-    if (starts_with(token, "-mllvm") || starts_with(token, "-Xclang")) {
-      log.error("option '" + token +
-                "' is not accepted: LLVM command-line options are process-wide and a plugin "
-                "must not set them");
-      ok = false;
-    } else if (token == "-x" || starts_with(token, "-target") || starts_with(token, "--target") ||
-               token == "-triple" || token == "-cc1" || starts_with(token, "-march") ||
-               starts_with(token, "-mcpu")) {
-      log.error("option '" + token +
-                "' is not accepted: the target is chosen by CompileRequest::target and "
-                "target_architecture, the language by CompileRequest::language");
-      ok = false;
-    } else if (token == "-g") {
-      args.insert(args.end(), {"-debug-info-kind=limited", "-dwarf-version=4"});
-    } else if (token == "-cl-no-stdinc") {
-      default_header = false;
-    } else if (token == "-cl-denorms-are-zero") {
-      args.push_back("-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
-    } else {
-      if (starts_with(token, "-cl-std=")) has_cl_std = true;
-      args.push_back(token);
-    }
-  }
-  return ok;
-}
 
 // -E in memory: the preprocessed text (comments dropped, line markers kept) into a string.
 class PrintToStringAction final : public clang::PreprocessorFrontendAction {
@@ -100,21 +48,6 @@ class PrintToStringAction final : public clang::PreprocessorFrontendAction {
 }  // namespace
 
 Frontend::Frontend(std::string resource_dir) : resource_dir_(std::move(resource_dir)) {}
-
-unsigned Frontend::optimization_level(const CompileRequest& request) {
-  unsigned level = 2;
-  for (const std::string& token : user_tokens(request)) {
-    if (token == "-cl-opt-disable") {
-      level = 0;
-    } else if (starts_with(token, "-O") && token.size() == 3 && token[2] >= '0' &&
-               token[2] <= '3') {
-      level = static_cast<unsigned>(token[2] - '0');
-    } else if (token == "-O" || token == "-Os" || token == "-Oz") {
-      level = 2;
-    }
-  }
-  return level;
-}
 
 // Everything a frontend run over the request needs: the parsed invocation and the
 // in-memory file system overlaid on the real one.
@@ -150,30 +83,11 @@ std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
     setup.main_file = absolute.str().str();
   }
 
+  std::optional<std::vector<std::string>> arguments =
+      compiler_shared::FrontendOptions::arguments(request, target, resource_dir_, log);
+  if (!arguments) return std::nullopt;
   std::vector<std::string>& args = setup.arguments;
-  args = {"-triple",
-          target.triple,
-          "-x",
-          cpp ? "clcpp" : "cl",
-          "-resource-dir",
-          resource_dir_,
-          "-nostdsysteminc",
-          "-nobuiltininc",
-          "-internal-isystem",
-          resource_dir_ + "/include",
-          "-O2"};
-  if (!target.cpu.empty()) args.insert(args.end(), {"-target-cpu", target.cpu});
-  for (const std::string& feature : target.features)
-    args.insert(args.end(), {"-target-feature", feature});
-  if (target.typed_pointers) args.push_back("-no-opaque-pointers");
-  if (target.fake_address_space_map) args.push_back("-ffake-address-space-map");
-  bool has_cl_std = false, default_header = true;
-  if (!translate_options(user_tokens(request), args, has_cl_std, default_header, log))
-    return std::nullopt;
-  // The OpenCL builtins from Clang's tables; the header only for types and macros.
-  if (default_header)
-    args.insert(args.end(), {"-finclude-default-header", "-fdeclare-opencl-builtins"});
-  if (cpp && !has_cl_std) args.push_back("-cl-std=clc++2021");
+  args = std::move(*arguments);
   // Virtual include files are found with "" from the source and with <> through -I.
   args.insert(args.end(), {"-I", dir, setup.main_file});
 

@@ -48,9 +48,6 @@ class Frontend {
   std::unique_ptr<llvm::Module> compile(const CompileRequest& request, const TargetSpec& target,
                                         llvm::LLVMContext& context, DiagnosticLog& log) const;
 
-  // The -O level the user's options ask for (0..3; 2 when none is given).
-  static unsigned optimization_level(const CompileRequest& request);
-
   // Where the source and the virtual include files live in the in-memory file system.
   static constexpr const char* virtual_dir = "/plexus-virtual";
 

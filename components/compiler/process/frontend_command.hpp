@@ -1,8 +1,6 @@
-// FrontendCommand: the clang-15 -cc1 command line for one source compilation, with the
-// same triple, CPU, features, pointer mode, -O2 default, OpenCL header flags and option
-// rules as compiler/clang's in-process frontend (so the two compile the same thing).
-// User options are split like a shell would (quotes kept together); options that would
-// take the target, the language or LLVM's command line away are refused, as in-process.
+// FrontendCommand: the clang-15 -cc1 command line for one source compilation: the
+// arguments compiler/clang's in-process frontend uses (compiler_shared::FrontendOptions),
+// plus the output, the include directories and the input file.
 //
 // Thread-safety: stateless (pure functions).
 #pragma once
@@ -32,12 +30,6 @@ class FrontendCommand {
                                                        const compiler_shared::TargetSpec& target,
                                                        const FrontendPaths& paths,
                                                        compiler_shared::DiagnosticLog& log);
-
-  // The user's options as tokens ("-DA=1 -DB" is two).
-  static std::vector<std::string> user_tokens(const CompileRequest& request);
-
-  // The -O level the user's options ask for (0..3; 2 when none is given).
-  static unsigned optimization_level(const CompileRequest& request);
 };
 
 }  // namespace plexus::process_compiler

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "bitcode_stage.hpp"
+#include "frontend_options.hpp"
 #include "frontend_command.hpp"
 #include "tool_step.hpp"
 
@@ -29,7 +30,7 @@ bool NativeBackend::emit(const NativeTools& tools, const compiler_shared::Target
               "' does not exist; set `libclc_dir` in [compiler.process] or PLEXUS_LIBCLC_DIR");
     return false;
   }
-  const unsigned level = FrontendCommand::optimization_level(request);
+  const unsigned level = compiler_shared::FrontendOptions::optimization_level(request);
   std::vector<std::string> names_kept;
   for (const KernelInfo& kernel : kernels) names_kept.push_back(kernel.name);
   std::string llc_output;

@@ -9,6 +9,7 @@
 #include "bitcode_stage.hpp"
 #include "clang_output_parser.hpp"
 #include "diagnostic_log.hpp"
+#include "frontend_options.hpp"
 #include "native_backend.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
@@ -23,18 +24,6 @@ namespace {
 
 using compiler_shared::DiagnosticLog;
 using compiler_shared::TargetSpec;
-
-// Option, then environment variable, then the path found when this plugin was built.
-std::string configured_path(const ComponentOptions& options, const char* key, const char* variable,
-                            const char* built_in) {
-  if (auto value = options.find<std::string>(key)) return *value;
-  if (const char* value = std::getenv(variable); value && *value) return value;
-  return built_in;
-}
-
-bool is_source(SourceLanguage language) {
-  return language == SourceLanguage::opencl_c || language == SourceLanguage::cpp_for_opencl;
-}
 
 CompileResult finish(CompileResult result, DiagnosticLog& log) {
   result.diagnostics = log.take_diagnostics();
@@ -53,17 +42,15 @@ bool has_spirv_magic(const std::string& bytes) {
 }  // namespace
 
 ProcessCompiler::ProcessCompiler(PluginContext& context)
-    : resource_dir_(configured_path(context.options, "resource_dir", "PLEXUS_CLANG_RESOURCE_DIR",
-                                    PLEXUS_CLANG_RESOURCE_DIR)),
-      libclc_dir_(
-          configured_path(context.options, "libclc_dir", "PLEXUS_LIBCLC_DIR", PLEXUS_LIBCLC_DIR)),
+    : resource_dir_(context.options.get_or_env("resource_dir", "PLEXUS_CLANG_RESOURCE_DIR",
+                                               PLEXUS_CLANG_RESOURCE_DIR)),
+      libclc_dir_(context.options.get_or_env("libclc_dir", "PLEXUS_LIBCLC_DIR", PLEXUS_LIBCLC_DIR)),
       host_device_library_(context.options.get<std::string>("host_device_library", "")),
-      tools_(configured_path(context.options, "tools_dir", "PLEXUS_LLVM_TOOLS_DIR",
-                             PLEXUS_LLVM_TOOLS_DIR),
-             // llvm-spirv-15 is not among the LLVM binaries on Debian; used when tools_dir
-             // lacks it.
-             configured_path(context.options, "llvm_spirv", "PLEXUS_LLVM_SPIRV",
-                             PLEXUS_LLVM_SPIRV_TOOL)) {
+      tools_(
+          context.options.get_or_env("tools_dir", "PLEXUS_LLVM_TOOLS_DIR", PLEXUS_LLVM_TOOLS_DIR),
+          // llvm-spirv-15 is not among the LLVM binaries on Debian; used when tools_dir
+          // lacks it.
+          context.options.get_or_env("llvm_spirv", "PLEXUS_LLVM_SPIRV", PLEXUS_LLVM_SPIRV_TOOL)) {
   logger().debug("compiler process: tools_dir {}, resource_dir {}, libclc_dir {}",
                  tools_.tools_dir(), resource_dir_, libclc_dir_);
 }
@@ -81,7 +68,8 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
   const bool native = spec.format == BinaryFormat::ptx || spec.format == BinaryFormat::amdgcn;
   const bool host_link = spec.format == BinaryFormat::llvm_bitcode && !host_device_library_.empty();
   // Every tool this request needs, before any work: a missing one is `unsupported`.
-  const std::string clang = is_source(request.language) ? tools_.find("clang") : "";
+  const std::string clang =
+      compiler_shared::FrontendOptions::is_source(request.language) ? tools_.find("clang") : "";
   const std::string assembler =
       request.language == SourceLanguage::llvm_ir_text ? tools_.find("llvm-as") : "";
   const std::string translator =
@@ -96,11 +84,12 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
   result.format = request.target;
   DiagnosticLog log;
   if (request.source.empty()) {
-    log.error(is_source(request.language) ? "the kernel source is empty: nothing to compile"
-                                          : "the input is empty: nothing to compile");
+    log.error(compiler_shared::FrontendOptions::is_source(request.language)
+                  ? "the kernel source is empty: nothing to compile"
+                  : "the input is empty: nothing to compile");
     return finish(std::move(result), log);
   }
-  if (is_source(request.language) &&
+  if (compiler_shared::FrontendOptions::is_source(request.language) &&
       !std::filesystem::exists(resource_dir_ + "/include/opencl-c-base.h")) {
     log.error("the clang resource directory '" + resource_dir_ +
               "' has no include/opencl-c-base.h; set `resource_dir` in [compiler.process] or "
@@ -149,8 +138,8 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
     if (!log.has_errors()) log.error("the input could not be read");
     return finish(std::move(result), log);
   }
-  std::optional<StagedBitcode> staged =
-      BitcodeStage::prepare(*bitcode, request, spec, is_source(request.language), log);
+  std::optional<StagedBitcode> staged = BitcodeStage::prepare(
+      *bitcode, request, spec, compiler_shared::FrontendOptions::is_source(request.language), log);
   if (!staged || log.has_errors()) return finish(std::move(result), log);
   result.kernels = std::move(staged->kernels);
   const auto frontend_done = std::chrono::steady_clock::now();

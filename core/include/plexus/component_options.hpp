@@ -45,6 +45,10 @@ class PLEXUS_API ComponentOptions {
     auto value = find<T>(key);
     return value ? std::move(*value) : std::move(fallback);
   }
+  // The string option `key`, else the environment variable (when set and not empty), else
+  // `fallback`: for paths a user may give either way (e.g. PLEXUS_LIBCLC_DIR).
+  std::string get_or_env(std::string_view key, const char* environment_variable,
+                         std::string fallback) const;
 
  private:
   std::shared_ptr<Impl> impl_;

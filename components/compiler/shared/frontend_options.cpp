@@ -1,0 +1,112 @@
+#include "frontend_options.hpp"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Support/Allocator.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/StringSaver.h>
+
+#include <string_view>
+
+namespace plexus::compiler_shared {
+
+namespace {
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+// Translates the user's (driver-style) options to frontend options.
+bool translate_options(const std::vector<std::string>& tokens, std::vector<std::string>& args,
+                       bool& has_cl_std, bool& default_header, DiagnosticLog& log) {
+  bool ok = true;
+  for (const std::string& token : tokens) {
+    if (starts_with(token, "-mllvm") || starts_with(token, "-Xclang")) {
+      log.error("option '" + token +
+                "' is not accepted: LLVM command-line options are process-wide and a plugin "
+                "must not set them");
+      ok = false;
+    } else if (token == "-x" || starts_with(token, "-target") || starts_with(token, "--target") ||
+               token == "-triple" || token == "-cc1" || starts_with(token, "-march") ||
+               starts_with(token, "-mcpu")) {
+      log.error("option '" + token +
+                "' is not accepted: the target is chosen by CompileRequest::target and "
+                "target_architecture, the language by CompileRequest::language");
+      ok = false;
+    } else if (starts_with(token, "-emit-")) {
+      log.error("option '" + token + "' is not accepted: the compiler chooses its outputs");
+      ok = false;
+    } else if (token == "-g") {
+      args.insert(args.end(), {"-debug-info-kind=limited", "-dwarf-version=4"});
+    } else if (token == "-cl-no-stdinc") {
+      default_header = false;
+    } else if (token == "-cl-denorms-are-zero") {
+      args.push_back("-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
+    } else {
+      if (starts_with(token, "-cl-std=")) has_cl_std = true;
+      args.push_back(token);
+    }
+  }
+  return ok;
+}
+
+}  // namespace
+
+std::vector<std::string> FrontendOptions::user_tokens(const CompileRequest& request) {
+  std::vector<std::string> tokens;
+  for (const std::string& option : request.options) {
+    llvm::BumpPtrAllocator allocator;
+    llvm::StringSaver saver(allocator);
+    llvm::SmallVector<const char*, 8> pieces;
+    llvm::cl::TokenizeGNUCommandLine(option, saver, pieces);  // splits only; parses nothing
+    for (const char* piece : pieces) tokens.emplace_back(piece);
+  }
+  return tokens;
+}
+
+unsigned FrontendOptions::optimization_level(const CompileRequest& request) {
+  unsigned level = 2;
+  for (const std::string& token : user_tokens(request)) {
+    if (token == "-cl-opt-disable") {
+      level = 0;
+    } else if (starts_with(token, "-O") && token.size() == 3 && token[2] >= '0' &&
+               token[2] <= '3') {
+      level = static_cast<unsigned>(token[2] - '0');
+    } else if (token == "-O" || token == "-Os" || token == "-Oz") {
+      level = 2;
+    }
+  }
+  return level;
+}
+
+std::optional<std::vector<std::string>> FrontendOptions::arguments(const CompileRequest& request,
+                                                                   const TargetSpec& target,
+                                                                   const std::string& resource_dir,
+                                                                   DiagnosticLog& log) {
+  const bool cpp = request.language == SourceLanguage::cpp_for_opencl;
+  std::vector<std::string> args = {"-triple",
+                                   target.triple,
+                                   "-x",
+                                   cpp ? "clcpp" : "cl",
+                                   "-resource-dir",
+                                   resource_dir,
+                                   "-nostdsysteminc",
+                                   "-nobuiltininc",
+                                   "-internal-isystem",
+                                   resource_dir + "/include",
+                                   "-O2"};
+  if (!target.cpu.empty()) args.insert(args.end(), {"-target-cpu", target.cpu});
+  for (const std::string& feature : target.features)
+    args.insert(args.end(), {"-target-feature", feature});
+  if (target.typed_pointers) args.push_back("-no-opaque-pointers");
+  if (target.fake_address_space_map) args.push_back("-ffake-address-space-map");
+  bool has_cl_std = false, default_header = true;
+  if (!translate_options(user_tokens(request), args, has_cl_std, default_header, log))
+    return std::nullopt;
+  // The OpenCL builtins from Clang's tables; the header only for types and macros.
+  if (default_header)
+    args.insert(args.end(), {"-finclude-default-header", "-fdeclare-opencl-builtins"});
+  if (cpp && !has_cl_std) args.push_back("-cl-std=clc++2021");
+  return args;
+}
+
+}  // namespace plexus::compiler_shared

@@ -1,0 +1,43 @@
+// FrontendOptions: the clang -cc1 arguments both compiler components give the frontend
+// for one source (compiler/clang in process, compiler/process on a command line), so the
+// two compile the same thing: triple, language, resource directory, -O2, target CPU and
+// features, pointer mode, the user's options (split like a shell would; options that would
+// take the target, the language, the output or LLVM's process-wide command line away are
+// refused), the OpenCL header flags and C++ for OpenCL's default -cl-std.
+//
+// Thread-safety: stateless (pure functions).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "diagnostic_log.hpp"
+#include "plexus/compiler.hpp"
+#include "target_spec.hpp"
+
+namespace plexus::compiler_shared {
+
+class FrontendOptions {
+ public:
+  // The arguments up to, not including, include directories, outputs and the input file;
+  // nullopt (errors in `log`) when the user's options are refused.
+  static std::optional<std::vector<std::string>> arguments(const CompileRequest& request,
+                                                           const TargetSpec& target,
+                                                           const std::string& resource_dir,
+                                                           DiagnosticLog& log);
+
+  // The user's options as tokens ("-DA=1 -DB" is two; quotes keep spaces together).
+  static std::vector<std::string> user_tokens(const CompileRequest& request);
+
+  // The -O level the user's options ask for (0..3; 2 when none is given).
+  static unsigned optimization_level(const CompileRequest& request);
+
+  // Whether the language goes through the frontend (OpenCL C, C++ for OpenCL), as opposed
+  // to IR inputs (LLVM bitcode, LLVM IR text, SPIR-V).
+  static bool is_source(SourceLanguage language) {
+    return language == SourceLanguage::opencl_c || language == SourceLanguage::cpp_for_opencl;
+  }
+};
+
+}  // namespace plexus::compiler_shared
