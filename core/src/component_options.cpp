@@ -27,6 +27,16 @@ std::vector<std::string> ComponentOptions::keys() const {
   return result;
 }
 
+std::int64_t ComponentOptions::get_non_negative(std::string_view key, std::int64_t fallback) const {
+  const std::int64_t value = get<std::int64_t>(key, fallback);
+  if (value < 0) {
+    throw error(error_category::config, "option '" + table_path() + "." + std::string(key) +
+                                            "' must be 0 or positive, found " +
+                                            std::to_string(value));
+  }
+  return value;
+}
+
 std::string ComponentOptions::get_or_env(std::string_view key, const char* environment_variable,
                                          std::string fallback) const {
   if (auto value = find<std::string>(key)) return *value;

@@ -3,6 +3,7 @@
 # verify (with a damaged entry), prune, clear, their errors, and a root others may write.
 # usage: plexus_cache_test.sh PLEXUS_BINARY
 set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 plexus=$1
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
@@ -10,26 +11,7 @@ cd "$work"
 unset PLEXUS_CONFIG PLEXUS_SCHEDULER PLEXUS_BACKENDS PLEXUS_PLUGIN_PATH PLEXUS_LOG_LEVEL PLEXUS_CACHE
 export XDG_CONFIG_HOME=$work/xdg
 export PLEXUS_CACHE_DIR=$work/cache
-failures=0
-total=0
-
-# expect NAME EXPECTED_EXIT PATTERN -- COMMAND...: runs COMMAND, checks its exit code and
-# that its output (stdout and stderr) matches the extended regex PATTERN.
-expect() {
-  local name=$1 want=$2 pattern=$3
-  shift 4
-  local out rc
-  total=$((total + 1))
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" -ne "$want" ] || ! grep -Eq -- "$pattern" <<<"$out"; then
-    echo "FAIL: $name (exit $rc, wanted $want; pattern: $pattern)"
-    echo "$out" | sed 's/^/    /' | head -40
-    failures=$((failures + 1))
-  else
-    echo "ok: $name"
-  fi
-}
+source "$here/expect.sh"
 
 expect "help lists cache" 0 "cache +inspect and maintain" -- "$plexus" help
 expect "cache --help" 0 "usage: plexus cache <subcommand>" -- "$plexus" cache --help
@@ -102,5 +84,4 @@ expect "a cache root its group may write is refused" 1 "shared' is writable by i
   env PLEXUS_CACHE_DIR="$work/shared" "$plexus" cache stats
 expect "the root is created private" 0 "^drwx------" -- sh -c "ls -ld \"$PLEXUS_CACHE_DIR\""
 
-echo "$((total - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+report

@@ -2,6 +2,7 @@
 # Behaviour of the `plexus` tool as a user meets it: output, exit codes and error messages.
 # usage: plexus_tool_test.sh PLEXUS_BINARY
 set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 plexus=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -9,26 +10,7 @@ cd "$work"
 unset PLEXUS_CONFIG PLEXUS_SCHEDULER PLEXUS_BACKENDS PLEXUS_PLUGIN_PATH PLEXUS_LOG_LEVEL
 export XDG_CONFIG_HOME=$work/xdg
 export PLEXUS_CACHE_DIR=$work/cache   # the default config keeps a disk cache
-failures=0
-total=0
-
-# expect NAME EXPECTED_EXIT PATTERN -- COMMAND...: runs COMMAND, checks its exit code and
-# that its output (stdout and stderr) matches the extended regex PATTERN.
-expect() {
-  local name=$1 want=$2 pattern=$3
-  shift 4
-  local out rc
-  total=$((total + 1))
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" -ne "$want" ] || ! grep -Eq -- "$pattern" <<<"$out"; then
-    echo "FAIL: $name (exit $rc, wanted $want; pattern: $pattern)"
-    echo "$out" | sed 's/^/    /' | head -40
-    failures=$((failures + 1))
-  else
-    echo "ok: $name"
-  fi
-}
+source "$here/expect.sh"
 
 expect "help lists the commands" 0 "plugins +list plugins" -- "$plexus" help
 expect "no command is a usage error" 2 "usage: plexus" -- "$plexus"
@@ -142,5 +124,4 @@ expect "the amdgcn image is a native image for its arch" 0 "Native device code i
 expect "compile --syclbin refuses a target given twice" 2 "--target ptx is given twice" -- \
   "$plexus" compile src/saxpy.cl --syclbin --target ptx --target ptx
 
-echo "$((total - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+report

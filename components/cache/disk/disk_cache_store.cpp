@@ -22,15 +22,6 @@ namespace {
 
 using Clock = std::chrono::system_clock;
 
-std::int64_t nonnegative(const ComponentOptions& options, const char* name, std::int64_t fallback) {
-  const std::int64_t value = options.get<std::int64_t>(name, fallback);
-  if (value < 0) {
-    throw error(error_category::config, "option '" + options.table_path() + "." + name +
-                                            "' must be 0 or positive, found " + std::to_string(value));
-  }
-  return value;
-}
-
 // "<n>.src" / "<n>.bin" -> n and the suffix.
 std::optional<std::pair<unsigned, std::string>> parse_slot(const std::string& name) {
   const auto dot = name.find('.');
@@ -88,18 +79,18 @@ std::string iso_time(Clock::time_point time) {
 }  // namespace
 
 DiskCacheStore::DiskCacheStore(PluginContext& context)
-    : max_bytes_(static_cast<std::uint64_t>(nonnegative(context.options, "max_bytes", std::int64_t{1} << 30))),
+    : max_bytes_(static_cast<std::uint64_t>(context.options.get_non_negative("max_bytes", std::int64_t{1} << 30))),
       compression_(cache_codec::parse_compression(context.options.get<std::string>("compression", "none"),
                                                   context.options.table_path() + ".compression")),
       compression_level_(static_cast<int>(context.options.get<std::int64_t>("compression_level", 3))),
       sync_(context.options.get<bool>("sync", true)),
       fixed_hash_(context.options.get<bool>("test_fixed_hash", false)),
-      cleanup_interval_(std::chrono::minutes(nonnegative(context.options, "cleanup_interval_minutes", 60))),
-      pause_before_publish_(nonnegative(context.options, "test_pause_before_publish_ms", 0)) {
+      cleanup_interval_(std::chrono::minutes(context.options.get_non_negative("cleanup_interval_minutes", 60))),
+      pause_before_publish_(context.options.get_non_negative("test_pause_before_publish_ms", 0)) {
   const std::string root = context.options.get<std::string>("root", "");
   root_ = root.empty() ? cache_codec::default_root() : fs::path(root);
   root_ = fs::absolute(root_);
-  const std::int64_t days = nonnegative(context.options, "max_age_days", 30);
+  const std::int64_t days = context.options.get_non_negative("max_age_days", 30);
   if (days > 0) max_age_ = std::chrono::hours(24) * days;
   for (const auto& layer : context.options.get<std::vector<std::string>>("read_only_layers", {})) {
     fs::path dir = fs::absolute(layer);

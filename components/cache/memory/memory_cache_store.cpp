@@ -7,20 +7,9 @@
 
 namespace plexus::memory_cache {
 
-namespace {
-std::uint64_t max_bytes_option(const ComponentOptions& options) {
-  const std::int64_t value = options.get<std::int64_t>("max_bytes", std::int64_t{256} << 20);
-  if (value < 0) {
-    throw error(error_category::config, "option '" + options.table_path() +
-                                            ".max_bytes' must be 0 (unbounded) or positive, "
-                                            "found " + std::to_string(value));
-  }
-  return static_cast<std::uint64_t>(value);
-}
-}  // namespace
-
 MemoryCacheStore::MemoryCacheStore(PluginContext& context)
-    : max_bytes_(max_bytes_option(context.options)) {}
+    : max_bytes_(static_cast<std::uint64_t>(
+          context.options.get_non_negative("max_bytes", std::int64_t{256} << 20))) {}
 
 MemoryCacheStore::Key MemoryCacheStore::key_of(const CacheKey& key) {
   return {key.device, key.image, key.spec_constants, key.build_options};

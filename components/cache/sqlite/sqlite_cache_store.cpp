@@ -24,15 +24,6 @@ std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch()).count();
 }
 
-std::int64_t nonnegative(const ComponentOptions& options, const char* name, std::int64_t fallback) {
-  const std::int64_t value = options.get<std::int64_t>(name, fallback);
-  if (value < 0) {
-    throw error(error_category::config, "option '" + options.table_path() + "." + name +
-                                            "' must be 0 or positive, found " + std::to_string(value));
-  }
-  return value;
-}
-
 constexpr const char* schema = R"(
 CREATE TABLE IF NOT EXISTS entries(
   id INTEGER PRIMARY KEY,
@@ -49,16 +40,16 @@ CREATE TABLE IF NOT EXISTS counters(name TEXT PRIMARY KEY, value INTEGER NOT NUL
 }  // namespace
 
 SqliteCacheStore::SqliteCacheStore(PluginContext& context)
-    : max_bytes_(static_cast<std::uint64_t>(nonnegative(context.options, "max_bytes", std::int64_t{1} << 30))),
+    : max_bytes_(static_cast<std::uint64_t>(context.options.get_non_negative("max_bytes", std::int64_t{1} << 30))),
       compression_(cache_codec::parse_compression(context.options.get<std::string>("compression", "none"),
                                                   context.options.table_path() + ".compression")),
       compression_level_(static_cast<int>(context.options.get<std::int64_t>("compression_level", 3))),
-      busy_timeout_ms_(static_cast<int>(nonnegative(context.options, "busy_timeout_ms", 30000))),
+      busy_timeout_ms_(static_cast<int>(context.options.get_non_negative("busy_timeout_ms", 30000))),
       fixed_hash_(context.options.get<bool>("test_fixed_hash", false)),
-      pause_before_publish_(nonnegative(context.options, "test_pause_before_publish_ms", 0)) {
+      pause_before_publish_(context.options.get_non_negative("test_pause_before_publish_ms", 0)) {
   const std::string path = context.options.get<std::string>("path", "");
   path_ = fs::absolute(path.empty() ? cache_codec::default_root() / "plexus-cache.sqlite" : fs::path(path));
-  const std::int64_t days = nonnegative(context.options, "max_age_days", 30);
+  const std::int64_t days = context.options.get_non_negative("max_age_days", 30);
   if (days > 0) max_age_ = std::chrono::hours(24) * days;
   cache_codec::prepare_private_dir(path_.parent_path(), "cache directory");
   open();

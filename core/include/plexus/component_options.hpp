@@ -45,6 +45,9 @@ class PLEXUS_API ComponentOptions {
     auto value = find<T>(key);
     return value ? std::move(*value) : std::move(fallback);
   }
+  // An integer option that may not be negative: a negative value is a plexus::error(config)
+  // naming the key and the value.
+  std::int64_t get_non_negative(std::string_view key, std::int64_t fallback) const;
   // The string option `key`, else the environment variable (when set and not empty), else
   // `fallback`: for paths a user may give either way (e.g. PLEXUS_LIBCLC_DIR).
   std::string get_or_env(std::string_view key, const char* environment_variable,
