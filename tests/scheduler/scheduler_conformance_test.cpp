@@ -1,0 +1,66 @@
+// Conformance suite for schedulers: every scheduler plugin of this build must pass it.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "scheduler_support.hpp"
+
+using plexus::test::submit;
+
+TEST_CASE("every scheduler honours dependencies, failures and wait_all") {
+  auto names = plexus::test::scheduler_names();
+  REQUIRE(names.size() >= 2);  // inorder and dag at least
+  for (const auto& name : names) {
+    DYNAMIC_SECTION("scheduler/" << name) {
+      auto set = plexus::test::scheduler_set(name);
+      plexus::Scheduler& scheduler = *set->scheduler();
+      std::mutex mutex;
+      std::vector<std::string> order;
+      auto record = [&](std::string what) {
+        return [&, what] {
+          std::lock_guard lock(mutex);
+          order.push_back(what);
+        };
+      };
+
+      // A diamond: a -> (b, c) -> d.
+      auto a = submit(scheduler, record("a"));
+      auto b = submit(scheduler, record("b"), {a});
+      auto c = submit(scheduler, record("c"), {a});
+      auto d = submit(scheduler, record("d"), {b, c});
+      d->wait();
+      REQUIRE(order.size() == 4);
+      CHECK(order.front() == "a");
+      CHECK(order.back() == "d");
+      CHECK(a->finished_at() <= b->started_at());
+      CHECK(c->finished_at() <= d->started_at());
+
+      // A failure fails its dependents without running them.
+      bool dependent_ran = false;
+      auto failing = submit(scheduler, [] { throw std::runtime_error("task exploded"); });
+      auto dependent = submit(scheduler, [&] { dependent_ran = true; }, {failing});
+      CHECK_THROWS_WITH(dependent->wait(), "task exploded");
+      CHECK(dependent->status() == plexus::TaskStatus::failed);
+      CHECK_FALSE(dependent_ran);
+
+      // Many tasks from several threads; wait_all returns when all are done.
+      std::atomic<int> done{0};
+      std::vector<std::thread> submitters;
+      for (int t = 0; t < 4; ++t) {
+        submitters.emplace_back([&] {
+          std::shared_ptr<plexus::TaskEvent> previous;
+          for (int i = 0; i < 50; ++i) {
+            std::vector<std::shared_ptr<plexus::TaskEvent>> deps;
+            if (previous) deps.push_back(previous);
+            previous = submit(scheduler, [&] { ++done; }, deps);
+          }
+        });
+      }
+      for (auto& submitter : submitters) submitter.join();
+      scheduler.wait_all();
+      CHECK(done == 200);
+    }
+  }
+}
