@@ -37,7 +37,7 @@ expect "info --config names the file" 0 "Config: .*ok\.toml \(given explicitly\)
 expect "PLEXUS_SCHEDULER override is shown" 1 "override: PLEXUS_SCHEDULER=nosuch" -- \
   env PLEXUS_SCHEDULER=nosuch "$plexus" info --config ok.toml
 expect "unknown scheduler lists the available ones" 1 \
-  "scheduler 'nosuch' is not installed; available: inorder" -- \
+  "scheduler 'nosuch' is not installed; available: dag, inorder" -- \
   env PLEXUS_SCHEDULER=nosuch "$plexus" info --config ok.toml
 
 printf '[scheduler]\nuse = = "x"\n' > broken.toml
