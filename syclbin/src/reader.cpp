@@ -224,30 +224,26 @@ void Reader::read(Syclbin& out) {
     };
     const auto [first_ir, irs] = claim(header + 16, ir_owner, "IR modules");
     const auto [first_native, natives] = claim(header + 24, native_owner, "native images");
-    module.ir_modules.resize(irs);
-    for (std::uint64_t i = 0; i < irs; ++i) {
-      const std::uint64_t entry = irs_start + (first_ir + i) * ir_module_header_size;
-      const std::string what = name + ", IR module " + std::to_string(i) + " (header " +
-                               std::to_string(first_ir + i) + " at " + at(entry) + ")";
-      metadata(what, entry, module.ir_modules[i].metadata);
-      const std::uint64_t offset = u64(entry + 16), bytes = u64(entry + 24);
-      const std::uint64_t start =
-          locate(what + " bytes", entry + 16, offset, bytes, "binary", binary_start_, binary_size_);
-      if (bytes) binary_ranges_.push_back({offset, bytes, what + " bytes"});
-      module.ir_modules[i].bytes = image_.subspan(start, bytes);
-    }
-    module.native_images.resize(natives);
-    for (std::uint64_t i = 0; i < natives; ++i) {
-      const std::uint64_t entry = natives_start + (first_native + i) * native_image_header_size;
-      const std::string what = name + ", native image " + std::to_string(i) + " (header " +
-                               std::to_string(first_native + i) + " at " + at(entry) + ")";
-      metadata(what, entry, module.native_images[i].metadata);
-      const std::uint64_t offset = u64(entry + 16), bytes = u64(entry + 24);
-      const std::uint64_t start =
-          locate(what + " bytes", entry + 16, offset, bytes, "binary", binary_start_, binary_size_);
-      if (bytes) binary_ranges_.push_back({offset, bytes, what + " bytes"});
-      module.native_images[i].bytes = image_.subspan(start, bytes);
-    }
+    // IR modules and native images have the same header: metadata, then the image bytes.
+    const auto read_images = [&](auto& images, std::uint64_t first, std::uint64_t count,
+                                 std::uint64_t table_start, std::uint64_t header_size,
+                                 const char* kind) {
+      images.resize(count);
+      for (std::uint64_t i = 0; i < count; ++i) {
+        const std::uint64_t entry = table_start + (first + i) * header_size;
+        const std::string what = name + ", " + kind + " " + std::to_string(i) + " (header " +
+                                 std::to_string(first + i) + " at " + at(entry) + ")";
+        metadata(what, entry, images[i].metadata);
+        const std::uint64_t offset = u64(entry + 16), bytes = u64(entry + 24);
+        const std::uint64_t start = locate(what + " bytes", entry + 16, offset, bytes, "binary",
+                                           binary_start_, binary_size_);
+        if (bytes) binary_ranges_.push_back({offset, bytes, what + " bytes"});
+        images[i].bytes = image_.subspan(start, bytes);
+      }
+    };
+    read_images(module.ir_modules, first_ir, irs, irs_start, ir_module_header_size, "IR module");
+    read_images(module.native_images, first_native, natives, natives_start,
+                native_image_header_size, "native image");
   }
   const auto unowned = [&](const std::vector<std::uint32_t>& owner, std::uint64_t start,
                            const char* what) {

@@ -8,16 +8,6 @@
 using namespace plexus;
 using namespace plexus::test;
 
-namespace {
-
-const Diagnostic* first_error(const CompileResult& result) {
-  for (const Diagnostic& diagnostic : result.diagnostics)
-    if (diagnostic.severity == DiagnosticSeverity::error) return &diagnostic;
-  return nullptr;
-}
-
-}  // namespace
-
 TEST_CASE("clang: a compile error comes back as a diagnostic with line and column", "[compiler]") {
   const char* source =
       "__kernel void broken(__global int* out) {\n"

@@ -18,39 +18,6 @@
 using namespace plexus;
 using namespace plexus::test;
 
-namespace {
-
-// Runs spirv-val on the module; its output goes to the test's log.
-int spirv_val(const std::vector<std::byte>& spirv, std::string& output) {
-  TempDir dir;
-  const fs::path file = dir.write("module.spv", as_text(spirv));
-  const std::string command =
-      std::string(PLEXUS_TEST_SPIRV_VAL) + " --target-env opencl2.0 " + file.string() + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-  const int status = pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-void require_valid_spirv(const CompileResult& result) {
-  INFO(result.log);
-  REQUIRE(result.succeeded);
-  REQUIRE(result.format == BinaryFormat::spirv);
-  REQUIRE(result.binary.size() > 20);
-  if (std::string(PLEXUS_TEST_SPIRV_VAL).empty()) {
-    WARN("spirv-val was not found when this test was configured: SPIR-V not validated");
-    return;
-  }
-  std::string output;
-  const int status = spirv_val(result.binary, output);
-  INFO("spirv-val: " << output);
-  CHECK(status == 0);
-}
-
-}  // namespace
-
 TEST_CASE("clang: OpenCL C 2.0 to SPIR-V passes spirv-val", "[compiler]") {
   require_valid_spirv(
       clang_compiler().compile(request(vector_add_source, BinaryFormat::spirv, {"-cl-std=CL2.0"})));

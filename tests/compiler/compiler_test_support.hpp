@@ -1,16 +1,20 @@
-// Helpers for the compiler tests: load the clang compiler plugin through the core's
-// loader, build requests, write temporary files. Not thread-safe except compile().
+// Helpers for the compiler tests: load a compiler plugin through the core's loader,
+// build requests, validate SPIR-V, find diagnostics. Not thread-safe except compile().
 #pragma once
 
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "plexus/cache_store.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/component_lookup.hpp"
 #include "plexus/config.hpp"
@@ -18,6 +22,7 @@
 #include "plexus/plugin_context.hpp"
 #include "plexus/plugin_library.hpp"
 #include "plexus/plugin_registry.hpp"
+#include "test_support.hpp"
 
 namespace plexus::test {
 
@@ -27,35 +32,47 @@ inline std::filesystem::path compiler_plugin_dir() {
                      : std::filesystem::path(PLEXUS_TEST_DEFAULT_PLUGIN_DIR);
 }
 
-// A compiler sees no other component.
-class NoComponents final : public ComponentLookup {
+// A compiler sees no other component, except the cache store when one is given.
+class CacheOnlyLookup final : public ComponentLookup {
  public:
+  explicit CacheOnlyLookup(CacheStore* store = nullptr) : store_(store) {}
   std::size_t backend_count() const override { return 0; }
   Backend& backend(std::size_t) const override {
     throw error(error_category::internal, "no backends in this test");
   }
-  CacheStore* cache() const override { return nullptr; }
+  CacheStore* cache() const override { return store_; }
   Compiler* compiler() const override { return nullptr; }
   FusionEngine* fusion() const override { return nullptr; }
   MemoryModel* memory() const override { return nullptr; }
   Scheduler* scheduler() const override { return nullptr; }
+
+ private:
+  CacheStore* store_;
 };
 
-// A fresh clang compiler with `options` (TOML lines of its [compiler.clang] table).
-inline std::shared_ptr<Compiler> load_clang_compiler(const std::string& options = "") {
+// A fresh compiler `name` loaded through the core's loader, with `options` (TOML lines of
+// its [compiler.<name>] table) and `store` as its cache store (nullptr: none).
+inline std::shared_ptr<Compiler> load_compiler(const std::string& name,
+                                               const std::string& options = "",
+                                               CacheStore* store = nullptr) {
   const PluginListing listing =
-      PluginRegistry::inspect(compiler_plugin_dir() / "libplexus_compiler_clang.so");
+      PluginRegistry::inspect(compiler_plugin_dir() / ("libplexus_compiler_" + name + ".so"));
   REQUIRE(listing.kind == ComponentKind::compiler);
-  REQUIRE(listing.name == "clang");
+  REQUIRE(listing.name == name);
   const auto library = PluginLibrary::load(listing);
   const Config config = Config::from_string(
-      "[compiler]\nuse = \"clang\"\n[compiler.clang]\n" + options + "\n", "compiler_test.toml");
-  NoComponents none;
-  PluginContext context{config.options_for(ComponentKind::compiler, "clang"), none};
+      "[compiler]\nuse = \"" + name + "\"\n[compiler." + name + "]\n" + options + "\n",
+      "compiler_test.toml");
+  CacheOnlyLookup lookup(store);
+  PluginContext context{config.options_for(ComponentKind::compiler, name), lookup};
   const std::shared_ptr<Component> component = library->create(context);
   auto* compiler = dynamic_cast<Compiler*>(component.get());
   REQUIRE(compiler != nullptr);
   return std::shared_ptr<Compiler>(component, compiler);
+}
+
+inline std::shared_ptr<Compiler> load_clang_compiler(const std::string& options = "") {
+  return load_compiler("clang", options);
 }
 
 // One compiler for the whole test program (loading it is not what is tested).
@@ -91,5 +108,41 @@ __kernel void vadd(__global const float* a, __global const float* b, __global fl
   c[i] = a[i] + b[i];
 }
 )";
+
+// spirv-val --target-env opencl2.0 on the module: its exit status (output in `output`).
+inline int spirv_val_status(const std::vector<std::byte>& spirv, std::string& output) {
+  TempDir dir;
+  const fs::path file = dir.write("module.spv", as_text(spirv));
+  const std::string command =
+      std::string(PLEXUS_TEST_SPIRV_VAL) + " --target-env opencl2.0 " + file.string() + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
+  const int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The result is a SPIR-V module that spirv-val accepts.
+inline void require_valid_spirv(const CompileResult& result) {
+  INFO(result.log);
+  REQUIRE(result.succeeded);
+  REQUIRE(result.format == BinaryFormat::spirv);
+  REQUIRE(result.binary.size() > 20);
+  if (std::string(PLEXUS_TEST_SPIRV_VAL).empty()) {
+    WARN("spirv-val was not found when this test was configured: SPIR-V not validated");
+    return;
+  }
+  std::string output;
+  const int status = spirv_val_status(result.binary, output);
+  INFO("spirv-val: " << output);
+  CHECK(status == 0);
+}
+
+inline const Diagnostic* first_error(const CompileResult& result) {
+  for (const Diagnostic& diagnostic : result.diagnostics)
+    if (diagnostic.severity == DiagnosticSeverity::error) return &diagnostic;
+  return nullptr;
+}
 
 }  // namespace plexus::test

@@ -19,7 +19,7 @@ TEST_CASE("process: a compile error comes back as a diagnostic with line and col
   INFO(result.log);
   REQUIRE_FALSE(result.succeeded);
   CHECK(result.binary.empty());
-  const Diagnostic* error = first_error_of(result);
+  const Diagnostic* error = first_error(result);
   REQUIRE(error != nullptr);
   CHECK(error->file == "kernel.cl");
   CHECK(error->line == 3);
@@ -37,7 +37,7 @@ TEST_CASE("process: diagnostics name the source as source_name gives it", "[comp
   const CompileResult result = process_compiler().compile(r);
   INFO(result.log);
   REQUIRE_FALSE(result.succeeded);
-  const Diagnostic* error = first_error_of(result);
+  const Diagnostic* error = first_error(result);
   REQUIRE(error != nullptr);
   CHECK(error->file == "some/dir/saxpy.cl");
   CHECK(error->line == 2);
@@ -55,7 +55,7 @@ TEST_CASE("process: a source_name path makes \"\" includes resolve beside it on 
               BinaryFormat::spirv);
   r.source_name = file.string();
   const CompileResult result = process_compiler().compile(r);
-  check_valid_spirv(result);
+  require_valid_spirv(result);
 }
 
 TEST_CASE("process: warnings are reported and do not fail the build", "[compiler]") {
@@ -77,7 +77,7 @@ TEST_CASE("process: a missing include names the file", "[compiler]") {
               BinaryFormat::spirv));
   INFO(result.log);
   REQUIRE_FALSE(result.succeeded);
-  const Diagnostic* error = first_error_of(result);
+  const Diagnostic* error = first_error(result);
   REQUIRE(error != nullptr);
   CHECK(error->file == "kernel.cl");
   CHECK(error->line == 1);
@@ -102,7 +102,7 @@ TEST_CASE("process: virtual include files are found, with quotes, brackets and f
   const CompileResult failed = process_compiler().compile(broken);
   INFO(failed.log);
   REQUIRE_FALSE(failed.succeeded);
-  const Diagnostic* error = first_error_of(failed);
+  const Diagnostic* error = first_error(failed);
   REQUIRE(error != nullptr);
   CHECK(error->file == "lib/math/ops.h");
   CHECK(error->line == 2);
@@ -119,7 +119,7 @@ TEST_CASE("process: bad options are clear errors, not exceptions", "[compiler]")
     INFO(option << ": " << result.log);
     CHECK_FALSE(result.succeeded);
     CHECK_FALSE(result.log.empty());
-    CHECK(first_error_of(result) != nullptr);
+    CHECK(first_error(result) != nullptr);
   }
   const CompileResult unknown = process_compiler().compile(
       request(vector_add_source, BinaryFormat::spirv, {"-fno-such-option"}));
@@ -170,5 +170,5 @@ TEST_CASE("process: an empty source, an unknown kernel and garbage inputs are cl
   const CompileResult ir = process_compiler().compile(
       request("this is not IR", BinaryFormat::ptx, {}, SourceLanguage::llvm_ir_text));
   CHECK_FALSE(ir.succeeded);
-  CHECK(first_error_of(ir) != nullptr);
+  CHECK(first_error(ir) != nullptr);
 }

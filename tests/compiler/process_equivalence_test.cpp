@@ -120,8 +120,8 @@ TEST_CASE("equivalence: process and clang give the same kernels for every target
       CHECK(describe(tools.kernels) == describe(in_process.kernels));
       CHECK_FALSE(tools.binary.empty());
       if (format == BinaryFormat::spirv) {
-        check_valid_spirv(in_process);
-        check_valid_spirv(tools);
+        require_valid_spirv(in_process);
+        require_valid_spirv(tools);
       }
       if (format == BinaryFormat::ptx) {
         for (const KernelInfo& kernel : tools.kernels)
@@ -148,8 +148,8 @@ __kernel void reduce(__global const float* in, __global float* out, __local floa
 }
 )",
                                    BinaryFormat::spirv);
-  check_valid_spirv(clang_compiler().compile(r));
-  check_valid_spirv(process_compiler().compile(r));
+  require_valid_spirv(clang_compiler().compile(r));
+  require_valid_spirv(process_compiler().compile(r));
 }
 
 TEST_CASE("equivalence: both spir64 bitcodes run on PoCL", "[compiler]") {

@@ -18,7 +18,7 @@ using namespace plexus::test;
 TEST_CASE("process: OpenCL C 1.2, 2.0, 3.0 and C++ for OpenCL to SPIR-V pass spirv-val",
           "[compiler]") {
   for (const char* standard : {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"})
-    check_valid_spirv(
+    require_valid_spirv(
         process_compiler().compile(request(vector_add_source, BinaryFormat::spirv, {standard})));
   const char* source = R"(
 template <typename T> T twice(T value) { return value + value; }
@@ -26,7 +26,7 @@ __kernel void scale(__global float* data) { size_t i = get_global_id(0); data[i]
 )";
   const CompileResult cpp = process_compiler().compile(
       request(source, BinaryFormat::spirv, {}, SourceLanguage::cpp_for_opencl));
-  check_valid_spirv(cpp);
+  require_valid_spirv(cpp);
   CHECK(find_kernel(cpp, "scale") != nullptr);
 }
 
@@ -99,7 +99,7 @@ TEST_CASE("process: bitcode, IR text and SPIR-V inputs", "[compiler]") {
   REQUIRE(spir.succeeded);
   const CompileResult spirv = process_compiler().compile(
       request(as_text(spir.binary), BinaryFormat::spirv, {}, SourceLanguage::llvm_bitcode));
-  check_valid_spirv(spirv);
+  require_valid_spirv(spirv);
   REQUIRE(find_kernel(spirv, "vadd") != nullptr);
 
   const CompileResult back = process_compiler().compile(

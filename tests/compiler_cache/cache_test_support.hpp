@@ -64,62 +64,13 @@ class WrappingStore final : public CacheStore {
   std::vector<CacheKey> stored_;
 };
 
-class CacheOnly final : public ComponentLookup {
- public:
-  explicit CacheOnly(CacheStore* store) : store_(store) {}
-  std::size_t backend_count() const override { return 0; }
-  Backend& backend(std::size_t) const override {
-    throw error(error_category::internal, "no backends in this test");
-  }
-  CacheStore* cache() const override { return store_; }
-  Compiler* compiler() const override { return nullptr; }
-  FusionEngine* fusion() const override { return nullptr; }
-  MemoryModel* memory() const override { return nullptr; }
-  Scheduler* scheduler() const override { return nullptr; }
-
- private:
-  CacheStore* store_;
-};
-
 // A clang compiler that sees `store` (nullptr: none) as its cache.
 inline std::shared_ptr<Compiler> clang_compiler_over(CacheStore* store) {
-  const PluginListing listing =
-      PluginRegistry::inspect(compiler_plugin_dir() / "libplexus_compiler_clang.so");
-  static const auto library = PluginLibrary::load(listing);
-  const Config config =
-      Config::from_string("[compiler]\nuse = \"clang\"\n", "compiler_cache_test.toml");
-  CacheOnly lookup(store);
-  PluginContext context{config.options_for(ComponentKind::compiler, "clang"), lookup};
-  const std::shared_ptr<Component> component = library->create(context);
-  auto* compiler = dynamic_cast<Compiler*>(component.get());
-  REQUIRE(compiler != nullptr);
-  return std::shared_ptr<Compiler>(component, compiler);
+  return load_compiler("clang", "", store);
 }
 
 inline bool is_key_of(const CacheKey& key, const std::string& level) {
   return key.device.rfind(level, 0) == 0;
-}
-
-inline void require_valid_spirv(const CompileResult& result) {
-  INFO(result.log);
-  REQUIRE(result.succeeded);
-  REQUIRE(result.format == BinaryFormat::spirv);
-  if (std::string(PLEXUS_TEST_SPIRV_VAL).empty()) {
-    WARN("spirv-val was not found when this test was configured: SPIR-V not validated");
-    return;
-  }
-  TempDir dir;
-  const fs::path file = dir.write("module.spv", as_text(result.binary));
-  const std::string command =
-      std::string(PLEXUS_TEST_SPIRV_VAL) + " --target-env opencl2.0 " + file.string() + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-  const int status = pclose(pipe);
-  INFO("spirv-val: " << output);
-  CHECK((WIFEXITED(status) ? WEXITSTATUS(status) : -1) == 0);
 }
 
 inline std::string read_text(const fs::path& path) {
