@@ -15,13 +15,22 @@ namespace plexus {
 
 Component::~Component() = default;
 ComponentLookup::~ComponentLookup() = default;
-Device::~Device() = default;
 Backend::~Backend() = default;
 Scheduler::~Scheduler() = default;
 MemoryModel::~MemoryModel() = default;
 CacheStore::~CacheStore() = default;
 Compiler::~Compiler() = default;
 FusionEngine::~FusionEngine() = default;
+
+std::vector<Device*> available_devices(const ComponentLookup& components) {
+  std::vector<Device*> devices;
+  for (std::size_t b = 0; b < components.backend_count(); ++b) {
+    Backend& backend = components.backend(b);
+    if (!backend.status().available) continue;
+    for (std::size_t d = 0; d < backend.device_count(); ++d) devices.push_back(&backend.device(d));
+  }
+  return devices;
+}
 
 Device& Backend::device(std::size_t index) const {
   const std::size_t count = device_count();

@@ -35,16 +35,7 @@ const Config& Runtime::config() const { return state_->config; }
 const PluginRegistry& Runtime::plugins() const { return state_->registry; }
 const ComponentSet& Runtime::components() const { return *state_->components; }
 
-std::vector<Device*> Runtime::devices() const {
-  std::vector<Device*> devices;
-  const ComponentSet& set = *state_->components;
-  for (std::size_t b = 0; b < set.backend_count(); ++b) {
-    Backend& backend = set.backend(b);
-    if (!backend.status().available) continue;
-    for (std::size_t d = 0; d < backend.device_count(); ++d) devices.push_back(&backend.device(d));
-  }
-  return devices;
-}
+std::vector<Device*> Runtime::devices() const { return available_devices(*state_->components); }
 
 std::shared_ptr<TaskEvent> Runtime::host_task(std::function<void()> work,
                                               std::vector<std::shared_ptr<TaskEvent>> dependencies) {

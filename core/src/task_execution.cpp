@@ -1,5 +1,8 @@
 #include "plexus/task_execution.hpp"
 
+#include "plexus/device.hpp"
+#include "plexus/error.hpp"
+
 namespace plexus {
 
 std::exception_ptr wait_for_dependencies(const Task& task) {
@@ -14,19 +17,58 @@ std::exception_ptr wait_for_dependencies(const Task& task) {
   return nullptr;
 }
 
-void run_task_now(Task& task) {
+Device* default_placement(const TaskBody& body, Device* fallback) {
+  if (body.runs_on_host()) return nullptr;
+  if (Device* preferred = body.preferred_device()) return preferred;
+  return fallback;
+}
+
+void place_task(Task& task, Device* placement) {
+  if (!task.body) return;
+  if (task.body->runs_on_host() && placement) {
+    throw error(error_category::invalid_argument,
+                task.body->name() + " must run on the host, not on device '" +
+                    placement->info().name + "'");
+  }
+  if (!task.body->runs_on_host()) {
+    if (!placement) {
+      throw error(error_category::invalid_argument,
+                  task.body->name() + " needs a device; there is none to place it on");
+    }
+    if (!task.body->can_run_on(*placement)) {
+      throw error(error_category::invalid_argument, task.body->name() + " cannot run on device '" +
+                                                        placement->info().name + "'");
+    }
+  }
+  for (auto& dependency : task.body->place(placement, task.event)) {
+    task.dependencies.push_back(std::move(dependency));
+  }
+}
+
+void run_task_now(Task& task, DeviceQueue* queue) {
   if (std::exception_ptr failure = wait_for_dependencies(task)) {
     task.event->mark_failed(failure);
     return;
   }
   task.event->mark_running();
   try {
-    if (task.host_work) task.host_work();
+    if (task.body) {
+      task.body->run(queue);
+    } else if (task.host_work) {
+      task.host_work();
+    }
   } catch (...) {
     task.event->mark_failed(std::current_exception());
     return;
   }
   task.event->mark_complete();
+}
+
+DeviceQueue* DeviceQueues::for_device(Device* device) {
+  if (!device) return nullptr;
+  auto& queue = queues_[device];
+  if (!queue) queue = device->create_queue();
+  return queue.get();
 }
 
 }  // namespace plexus

@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "plexus/component_lookup.hpp"
 #include "plexus/error.hpp"
 #include "plexus/task_execution.hpp"
 
@@ -13,10 +14,13 @@ thread_local const DagScheduler* running_on = nullptr;  // the scheduler whose w
 
 struct DagScheduler::Node {
   Task task;
+  Device* placement = nullptr;  // nullptr: the host
   std::atomic<std::size_t> waiting_for{0};  // dependencies not yet done, plus one guard
 };
 
 DagScheduler::DagScheduler(PluginContext& context) {
+  const auto devices = available_devices(context.components);
+  if (!devices.empty()) first_device_ = devices.front();
   std::int64_t count = context.options.get_non_negative(
       "workers", static_cast<std::int64_t>(std::thread::hardware_concurrency()));
   if (count == 0) count = 1;
@@ -38,12 +42,21 @@ void DagScheduler::submit(Task task) {
   if (!task.event) {
     throw error(error_category::invalid_argument, "dag scheduler: a task without an event");
   }
+  auto node = std::make_shared<Node>();
+  node->task = std::move(task);
+  if (node->task.body) {
+    node->placement = default_placement(*node->task.body, first_device_);
+    try {
+      place_task(node->task, node->placement);
+    } catch (...) {
+      node->task.event->mark_failed(std::current_exception());
+      return;
+    }
+  }
   {
     std::lock_guard lock(mutex_);
     ++outstanding_;
   }
-  auto node = std::make_shared<Node>();
-  node->task = std::move(task);
   // The guard keeps the node from becoming ready while callbacks are still registered.
   node->waiting_for = node->task.dependencies.size() + 1;
   for (const auto& dependency : node->task.dependencies) {
@@ -78,6 +91,7 @@ void DagScheduler::wait_all() {
 
 void DagScheduler::work() {
   running_on = this;
+  DeviceQueues queues;  // this worker's own queue on each device it runs tasks on
   for (;;) {
     std::shared_ptr<Node> node;
     {
@@ -88,7 +102,7 @@ void DagScheduler::work() {
       ready_.pop_front();
     }
     // Dependencies are done: this only propagates a failed one, then runs the work.
-    run_task_now(node->task);
+    run_task_now(node->task, queues.for_device(node->placement));
     node.reset();  // release the work's captures before waiters see it finished
     bool idle = false;
     {

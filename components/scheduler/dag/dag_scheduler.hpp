@@ -1,8 +1,9 @@
 // DagScheduler: the `scheduler/dag` component. Every task whose dependencies are done is
 // dispatched at once to a pool of worker threads, so independent tasks really run
 // concurrently; a task waits only for its own dependencies (events of earlier tasks, on
-// this or any other scheduler). Host tasks for now; device tasks arrive with the
-// application API.
+// this or any other scheduler). Device tasks run on the device their queue asked for (else
+// the first device); each worker has its own queue on each device, so independent kernels on
+// one device run concurrently too.
 //
 // Options ([scheduler.dag]): workers (integer, default: the number of hardware threads).
 // Thread-safety: submit() and wait_all() may be called from any thread; wait_all() from
@@ -20,6 +21,7 @@
 
 #include "plexus/plugin_context.hpp"
 #include "plexus/scheduler.hpp"
+#include "plexus/task_execution.hpp"
 
 namespace plexus::dag {
 
@@ -42,6 +44,7 @@ class DagScheduler final : public Scheduler {
   std::deque<std::shared_ptr<Node>> ready_;
   std::uint64_t outstanding_ = 0;     // submitted and not yet finished
   bool stopping_ = false;
+  Device* first_device_ = nullptr;  // of the available backends; nullptr: none
   std::vector<std::thread> workers_;
 };
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "plexus/export.hpp"
 
@@ -16,6 +17,7 @@ namespace plexus {
 class Backend;
 class CacheStore;
 class Compiler;
+class Device;
 class FusionEngine;
 class MemoryModel;
 class Scheduler;
@@ -32,5 +34,8 @@ class PLEXUS_API ComponentLookup {
   virtual MemoryModel* memory() const = 0;
   virtual Scheduler* scheduler() const = 0;
 };
+
+// The devices of every available backend, in backend (config) order, then device order.
+PLEXUS_API std::vector<Device*> available_devices(const ComponentLookup& components);
 
 }  // namespace plexus

@@ -1,9 +1,31 @@
-// Device: one device of a backend. Owned by its backend and valid as long as the backend.
-// Thread-safety: info() is immutable after discovery and safe from any thread.
+// Device: one device of a backend: its description, memory, code loading and queues.
+//
+// Memory: allocate() returns an opaque handle to `bytes` of device memory (a real pointer
+// where the device has one: host and CUDA memory, OpenCL SVM; otherwise what the backend
+// documents, e.g. a cl_mem). It is the USM-style device pointer a buffer hands out, and
+// what KernelArgument::of_allocation and DeviceQueue copies take. A device with
+// shares_host_memory() reads and writes host memory directly: the runtime treats it as the
+// host location (no copies) and passes host addresses as allocations.
+//
+// Ownership: owned by its backend and valid as long as the backend. Modules, queues and
+// allocations it hands out must be released before the backend is destroyed.
+// Thread-safety: every member is safe from any thread.
+// Errors: plexus::error(device) when the driver fails (out of memory names the size),
+// plexus::error(unsupported) for a binary format the device does not load (the message
+// lists those it does), plexus::error(build) when the driver rejects a binary (with its log).
 #pragma once
 
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "plexus/binary_format.hpp"
 #include "plexus/device_info.hpp"
+#include "plexus/device_module.hpp"
+#include "plexus/device_queue.hpp"
 #include "plexus/export.hpp"
+#include "plexus/kernel_info.hpp"
 
 namespace plexus {
 
@@ -18,6 +40,27 @@ class PLEXUS_API Device {
 
   virtual const DeviceInfo& info() const = 0;
   virtual Backend& backend() const = 0;
+
+  // True when kernels on this device use host memory directly (the host backend).
+  virtual bool shares_host_memory() const { return false; }
+
+  // Never returns nullptr; bytes == 0 is invalid_argument.
+  virtual void* allocate(std::size_t bytes);
+  // Accepts nullptr. Must not throw.
+  virtual void deallocate(void* allocation) noexcept;
+
+  // Loads device code of `format` (one of info().formats). `kernels` describes the kernels
+  // the compiler found in it (names and arguments), in the compiler's order.
+  virtual std::shared_ptr<DeviceModule> load_module(BinaryFormat format,
+                                                    std::span<const std::byte> binary,
+                                                    const std::vector<KernelInfo>& kernels);
+
+  virtual std::unique_ptr<DeviceQueue> create_queue();
+
+ protected:
+  // For backends that do not implement an operation yet: throws plexus::error(unsupported)
+  // naming the backend, the device and `operation`.
+  [[noreturn]] void unsupported(const char* operation) const;
 };
 
 }  // namespace plexus

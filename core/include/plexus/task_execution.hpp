@@ -1,22 +1,46 @@
-// Helpers every scheduler needs to run a task's host work: the mechanism, not a policy
-// (when and where a task runs stays the scheduler's choice).
-// Thread-safety: call from any thread; they block on the task's dependencies.
+// Helpers every scheduler needs to run tasks: the mechanism, not a policy (when and where a
+// task runs stays the scheduler's choice).
+// Thread-safety: the free functions may be called from any thread; they block on the task's
+// dependencies. DeviceQueues is not thread-safe: one per worker thread.
 #pragma once
 
 #include <exception>
+#include <memory>
+#include <unordered_map>
 
+#include "plexus/device_queue.hpp"
 #include "plexus/export.hpp"
 #include "plexus/task.hpp"
 
 namespace plexus {
 
+class Device;
+
 // Waits until every dependency is done; returns the first failure, or nullptr.
 PLEXUS_API std::exception_ptr wait_for_dependencies(const Task& task);
 
+// The placement a scheduler without a policy of its own uses: the host for host bodies, the
+// body's preferred device, else `fallback` (the first device, or nullptr for the host).
+PLEXUS_API Device* default_placement(const TaskBody& body, Device* fallback);
+
+// Places the task's body (if any) at `placement` and appends the dependencies it found to
+// task.dependencies. Call once per task, in submission order, before the task can run.
+// Throws invalid_argument when the body cannot run there.
+PLEXUS_API void place_task(Task& task, Device* placement);
+
 // Runs the task on this thread now: waits for its dependencies (a failed dependency fails
-// the task with the same failure, without running it), marks it running, runs host_work,
-// and completes or fails its event. The task's own failures go to its event, not to the
-// caller.
-PLEXUS_API void run_task_now(Task& task);
+// the task with the same failure, without running it), marks it running, runs host_work or
+// the body (with `queue`, the placement's queue, nullptr for the host), and completes or
+// fails its event. The task's own failures go to its event, not to the caller.
+PLEXUS_API void run_task_now(Task& task, DeviceQueue* queue = nullptr);
+
+// One DeviceQueue per device, created on first use.
+class PLEXUS_API DeviceQueues {
+ public:
+  DeviceQueue* for_device(Device* device);  // nullptr for nullptr (the host)
+
+ private:
+  std::unordered_map<Device*, std::unique_ptr<DeviceQueue>> queues_;
+};
 
 }  // namespace plexus

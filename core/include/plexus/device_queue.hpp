@@ -1,0 +1,71 @@
+// DeviceQueue: an in-order stream of operations on one device (an OpenCL command queue, a
+// CUDA stream, the host's thread pool). Operations are enqueued and run asynchronously, one
+// after another in enqueue order; wait() or on_complete() observe their end.
+//
+// Copies move bytes between a device allocation of this device and host memory laid out
+// the same way (CopyLayout describes both sides: a buffer has the same layout at every
+// location). Allocations are what Device::allocate returned, plus byte offsets.
+//
+// Errors: bad arguments found at enqueue time throw plexus::error(invalid_argument) at once;
+// failures while running (a driver error, a faulting kernel) make every later operation
+// fail and surface from wait()/on_complete() as plexus::error(device). After a failure the
+// queue stays failed until wait() has reported it.
+// Thread-safety: one thread at a time per queue (the scheduler gives each worker its own);
+// different queues of one device may be used concurrently. Ownership: created by
+// Device::create_queue(), must not outlive its device; the destructor waits for the queue.
+#pragma once
+
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <span>
+
+#include "plexus/device_module.hpp"
+#include "plexus/export.hpp"
+#include "plexus/kernel_argument.hpp"
+#include "plexus/nd_range.hpp"
+
+namespace plexus {
+
+// A rectangular region of up to three dimensions, in bytes: `slices` planes of `rows` rows
+// of `row_bytes` contiguous bytes, starting `offset` bytes into the allocation; rows are
+// `row_pitch` apart and planes `slice_pitch` apart. A contiguous copy has rows = slices = 1.
+struct CopyLayout {
+  std::size_t offset = 0;
+  std::size_t row_bytes = 0;
+  std::size_t rows = 1;
+  std::size_t slices = 1;
+  std::size_t row_pitch = 0;    // >= row_bytes when rows > 1
+  std::size_t slice_pitch = 0;  // >= rows * row_pitch when slices > 1
+
+  std::size_t bytes() const { return row_bytes * rows * slices; }
+  static CopyLayout contiguous(std::size_t offset, std::size_t bytes) {
+    return {offset, bytes, 1, 1, bytes, bytes};
+  }
+};
+
+class PLEXUS_API DeviceQueue {
+ public:
+  DeviceQueue() = default;
+  DeviceQueue(const DeviceQueue&) = delete;
+  DeviceQueue& operator=(const DeviceQueue&) = delete;
+  virtual ~DeviceQueue();
+
+  // host memory (base address of the host copy) -> device allocation, the region `layout`.
+  virtual void copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) = 0;
+  // device allocation -> host memory (base address of the host copy).
+  virtual void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) = 0;
+  // Launches `kernel` (loaded for this queue's device) over `range`. The arguments' values
+  // are copied before launch() returns. Throws invalid_argument when the arguments do not
+  // match the kernel (count, kinds, scalar sizes) or the range does not suit it.
+  virtual void launch(const DeviceKernel& kernel, const NdRange& range,
+                      std::span<const KernelArgument> arguments) = 0;
+
+  // Blocks until every operation enqueued so far has finished; rethrows a failure.
+  virtual void wait() = 0;
+  // Calls `done` once every operation enqueued so far has finished, with the failure or
+  // nullptr, on any thread (possibly this one, before returning). `done` must not throw.
+  virtual void on_complete(std::function<void(std::exception_ptr)> done) = 0;
+};
+
+}  // namespace plexus

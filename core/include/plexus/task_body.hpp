@@ -1,0 +1,54 @@
+// TaskBody: what a task does, for tasks the application API creates (kernel launches, host
+// accesses, host tasks with buffer requirements). Implemented by the core; schedulers drive
+// it: choose a placement, place() in submission order, then run() once the dependencies are
+// done. The body knows its buffer requirements and does the memory-model bookkeeping,
+// allocations and copies itself, so every scheduler moves data the same way.
+//
+// Placement: a device, or nullptr for the host (host tasks and host accesses must be placed
+// on the host; kernels on a device that can_run_on()).
+// Thread-safety: place() is called once, from the submitting thread; run() once, from any
+// thread, after place() and after every dependency (the task's and place()'s) is done;
+// the const members are safe from any thread. Ownership: shared by the task and scheduler.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plexus/export.hpp"
+#include "plexus/task_event.hpp"
+
+namespace plexus {
+
+class Device;
+class DeviceQueue;
+
+class PLEXUS_API TaskBody {
+ public:
+  TaskBody() = default;
+  TaskBody(const TaskBody&) = delete;
+  TaskBody& operator=(const TaskBody&) = delete;
+  virtual ~TaskBody();
+
+  // "kernel saxpy", "host access", ... for logs and traces.
+  virtual const std::string& name() const = 0;
+  // True when the body must run on the host (placement nullptr).
+  virtual bool runs_on_host() const = 0;
+  // The device the submitting queue asked for; nullptr: no preference.
+  virtual Device* preferred_device() const = 0;
+  virtual bool can_run_on(const Device& device) const = 0;
+  // Bytes the memory model would copy if the task were placed there now (cost models).
+  virtual std::size_t transfer_bytes(Device* placement) const = 0;
+
+  // Records the body's buffer accesses for `placement` as made by `event`; returns the
+  // earlier tasks they depend on (the scheduler waits for them as for explicit ones).
+  virtual std::vector<std::shared_ptr<TaskEvent>> place(Device* placement,
+                                                        const std::shared_ptr<TaskEvent>& event) = 0;
+  // Runs the body where it was placed, on the calling thread until done: allocations,
+  // copies, then the work. `queue` is a queue of the placement's device (nullptr for the
+  // host). Throws the task's failure.
+  virtual void run(DeviceQueue* queue) = 0;
+};
+
+}  // namespace plexus

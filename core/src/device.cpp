@@ -1,0 +1,33 @@
+// Device defaults for backends that do not implement an operation, and the key functions
+// of the device-side interfaces.
+#include "plexus/device.hpp"
+
+#include "plexus/backend.hpp"
+#include "plexus/error.hpp"
+#include "plexus/task_body.hpp"
+
+namespace plexus {
+
+Device::~Device() = default;
+DeviceKernel::~DeviceKernel() = default;
+DeviceModule::~DeviceModule() = default;
+DeviceQueue::~DeviceQueue() = default;
+TaskBody::~TaskBody() = default;
+
+void Device::unsupported(const char* operation) const {
+  throw error(error_category::unsupported, "device '" + info().name + "' cannot " + operation +
+                                               ": its backend does not implement it");
+}
+
+void* Device::allocate(std::size_t) { unsupported("allocate memory"); }
+
+void Device::deallocate(void*) noexcept {}
+
+std::shared_ptr<DeviceModule> Device::load_module(BinaryFormat format, std::span<const std::byte>,
+                                                  const std::vector<KernelInfo>&) {
+  unsupported(("load " + std::string(to_string(format)) + " modules").c_str());
+}
+
+std::unique_ptr<DeviceQueue> Device::create_queue() { unsupported("create queues"); }
+
+}  // namespace plexus
