@@ -16,6 +16,8 @@ packages=(
   libllvmspirvlib-15-dev llvm-spirv-15 spirv-tools libclc-15
   # OpenCL backend, with PoCL as a real CPU device
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
+  # host backend: work-items of barrier kernels run as fibers
+  libboost-context1.81-dev
 )
 
 missing=()
