@@ -1,0 +1,27 @@
+// validate_launch: the checks every backend makes before launching a kernel, so that a bad
+// launch fails the same way (and with the same words) on every device.
+// Pure function over plain data: thread-safe.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "plexus/export.hpp"
+#include "plexus/kernel_argument.hpp"
+#include "plexus/kernel_info.hpp"
+#include "plexus/nd_range.hpp"
+
+namespace plexus {
+
+// Throws plexus::error(invalid_argument) naming `what` (e.g. "launch of 'vadd' on <device>"),
+// the kernel and the argument (index and name) when: the range is invalid (plexus::validate),
+// the kernel requires a work-group size the range does not use, the argument count differs
+// from the kernel's, an argument's kind does not suit the parameter (allocation for
+// __global/__constant pointers, local for __local pointers, scalar for values), a scalar's
+// size differs from the parameter's, an allocation is null, or a local size is zero.
+// Sampler and image parameters are refused as plexus::error(unsupported).
+PLEXUS_API void validate_launch(const KernelInfo& kernel, const NdRange& range,
+                                std::span<const KernelArgument> arguments,
+                                const std::string& what);
+
+}  // namespace plexus

@@ -1,0 +1,96 @@
+#include "plexus/launch_validation.hpp"
+
+#include "plexus/error.hpp"
+
+namespace plexus {
+namespace {
+
+const char* parameter_text(KernelArgKind kind) {
+  switch (kind) {
+    case KernelArgKind::global_pointer: return "a __global pointer";
+    case KernelArgKind::constant_pointer: return "a __constant pointer";
+    case KernelArgKind::local_pointer: return "a __local pointer";
+    case KernelArgKind::scalar: return "a value";
+    case KernelArgKind::sampler: return "a sampler";
+    case KernelArgKind::image: return "an image";
+  }
+  return "an unknown parameter";
+}
+
+const char* argument_text(KernelArgumentKind kind) {
+  switch (kind) {
+    case KernelArgumentKind::allocation: return "an allocation";
+    case KernelArgumentKind::scalar: return "a scalar";
+    case KernelArgumentKind::local: return "local memory";
+  }
+  return "an unknown argument kind";
+}
+
+KernelArgumentKind expected_kind(KernelArgKind kind) {
+  switch (kind) {
+    case KernelArgKind::global_pointer:
+    case KernelArgKind::constant_pointer: return KernelArgumentKind::allocation;
+    case KernelArgKind::local_pointer: return KernelArgumentKind::local;
+    default: return KernelArgumentKind::scalar;
+  }
+}
+
+}  // namespace
+
+void validate_launch(const KernelInfo& kernel, const NdRange& range,
+                     std::span<const KernelArgument> arguments, const std::string& what) {
+  validate(range, what);
+  const auto& required = kernel.required_work_group_size;
+  if (required[0] != 0) {
+    for (std::size_t d = 0; d < 3; ++d) {
+      const std::size_t local = d < range.dimensions ? range.local[d] : 1;
+      if (local != required[d])
+        throw error(error_category::invalid_argument,
+                    what + ": kernel '" + kernel.name + "' requires the work-group size {" +
+                        std::to_string(required[0]) + ", " + std::to_string(required[1]) + ", " +
+                        std::to_string(required[2]) + "} (reqd_work_group_size); give the range "
+                        "that local size");
+    }
+  }
+  if (arguments.size() != kernel.args.size())
+    throw error(error_category::invalid_argument,
+                what + ": kernel '" + kernel.name + "' takes " +
+                    std::to_string(kernel.args.size()) + " argument(s), " +
+                    std::to_string(arguments.size()) + " given");
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const KernelArgInfo& parameter = kernel.args[i];
+    const KernelArgument& argument = arguments[i];
+    const std::string where = what + ": argument " + std::to_string(i) + " ('" + parameter.name +
+                              "') of kernel '" + kernel.name + "'";
+    if (parameter.kind == KernelArgKind::sampler || parameter.kind == KernelArgKind::image)
+      throw error(error_category::unsupported,
+                  where + " is " + parameter_text(parameter.kind) +
+                      ": samplers and images are not supported");
+    if (argument.kind != expected_kind(parameter.kind))
+      throw error(error_category::invalid_argument,
+                  where + " is " + parameter_text(parameter.kind) + " but " +
+                      argument_text(argument.kind) + " was given (pass " +
+                      argument_text(expected_kind(parameter.kind)) + ")");
+    switch (argument.kind) {
+      case KernelArgumentKind::allocation:
+        if (!argument.allocation)
+          throw error(error_category::invalid_argument, where + ": the allocation is null");
+        break;
+      case KernelArgumentKind::local:
+        if (argument.size == 0)
+          throw error(error_category::invalid_argument,
+                      where + ": local memory of 0 bytes; give the bytes to reserve");
+        break;
+      case KernelArgumentKind::scalar:
+        if (argument.size != parameter.size)
+          throw error(error_category::invalid_argument,
+                      where + " is " + std::to_string(parameter.size) + " byte(s), " +
+                          std::to_string(argument.size) + " given");
+        if (!argument.value)
+          throw error(error_category::invalid_argument, where + ": the value pointer is null");
+        break;
+    }
+  }
+}
+
+}  // namespace plexus
