@@ -1,0 +1,25 @@
+// validate_copy: the checks every backend makes on a DeviceQueue copy's CopyLayout, so that
+// a bad copy fails the same way on every device. Pure functions: thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "plexus/device_queue.hpp"
+#include "plexus/export.hpp"
+
+namespace plexus {
+
+// One past the last byte the layout touches, counted from the allocation's start:
+// offset + (slices-1)*slice_pitch + (rows-1)*row_pitch + row_bytes.
+PLEXUS_API std::size_t copy_extent(const CopyLayout& layout);
+
+// Throws plexus::error(invalid_argument) naming `what` and the layout when: row_bytes is 0,
+// rows or slices is 0, row_pitch < row_bytes with rows > 1, slice_pitch < rows * row_pitch
+// with slices > 1, a null allocation or host address, or the region ends past
+// `allocation_bytes` (pass SIZE_MAX when the backend cannot tell an allocation's size).
+PLEXUS_API void validate_copy(const CopyLayout& layout, const void* allocation,
+                              const void* host, std::size_t allocation_bytes,
+                              const std::string& what);
+
+}  // namespace plexus
