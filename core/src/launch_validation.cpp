@@ -41,7 +41,7 @@ void validate_launch(const KernelInfo& kernel, const NdRange& range,
                      std::span<const KernelArgument> arguments, const std::string& what) {
   validate(range, what);
   const auto& required = kernel.required_work_group_size;
-  if (required[0] != 0) {
+  if (required[0] != 0 && range.has_local_size()) {
     for (std::size_t d = 0; d < 3; ++d) {
       const std::size_t local = d < range.dimensions ? range.local[d] : 1;
       if (local != required[d])

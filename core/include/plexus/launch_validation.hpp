@@ -15,7 +15,7 @@ namespace plexus {
 
 // Throws plexus::error(invalid_argument) naming `what` (e.g. "launch of 'vadd' on <device>"),
 // the kernel and the argument (index and name) when: the range is invalid (plexus::validate),
-// the kernel requires a work-group size the range does not use, the argument count differs
+// the range gives a work-group size other than the one the kernel requires, the argument count differs
 // from the kernel's, an argument's kind does not suit the parameter (allocation for
 // __global/__constant pointers, local for __local pointers, scalar for values), a scalar's
 // size differs from the parameter's, an allocation is null, or a local size is zero.

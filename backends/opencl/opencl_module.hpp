@@ -1,0 +1,67 @@
+// OpenclModule and OpenclKernel: a cl_program built for one device from device code of one
+// format, and a cl_kernel per kernel the compiler reported.
+//
+// Formats: spirv (clCreateProgramWithIL), spir_bitcode (clCreateProgramWithBinary, built
+// with "-x spir -spir-std=1.2": cl_khr_spir, PoCL), ptx (clCreateProgramWithBinary on
+// NVIDIA's platform), opencl_c_source (clCreateProgramWithSource, built by the driver).
+// A program the driver rejects is plexus::error(build) carrying the driver's build log.
+//
+// Ownership: a module keeps its program and kernels; it must not outlive its OpenclDevice.
+// Thread-safety: immutable after construction. clSetKernelArg is not thread-safe on one
+// cl_kernel, so a queue sets arguments and enqueues under the kernel's launch_mutex():
+// the arguments are captured at enqueue, so the lock is held only while enqueueing.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "opencl_api.hpp"
+#include "opencl_handle.hpp"
+#include "plexus/binary_format.hpp"
+#include "plexus/device_module.hpp"
+
+namespace plexus::opencl {
+
+class OpenclDevice;
+
+class OpenclKernel final : public DeviceKernel {
+ public:
+  OpenclKernel(KernelInfo info, KernelHandle kernel, const OpenclDevice& device)
+      : info_(std::move(info)), kernel_(std::move(kernel)), device_(device) {}
+
+  const KernelInfo& info() const override { return info_; }
+  cl_kernel handle() const { return kernel_.get(); }
+  const OpenclDevice& device() const { return device_; }
+  std::mutex& launch_mutex() const { return mutex_; }
+
+ private:
+  KernelInfo info_;
+  KernelHandle kernel_;
+  const OpenclDevice& device_;
+  mutable std::mutex mutex_;
+};
+
+class OpenclModule final : public DeviceModule {
+ public:
+  // Creates and builds the program; throws plexus::error(build) with the build log,
+  // plexus::error(device) for other driver failures, plexus::error(unsupported) for a
+  // format OpenCL does not load.
+  OpenclModule(OpenclDevice& device, BinaryFormat format, std::span<const std::byte> binary,
+               const std::vector<KernelInfo>& kernels);
+  ~OpenclModule() override;
+
+  Device& device() const override;
+  const std::vector<KernelInfo>& kernels() const override { return infos_; }
+  const DeviceKernel& kernel(const std::string& name) const override;
+
+ private:
+  OpenclDevice& device_;
+  ProgramHandle program_;
+  std::vector<KernelInfo> infos_;
+  std::vector<std::unique_ptr<OpenclKernel>> kernels_;
+};
+
+}  // namespace plexus::opencl

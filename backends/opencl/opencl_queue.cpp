@@ -1,0 +1,245 @@
+#include "opencl_queue.hpp"
+
+#include <array>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "opencl_device.hpp"
+#include "opencl_module.hpp"
+#include "opencl_query.hpp"
+#include "plexus/copy_validation.hpp"
+#include "plexus/error.hpp"
+#include "plexus/launch_validation.hpp"
+
+namespace plexus::opencl {
+namespace {
+
+// "OpenCL 3.0 PoCL ..." -> 3; 1 when the text has another shape.
+int opencl_major(const std::string& version) {
+  const std::string prefix = "OpenCL ";
+  if (version.rfind(prefix, 0) != 0 || version.size() <= prefix.size()) return 1;
+  return version[prefix.size()] - '0';
+}
+
+cl_command_queue create_queue(const OpenclDevice& device) {
+  cl_int code = CL_SUCCESS;
+  cl_command_queue queue = nullptr;
+  if (opencl_major(device.info().version) >= 2) {
+    const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    queue = clCreateCommandQueueWithProperties(device.context(), device.handle(), properties, &code);
+  } else {
+    queue = clCreateCommandQueue(device.context(), device.handle(), CL_QUEUE_PROFILING_ENABLE, &code);
+  }
+  if (code != CL_SUCCESS)
+    throw error(error_category::device, "creating a command queue on OpenCL device '" +
+                                            device.info().name + "' failed: " + error_name(code));
+  return queue;
+}
+
+// The (x bytes, y rows, z slices) origin of `offset` in a layout's pitches, when the offset
+// falls inside a row with room for row_bytes; else {offset, 0, 0} (a linear offset, which
+// OpenCL computes the same way).
+std::array<std::size_t, 3> origin_of(const CopyLayout& layout, std::size_t row_pitch,
+                                     std::size_t slice_pitch) {
+  std::size_t rest = layout.offset;
+  const std::size_t z = slice_pitch ? rest / slice_pitch : 0;
+  rest -= z * slice_pitch;
+  const std::size_t y = row_pitch ? rest / row_pitch : 0;
+  rest -= y * row_pitch;
+  if (rest + layout.row_bytes > row_pitch) return {layout.offset, 0, 0};
+  return {rest, y, z};
+}
+
+// State of one on_complete call, owned by the marker's callback.
+struct Completion {
+  std::function<void(std::exception_ptr)> done;
+  std::vector<OpenclQueue::Pending> pending;  // commands not finished at on_complete time
+  std::string failure;                       // a failure already known then
+  std::string device;
+};
+
+std::string status_failure(const OpenclQueue::Pending& pending) {
+  cl_int status = CL_COMPLETE;
+  const cl_int code = clGetEventInfo(pending.event.get(), CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                     sizeof status, &status, nullptr);
+  if (code != CL_SUCCESS) return pending.what + ": clGetEventInfo failed: " + error_name(code);
+  return status < 0 ? pending.what + " failed: " + error_name(status) : "";
+}
+
+void CL_CALLBACK marker_done(cl_event marker, cl_int status, void* data) {
+  std::unique_ptr<Completion> completion(static_cast<Completion*>(data));
+  std::string failure = completion->failure;
+  for (const auto& pending : completion->pending)
+    if (failure.empty()) failure = status_failure(pending);
+  if (failure.empty() && status < 0) failure = "a command failed: " + error_name(status);
+  clReleaseEvent(marker);
+  completion->done(failure.empty() ? nullptr
+                                   : std::make_exception_ptr(error(
+                                         error_category::device,
+                                         "OpenCL device '" + completion->device + "': " + failure)));
+}
+
+}  // namespace
+
+OpenclQueue::OpenclQueue(OpenclDevice& device) : device_(device), queue_(create_queue(device)) {}
+
+OpenclQueue::~OpenclQueue() {
+  clFinish(queue_.get());
+  pending_.clear();
+}
+
+void OpenclQueue::check(cl_int code, const std::string& call, const std::string& what) const {
+  if (code == CL_SUCCESS) return;
+  const bool bad_argument = code == CL_INVALID_WORK_GROUP_SIZE ||
+                            code == CL_INVALID_WORK_ITEM_SIZE || code == CL_INVALID_GLOBAL_OFFSET ||
+                            code == CL_INVALID_KERNEL_ARGS || code == CL_INVALID_ARG_SIZE ||
+                            code == CL_INVALID_ARG_VALUE || code == CL_INVALID_MEM_OBJECT ||
+                            code == CL_INVALID_GLOBAL_WORK_SIZE;
+  throw error(bad_argument ? error_category::invalid_argument : error_category::device,
+              what + ": " + call + " failed: " + error_name(code));
+}
+
+void OpenclQueue::collect_finished() {
+  std::size_t finished = 0;
+  for (; finished < pending_.size(); ++finished) {
+    cl_int status = CL_COMPLETE;
+    const cl_int code = clGetEventInfo(pending_[finished].event.get(),
+                                       CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                                       nullptr);
+    if (code != CL_SUCCESS || status < 0) {
+      if (failure_.empty()) failure_ = status_failure(pending_[finished]);
+    } else if (status != CL_COMPLETE) {
+      break;  // in order: later commands have not finished either
+    }
+  }
+  pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(finished));
+}
+
+void OpenclQueue::track(cl_event event, std::string what) {
+  pending_.push_back({EventHandle(event), std::move(what)});
+  collect_finished();
+}
+
+void OpenclQueue::copy(bool to_device, void* host, cl_mem memory, const CopyLayout& layout) {
+  const std::string what = std::string(to_device ? "copy_to_device" : "copy_to_host") +
+                           " of " + std::to_string(layout.bytes()) + " bytes on OpenCL device '" +
+                           device_.info().name + "'";
+  validate_copy(layout, memory, host, device_.allocation_size(memory), what);
+  if (!failure_.empty()) return;  // a failed queue runs nothing until wait() reports it
+  cl_event event = nullptr;
+  if (layout.rows == 1 && layout.slices == 1) {
+    char* at = static_cast<char*>(host) + layout.offset;
+    const cl_int code =
+        to_device ? clEnqueueWriteBuffer(queue_.get(), memory, CL_FALSE, layout.offset,
+                                         layout.row_bytes, at, 0, nullptr, &event)
+                  : clEnqueueReadBuffer(queue_.get(), memory, CL_FALSE, layout.offset,
+                                        layout.row_bytes, at, 0, nullptr, &event);
+    check(code, to_device ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", what);
+    track(event, what);
+    return;
+  }
+  const std::size_t row_pitch = layout.rows > 1 ? layout.row_pitch : layout.row_bytes;
+  const bool one_call = layout.slices == 1 || layout.slice_pitch % row_pitch == 0;
+  const std::size_t slices = one_call ? layout.slices : 1;
+  const std::size_t slice_pitch = one_call && layout.slices > 1 ? layout.slice_pitch : 0;
+  for (std::size_t s = 0; s < layout.slices; s += slices) {
+    CopyLayout part = layout;
+    part.offset = layout.offset + s * layout.slice_pitch;
+    const auto origin = origin_of(part, row_pitch, slice_pitch);
+    const std::array<std::size_t, 3> region{layout.row_bytes, layout.rows, slices};
+    const cl_int code =
+        to_device ? clEnqueueWriteBufferRect(queue_.get(), memory, CL_FALSE, origin.data(),
+                                             origin.data(), region.data(), row_pitch, slice_pitch,
+                                             row_pitch, slice_pitch, host, 0, nullptr, &event)
+                  : clEnqueueReadBufferRect(queue_.get(), memory, CL_FALSE, origin.data(),
+                                            origin.data(), region.data(), row_pitch, slice_pitch,
+                                            row_pitch, slice_pitch, host, 0, nullptr, &event);
+    check(code, to_device ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect", what);
+    track(event, what);
+  }
+}
+
+void OpenclQueue::copy_to_device(void* allocation, const void* host_base,
+                                 const CopyLayout& layout) {
+  copy(true, const_cast<void*>(host_base), static_cast<cl_mem>(allocation), layout);
+}
+
+void OpenclQueue::copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) {
+  copy(false, host_base, static_cast<cl_mem>(const_cast<void*>(allocation)), layout);
+}
+
+void OpenclQueue::launch(const DeviceKernel& kernel, const NdRange& range,
+                         std::span<const KernelArgument> arguments) {
+  const std::string what = "launch of '" + kernel.info().name + "' on OpenCL device '" +
+                           device_.info().name + "'";
+  const auto* loaded = dynamic_cast<const OpenclKernel*>(&kernel);
+  if (!loaded || &loaded->device() != &device_)
+    throw error(error_category::invalid_argument,
+                what + ": the kernel was loaded for another device; load its module on this one");
+  validate_launch(loaded->info(), range, arguments, what);
+  if (!failure_.empty()) return;
+  cl_kernel handle = loaded->handle();
+  std::lock_guard lock(loaded->launch_mutex());
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const KernelArgument& argument = arguments[i];
+    const auto index = static_cast<cl_uint>(i);
+    cl_int code = CL_SUCCESS;
+    if (argument.kind == KernelArgumentKind::allocation) {
+      cl_mem memory = static_cast<cl_mem>(argument.allocation);
+      code = clSetKernelArg(handle, index, sizeof memory, &memory);
+    } else if (argument.kind == KernelArgumentKind::local) {
+      code = clSetKernelArg(handle, index, argument.size, nullptr);
+    } else {
+      code = clSetKernelArg(handle, index, argument.size, argument.value);
+    }
+    check(code, "clSetKernelArg(" + std::to_string(i) + ", '" + loaded->info().args[i].name + "')",
+          what);
+  }
+  cl_event event = nullptr;
+  const cl_int code = clEnqueueNDRangeKernel(
+      queue_.get(), handle, static_cast<cl_uint>(range.dimensions), range.offset.data(),
+      range.global.data(), range.has_local_size() ? range.local.data() : nullptr, 0, nullptr,
+      &event);
+  check(code, "clEnqueueNDRangeKernel", what);
+  track(event, what);
+}
+
+void OpenclQueue::wait() {
+  const cl_int code = clFinish(queue_.get());
+  collect_finished();
+  if (code != CL_SUCCESS && failure_.empty()) failure_ = "clFinish failed: " + error_name(code);
+  if (failure_.empty()) return;
+  const std::string failure = std::exchange(failure_, {});
+  pending_.clear();
+  throw error(error_category::device, "OpenCL device '" + device_.info().name + "': " + failure);
+}
+
+void OpenclQueue::on_complete(std::function<void(std::exception_ptr)> done) {
+  collect_finished();
+  auto completion = std::make_unique<Completion>();
+  completion->done = std::move(done);
+  completion->failure = failure_;
+  completion->device = device_.info().name;
+  for (const auto& pending : pending_) {
+    clRetainEvent(pending.event.get());
+    completion->pending.push_back({EventHandle(pending.event.get()), pending.what});
+  }
+  cl_event marker = nullptr;
+  cl_int code = clEnqueueMarkerWithWaitList(queue_.get(), 0, nullptr, &marker);
+  if (code == CL_SUCCESS) {
+    code = clSetEventCallback(marker, CL_COMPLETE, marker_done, completion.get());
+    if (code == CL_SUCCESS) {
+      completion.release();  // the callback owns it now
+      clFlush(queue_.get());
+      return;
+    }
+    clReleaseEvent(marker);
+  }
+  completion->done(std::make_exception_ptr(
+      error(error_category::device, "OpenCL device '" + device_.info().name +
+                                        "': on_complete could not enqueue a marker: " +
+                                        error_name(code))));
+}
+
+}  // namespace plexus::opencl

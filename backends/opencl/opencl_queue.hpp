@@ -1,0 +1,64 @@
+// OpenclQueue: a DeviceQueue over one in-order cl_command_queue (profiling enabled).
+//
+// Copies: contiguous layouts use clEnqueueRead/WriteBuffer, 2D/3D layouts the *Rect
+// variants (one 2D copy per slice when slice_pitch is not a multiple of row_pitch). Host
+// memory must stay valid until wait() or on_complete() (copies are non-blocking).
+// Launches: arguments checked by plexus::validate_launch, set with clSetKernelArg under the
+// kernel's launch mutex (allocations pass the cl_mem, local arguments size + nullptr).
+// Failures: each enqueued command's event is kept until it completes; a command that ends
+// with a negative status fails the queue: later commands are not enqueued, and wait() (or
+// an on_complete callback) reports plexus::error(device) naming the command and the CL
+// error. on_complete enqueues a marker and calls back from the driver's callback thread.
+//
+// Ownership: created by OpenclDevice::create_queue(), must not outlive the device; the
+// destructor waits. Thread-safety: one thread at a time (DeviceQueue's contract).
+#pragma once
+
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "opencl_api.hpp"
+#include "opencl_handle.hpp"
+#include "plexus/device_queue.hpp"
+
+namespace plexus::opencl {
+
+class OpenclDevice;
+
+class OpenclQueue final : public DeviceQueue {
+ public:
+  // Throws plexus::error(device) when the driver cannot create the command queue.
+  explicit OpenclQueue(OpenclDevice& device);
+  ~OpenclQueue() override;
+
+  void copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) override;
+  void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
+  void launch(const DeviceKernel& kernel, const NdRange& range,
+              std::span<const KernelArgument> arguments) override;
+  void wait() override;
+  void on_complete(std::function<void(std::exception_ptr)> done) override;
+
+  // A command in flight: its event and what it was, for error messages.
+  struct Pending {
+    EventHandle event;
+    std::string what;
+  };
+
+ private:
+  void copy(bool to_device, void* host, cl_mem memory, const CopyLayout& layout);
+  // Keeps `event` until it completes; drops completed commands, recording a failure.
+  void track(cl_event event, std::string what);
+  void collect_finished();
+  // Throws plexus::error(device) for `call` when code != CL_SUCCESS; invalid_argument for
+  // the codes that mean a bad launch (work-group sizes).
+  void check(cl_int code, const std::string& call, const std::string& what) const;
+
+  OpenclDevice& device_;
+  QueueHandle queue_;
+  std::vector<Pending> pending_;
+  std::string failure_;  // the first failure not yet reported by wait(); empty: none
+};
+
+}  // namespace plexus::opencl
