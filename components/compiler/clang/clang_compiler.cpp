@@ -14,6 +14,7 @@
 
 #include "device_libraries.hpp"
 #include "diagnostic_log.hpp"
+#include "direct_cache.hpp"
 #include "frontend.hpp"
 #include "frontend_cache.hpp"
 #include "frontend_options.hpp"
@@ -78,8 +79,11 @@ ClangCompiler::ClangCompiler(PluginContext& context)
   TargetEmitter::initialize_llvm_targets();
   const bool use_cache = context.options.get<bool>("frontend_cache", true);
   binary_cache_ = context.options.get<bool>("binary_cache", true);
-  if (CacheStore* store = context.components.cache(); store && use_cache)
+  if (CacheStore* store = context.components.cache(); store && use_cache) {
     cache_ = std::make_unique<FrontendCache>(*store, component_version);
+    if (context.options.get<bool>("direct_cache", true))
+      direct_ = std::make_unique<DirectCache>(*cache_);
+  }
   logger().debug("compiler clang: resource_dir {}, libclc_dir {}, cache {}", resource_dir_,
                  libclc_dir_,
                  cache_ ? "on" : (use_cache ? "off (no cache store)" : "off (frontend_cache)"));
@@ -115,32 +119,45 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
 
   const auto start = std::chrono::steady_clock::now();
   const bool source = compiler_shared::FrontendOptions::is_source(request.language);
-  // Cache keys: level 1 from the preprocessed source (nothing when it does not preprocess:
-  // the frontend reports why), level 2 from level 1 and the back end's inputs.
-  std::optional<FrontendCache::Key> level1, level2;
+  const auto from_binary_entry = [&](BinaryEntry entry) {
+    result.binary = std::move(entry.binary);
+    result.kernels = std::move(entry.kernels);
+    result.diagnostics = std::move(entry.diagnostics);
+    result.log = std::move(entry.log);
+    result.binary_cache_hit = true;
+    result.succeeded = true;
+    return std::move(result);
+  };
+  // Cache keys: direct (the raw request, checked against the headers it read last time),
+  // level 1 from the preprocessed source (nothing when it does not preprocess: the frontend
+  // reports why), level 2 from level 1 and the back end's inputs.
+  std::optional<FrontendCache::Key> direct, level1, level2;
+  std::optional<Frontend::Preprocessed> preprocessed;
   if (cache_) {
+    const std::string libraries =
+        library_identity(spec.libclc_file.empty() ? "" : libclc_dir_ + "/" + spec.libclc_file) +
+        "; " +
+        library_identity(request.target == BinaryFormat::llvm_bitcode ? host_device_library_ : "");
+    if (source && binary_cache_ && direct_) {
+      direct = direct_->key(request, spec, libraries);
+      if (std::optional<FrontendCache::Key> known = direct_->resolve(*direct)) {
+        if (std::optional<BinaryEntry> entry = cache_->load_binary(*known);
+            entry && entry->format == request.target)
+          return from_binary_entry(std::move(*entry));
+      }
+    }
     if (source) {
-      if (std::optional<Frontend::Preprocessed> preprocessed = frontend_->preprocess(request, spec))
-        level1 = cache_->frontend_key(*preprocessed, request.language, spec);
+      preprocessed = frontend_->preprocess(request, spec);
+      if (preprocessed) level1 = cache_->frontend_key(*preprocessed, request.language, spec);
     } else {
       level1 = cache_->input_key(request, request.options, spec);
     }
     if (level1 && binary_cache_) {
-      const std::string libraries =
-          library_identity(spec.libclc_file.empty() ? "" : libclc_dir_ + "/" + spec.libclc_file) +
-          "; " +
-          library_identity(request.target == BinaryFormat::llvm_bitcode ? host_device_library_
-                                                                        : "");
       level2 = cache_->binary_key(*level1, request, spec, libraries);
       if (std::optional<BinaryEntry> entry = cache_->load_binary(*level2);
           entry && entry->format == request.target) {
-        result.binary = std::move(entry->binary);
-        result.kernels = std::move(entry->kernels);
-        result.diagnostics = std::move(entry->diagnostics);
-        result.log = std::move(entry->log);
-        result.binary_cache_hit = true;
-        result.succeeded = true;
-        return result;
+        if (direct && preprocessed) direct_->record(*direct, *level2, preprocessed->disk_files);
+        return from_binary_entry(std::move(*entry));
       }
     }
   }
@@ -210,6 +227,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
     cache_->store_binary(
         *level2,
         {{}, result.format, result.diagnostics, result.log, result.kernels, result.binary});
+    if (direct && preprocessed) direct_->record(*direct, *level2, preprocessed->disk_files);
   }
   return result;
 }

@@ -27,6 +27,7 @@ namespace plexus::clang_compiler {
 class DeviceLibraries;
 class Frontend;
 class FrontendCache;
+class DirectCache;
 class TargetEmitter;
 
 class ClangCompiler final : public Compiler {
@@ -49,6 +50,7 @@ class ClangCompiler final : public Compiler {
   std::unique_ptr<TargetEmitter> emitter_;
   std::unique_ptr<FrontendCache> cache_;  // nullptr: no store configured, or turned off
   bool binary_cache_ = true;              // option binary_cache: keep finished binaries too
+  std::unique_ptr<DirectCache> direct_;   // option direct_cache: hits without preprocessing
 };
 
 }  // namespace plexus::clang_compiler

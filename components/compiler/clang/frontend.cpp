@@ -2,6 +2,7 @@
 
 #include <clang/Basic/DiagnosticIDs.h>
 #include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/SourceManager.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
@@ -17,6 +18,7 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -27,10 +29,13 @@ namespace plexus::clang_compiler {
 
 namespace {
 
-// -E in memory: the preprocessed text (comments dropped, line markers kept) into a string.
+// -E in memory: the preprocessed text (comments dropped, line markers kept) into a string,
+// and the paths of the files it read that are not in the in-memory file system.
 class PrintToStringAction final : public clang::PreprocessorFrontendAction {
  public:
-  explicit PrintToStringAction(std::string& out) : out_(out) {}
+  PrintToStringAction(std::string& out, std::vector<std::string>& disk_files,
+                      std::vector<std::string> in_memory)
+      : out_(out), disk_files_(disk_files), in_memory_(std::move(in_memory)) {}
 
  protected:
   void ExecuteAction() override {
@@ -39,10 +44,20 @@ class PrintToStringAction final : public clang::PreprocessorFrontendAction {
     options.ShowLineMarkers = 1;
     llvm::raw_string_ostream stream(out_);
     clang::DoPrintPreprocessedInput(getCompilerInstance().getPreprocessor(), &stream, options);
+    const clang::SourceManager& sources = getCompilerInstance().getSourceManager();
+    for (auto it = sources.fileinfo_begin(); it != sources.fileinfo_end(); ++it) {
+      const std::string name = it->first->getName().str();
+      if (name.starts_with(Frontend::virtual_dir)) continue;
+      if (std::find(in_memory_.begin(), in_memory_.end(), name) != in_memory_.end()) continue;
+      disk_files_.push_back(name);
+    }
+    std::sort(disk_files_.begin(), disk_files_.end());
   }
 
  private:
   std::string& out_;
+  std::vector<std::string>& disk_files_;
+  std::vector<std::string> in_memory_;  // the main file and absolute virtual includes
 };
 
 }  // namespace
@@ -161,7 +176,9 @@ std::optional<Frontend::Preprocessed> Frontend::preprocess(const CompileRequest&
   instance.createFileManager(setup->overlay);
 
   Preprocessed result;
-  PrintToStringAction action(result.text);
+  std::vector<std::string> in_memory = {setup->main_file};
+  for (const VirtualFile& file : request.includes) in_memory.push_back(file.name);
+  PrintToStringAction action(result.text, result.disk_files, std::move(in_memory));
   if (!instance.ExecuteAction(action) || scratch.has_errors()) return std::nullopt;
   result.arguments = std::move(setup->arguments);
   return result;

@@ -38,6 +38,9 @@ class Frontend {
     // The frontend (-cc1) arguments compile() would use: the translated user options, the
     // target, the language, the resource directory and the main file's path.
     std::vector<std::string> arguments;
+    // Every file the preprocessor read from disk (resource headers, includes), sorted; not
+    // the source or the virtual include files.
+    std::vector<std::string> disk_files;
   };
   // nullopt when the options or the preprocessor report an error (compile() will report
   // it to the user; nothing is logged here).

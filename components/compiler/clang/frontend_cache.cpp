@@ -1,48 +1,22 @@
 #include "frontend_cache.hpp"
 
 #include <llvm/Config/llvm-config.h>
-#include <llvm/Support/BLAKE3.h>
 
 #include <cstdint>
 
+#include "key_hasher.hpp"
 #include "plexus/log.hpp"
 
 namespace plexus::clang_compiler {
 
-namespace {
-
-// BLAKE3 over length-prefixed fields (no two field lists hash the same bytes).
-class Hasher {
- public:
-  Hasher& add(std::string_view field) {
-    const std::uint64_t size = field.size();
-    std::uint8_t prefix[8];
-    for (int i = 0; i < 8; ++i) prefix[i] = static_cast<std::uint8_t>(size >> (8 * i));
-    hasher_.update(llvm::ArrayRef<std::uint8_t>(prefix, 8));
-    hasher_.update(llvm::StringRef(field.data(), field.size()));
-    return *this;
-  }
-  Hasher& add(std::uint64_t value) { return add(std::to_string(value)); }
-  std::string hex() {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    for (std::uint8_t byte : hasher_.final()) {
-      out += digits[byte >> 4];
-      out += digits[byte & 15];
-    }
-    return out;
-  }
-
- private:
-  llvm::BLAKE3 hasher_;
-};
-
-void add_spec(Hasher& hasher, const TargetSpec& spec) {
+void add_spec(KeyHasher& hasher, const TargetSpec& spec) {
   hasher.add(spec.triple).add(spec.cpu).add(spec.features.size());
   for (const std::string& feature : spec.features) hasher.add(feature);
   hasher.add(spec.typed_pointers ? "typed" : "opaque")
       .add(spec.fake_address_space_map ? "fake-as-map" : "as-map");
 }
+
+namespace {
 
 std::string joined(const std::vector<std::string>& arguments) {
   std::string out;
@@ -53,13 +27,13 @@ std::string joined(const std::vector<std::string>& arguments) {
   return out;
 }
 
+}  // namespace
+
 std::string device_of(std::string_view level, const TargetSpec& spec) {
   std::string device = std::string(level) + "/" + spec.triple;
   if (!spec.cpu.empty()) device += "/" + spec.cpu;
   return device;
 }
-
-}  // namespace
 
 FrontendCache::FrontendCache(CacheStore& store, std::string component_version)
     : store_(store),
@@ -69,7 +43,7 @@ FrontendCache::FrontendCache(CacheStore& store, std::string component_version)
 FrontendCache::Key FrontendCache::frontend_key(const Frontend::Preprocessed& preprocessed,
                                                SourceLanguage language,
                                                const TargetSpec& spec) const {
-  Hasher hasher;
+  KeyHasher hasher;
   hasher.add("frontend").add(identity_).add(static_cast<std::uint64_t>(language));
   add_spec(hasher, spec);
   hasher.add(preprocessed.arguments.size());
@@ -84,7 +58,7 @@ FrontendCache::Key FrontendCache::frontend_key(const Frontend::Preprocessed& pre
 FrontendCache::Key FrontendCache::input_key(const CompileRequest& request,
                                             const std::vector<std::string>& options,
                                             const TargetSpec& spec) const {
-  Hasher hasher;
+  KeyHasher hasher;
   hasher.add("input").add(identity_).add(static_cast<std::uint64_t>(request.language));
   add_spec(hasher, spec);
   hasher.add(request.source_name).add(options.size());
@@ -99,7 +73,7 @@ FrontendCache::Key FrontendCache::input_key(const CompileRequest& request,
 FrontendCache::Key FrontendCache::binary_key(const Key& level1, const CompileRequest& request,
                                              const TargetSpec& spec,
                                              const std::string& libraries) const {
-  Hasher hasher;
+  KeyHasher hasher;
   hasher.add("binary").add(identity_).add(level1.hash);
   hasher.add(to_string(request.target)).add(request.target_architecture);
   add_spec(hasher, spec);

@@ -20,6 +20,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cache_entry_format.hpp"
@@ -29,6 +30,13 @@
 #include "target_spec.hpp"
 
 namespace plexus::clang_compiler {
+
+class KeyHasher;
+
+// The target spec's part of a key (triple, CPU, features, pointer mode, address spaces).
+void add_spec(KeyHasher& hasher, const TargetSpec& spec);
+// CacheKey::device of an entry: "<level>/<triple>[/<cpu>]".
+std::string device_of(std::string_view level, const TargetSpec& spec);
 
 class FrontendCache {
  public:
@@ -57,6 +65,8 @@ class FrontendCache {
   void discard(const Key& key, const std::string& why) const;
 
   CacheStore& store() const { return store_; }
+  // LLVM version, component version and entry format version: part of every key.
+  const std::string& identity() const { return identity_; }
 
  private:
   CacheStore& store_;
