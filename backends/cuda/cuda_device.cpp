@@ -18,7 +18,7 @@ int attribute(const CudaDriver& driver, CUdevice device, CUdevice_attribute whic
 
 CudaDevice::CudaDevice(Backend& backend, const CudaDriver& driver, int ordinal,
                        const std::string& driver_version)
-    : backend_(backend) {
+    : backend_(backend), driver_(driver) {
   driver.check("cuDeviceGet(" + std::to_string(ordinal) + ")",
                driver.device_get(&device_, ordinal));
 

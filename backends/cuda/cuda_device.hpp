@@ -1,11 +1,20 @@
-// CudaDevice: one GPU the CUDA driver reports.
+// CudaDevice: one GPU the CUDA driver reports, using the device's primary context (retained
+// on first use, released with the device).
+//
+// Memory: allocate() returns the CUdeviceptr from cuMemAlloc as a void* (a real device
+// address: pointer arithmetic on it is valid). Modules: PTX only (cuModuleLoadDataEx, the
+// JIT's error and info logs in plexus::error(build)).
 //
 // Ownership: owned by its CudaBackend, which must outlive it (and keeps the driver
-// loaded). Thread-safety: immutable after construction; safe from any thread.
+// loaded). Modules, queues and allocations must be released before the device.
+// Thread-safety: every member is safe from any thread.
 #pragma once
 
 #include <cuda.h>
 
+#include <cstddef>
+#include <memory>
+#include <mutex>
 #include <string>
 
 #include "cuda_driver.hpp"
@@ -21,15 +30,34 @@ class CudaDevice final : public Device {
   // `driver_version` is the driver's CUDA version, e.g. "13.0".
   CudaDevice(Backend& backend, const CudaDriver& driver, int ordinal,
              const std::string& driver_version);
+  ~CudaDevice() override;
+
+  void* allocate(std::size_t bytes) override;
+  void deallocate(void* allocation) noexcept override;
+  std::shared_ptr<DeviceModule> load_module(BinaryFormat format, std::span<const std::byte> binary,
+                                            const std::vector<KernelInfo>& kernels) override;
+  std::unique_ptr<DeviceQueue> create_queue() override;
 
   const DeviceInfo& info() const override { return info_; }
   Backend& backend() const override { return backend_; }
   CUdevice handle() const { return device_; }
+  const CudaDriver& driver() const { return driver_; }
+  // The primary context, retained on first use; throws plexus::error(device) on failure.
+  CUcontext context() const;
+  // Bytes from `allocation` to the end of the cuMemAlloc block holding it.
+  std::size_t bytes_after(const void* allocation) const;
+  // The shared-window address where a kernel's dynamic shared memory starts when the
+  // kernel has no static shared memory (measured once by a probe kernel).
+  std::uint64_t dynamic_shared_base() const;
 
  private:
   Backend& backend_;
+  const CudaDriver& driver_;
   CUdevice device_ = 0;
   DeviceInfo info_;
+  mutable std::once_flag context_once_, probe_once_;
+  mutable CUcontext context_ = nullptr;
+  mutable std::uint64_t dynamic_shared_base_ = 0;
 };
 
 }  // namespace plexus::cuda

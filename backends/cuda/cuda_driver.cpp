@@ -28,6 +28,26 @@ CudaDriver::CudaDriver(std::string library) : library_(std::move(library)) {
     resolve(device_total_mem, "cuDeviceTotalMem_v2");
     resolve(device_get_attribute, "cuDeviceGetAttribute");
     resolve(get_error_string, "cuGetErrorString");
+    resolve(primary_ctx_retain, "cuDevicePrimaryCtxRetain");
+    resolve(primary_ctx_release, "cuDevicePrimaryCtxRelease_v2");
+    resolve(ctx_push_current, "cuCtxPushCurrent_v2");
+    resolve(ctx_pop_current, "cuCtxPopCurrent_v2");
+    resolve(mem_alloc, "cuMemAlloc_v2");
+    resolve(mem_free, "cuMemFree_v2");
+    resolve(mem_get_address_range, "cuMemGetAddressRange_v2");
+    resolve(module_load_data_ex, "cuModuleLoadDataEx");
+    resolve(module_unload, "cuModuleUnload");
+    resolve(module_get_function, "cuModuleGetFunction");
+    resolve(func_get_attribute, "cuFuncGetAttribute");
+    resolve(stream_create, "cuStreamCreate");
+    resolve(stream_destroy, "cuStreamDestroy_v2");
+    resolve(stream_synchronize, "cuStreamSynchronize");
+    resolve(stream_add_callback, "cuStreamAddCallback");
+    resolve(memcpy_htod_async, "cuMemcpyHtoDAsync_v2");
+    resolve(memcpy_dtoh_async, "cuMemcpyDtoHAsync_v2");
+    resolve(memcpy_2d_async, "cuMemcpy2DAsync_v2");
+    resolve(memcpy_3d_async, "cuMemcpy3DAsync_v2");
+    resolve(launch_kernel, "cuLaunchKernel");
   } catch (...) {
     dlclose(handle_);
     throw;

@@ -37,6 +37,27 @@ class CudaDriver {
   decltype(&::cuDeviceTotalMem_v2) device_total_mem = nullptr;
   decltype(&::cuDeviceGetAttribute) device_get_attribute = nullptr;
   decltype(&::cuGetErrorString) get_error_string = nullptr;
+  // Device operations: contexts, memory, modules, streams, copies, launches.
+  decltype(&::cuDevicePrimaryCtxRetain) primary_ctx_retain = nullptr;
+  decltype(&::cuDevicePrimaryCtxRelease) primary_ctx_release = nullptr;
+  decltype(&::cuCtxPushCurrent) ctx_push_current = nullptr;
+  decltype(&::cuCtxPopCurrent) ctx_pop_current = nullptr;
+  decltype(&::cuMemAlloc) mem_alloc = nullptr;
+  decltype(&::cuMemFree) mem_free = nullptr;
+  decltype(&::cuMemGetAddressRange) mem_get_address_range = nullptr;
+  decltype(&::cuModuleLoadDataEx) module_load_data_ex = nullptr;
+  decltype(&::cuModuleUnload) module_unload = nullptr;
+  decltype(&::cuModuleGetFunction) module_get_function = nullptr;
+  decltype(&::cuFuncGetAttribute) func_get_attribute = nullptr;
+  decltype(&::cuStreamCreate) stream_create = nullptr;
+  decltype(&::cuStreamDestroy) stream_destroy = nullptr;
+  decltype(&::cuStreamSynchronize) stream_synchronize = nullptr;
+  decltype(&::cuStreamAddCallback) stream_add_callback = nullptr;
+  decltype(&::cuMemcpyHtoDAsync) memcpy_htod_async = nullptr;
+  decltype(&::cuMemcpyDtoHAsync) memcpy_dtoh_async = nullptr;
+  decltype(&::cuMemcpy2DAsync) memcpy_2d_async = nullptr;
+  decltype(&::cuMemcpy3DAsync) memcpy_3d_async = nullptr;
+  decltype(&::cuLaunchKernel) launch_kernel = nullptr;
 
  private:
   template <class Function>

@@ -1,0 +1,225 @@
+#include "cuda_queue.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuda_context.hpp"
+#include "cuda_device.hpp"
+#include "cuda_module.hpp"
+#include "plexus/copy_validation.hpp"
+#include "plexus/error.hpp"
+#include "plexus/launch_validation.hpp"
+
+namespace plexus::cuda {
+namespace {
+
+constexpr std::size_t default_block = 256;
+constexpr std::size_t local_alignment = 16;
+
+std::size_t align_up(std::size_t value, std::size_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+// The largest divisor of `global` that is at most `limit`.
+std::size_t block_for(std::size_t global, std::size_t limit) {
+  for (std::size_t block = std::min(global, limit); block > 1; --block)
+    if (global % block == 0) return block;
+  return 1;
+}
+
+struct Completion {
+  std::function<void(std::exception_ptr)> done;
+  std::string device;
+  const CudaDriver* driver;
+};
+
+void CUDA_CB stream_done(CUstream, CUresult status, void* data) {
+  std::unique_ptr<Completion> completion(static_cast<Completion*>(data));
+  if (status == CUDA_SUCCESS) {
+    completion->done(nullptr);
+    return;
+  }
+  completion->done(std::make_exception_ptr(
+      error(error_category::device,
+            "CUDA device '" + completion->device +
+                "': " + completion->driver->describe_failure("an operation of the stream", status))));
+}
+
+}  // namespace
+
+CudaQueue::CudaQueue(CudaDevice& device) : device_(device) {
+  ScopedContext scope(device.driver(), device.context());
+  check(device.driver().stream_create(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate",
+        "creating a queue");
+}
+
+CudaQueue::~CudaQueue() {
+  try {
+    ScopedContext scope(device_.driver(), device_.context());
+    device_.driver().stream_synchronize(stream_);
+    device_.driver().stream_destroy(stream_);
+  } catch (...) {
+    // the context could not be made current: nothing more to release
+  }
+}
+
+void CudaQueue::check(CUresult result, const std::string& call, const std::string& what) const {
+  if (result == CUDA_SUCCESS) return;
+  const error_category category = result == CUDA_ERROR_INVALID_VALUE ||
+                                          result == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+                                      ? error_category::invalid_argument
+                                      : error_category::device;
+  throw error(category, "CUDA device '" + device_.info().name + "': " + what + ": " +
+                            device_.driver().describe_failure(call, result));
+}
+
+void CudaQueue::copy(bool to_device, void* host, CUdeviceptr memory, const CopyLayout& layout) {
+  const std::string what = std::string(to_device ? "copy_to_device" : "copy_to_host") + " of " +
+                           std::to_string(layout.bytes()) + " bytes";
+  const CudaDriver& driver = device_.driver();
+  ScopedContext scope(driver, device_.context());
+  validate_copy(layout, reinterpret_cast<void*>(memory), host,
+                memory ? device_.bytes_after(reinterpret_cast<void*>(memory)) : 0,
+                "CUDA device '" + device_.info().name + "': " + what);
+  char* host_at = static_cast<char*>(host) + layout.offset;
+  const CUdeviceptr device_at = memory + layout.offset;
+  if (layout.rows == 1 && layout.slices == 1) {
+    check(to_device ? driver.memcpy_htod_async(device_at, host_at, layout.row_bytes, stream_)
+                    : driver.memcpy_dtoh_async(host_at, device_at, layout.row_bytes, stream_),
+          to_device ? "cuMemcpyHtoDAsync" : "cuMemcpyDtoHAsync", what);
+    return;
+  }
+  const std::size_t row_pitch = layout.rows > 1 ? layout.row_pitch : layout.row_bytes;
+  auto describe = [&](auto& copy, char* host_part, CUdeviceptr device_part) {
+    copy.WidthInBytes = layout.row_bytes;
+    copy.Height = layout.rows;
+    copy.srcPitch = copy.dstPitch = row_pitch;
+    copy.srcMemoryType = to_device ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    copy.dstMemoryType = to_device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+    if (to_device) {
+      copy.srcHost = host_part;
+      copy.dstDevice = device_part;
+    } else {
+      copy.srcDevice = device_part;
+      copy.dstHost = host_part;
+    }
+  };
+  if (layout.slices == 1 || layout.slice_pitch % row_pitch != 0) {
+    for (std::size_t s = 0; s < layout.slices; ++s) {
+      CUDA_MEMCPY2D copy{};
+      describe(copy, host_at + s * layout.slice_pitch, device_at + s * layout.slice_pitch);
+      check(driver.memcpy_2d_async(&copy, stream_), "cuMemcpy2DAsync", what);
+    }
+    return;
+  }
+  CUDA_MEMCPY3D copy{};
+  describe(copy, host_at, device_at);
+  copy.Depth = layout.slices;
+  copy.srcHeight = copy.dstHeight = layout.slice_pitch / row_pitch;
+  check(driver.memcpy_3d_async(&copy, stream_), "cuMemcpy3DAsync", what);
+}
+
+void CudaQueue::copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) {
+  copy(true, const_cast<void*>(host_base), reinterpret_cast<CUdeviceptr>(allocation), layout);
+}
+
+void CudaQueue::copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) {
+  copy(false, host_base, reinterpret_cast<CUdeviceptr>(allocation), layout);
+}
+
+void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
+                       std::span<const KernelArgument> arguments) {
+  const std::string what = "launch of '" + kernel.info().name + "'";
+  const auto* loaded = dynamic_cast<const CudaKernel*>(&kernel);
+  if (!loaded || &loaded->device() != &device_)
+    throw error(error_category::invalid_argument,
+                "CUDA device '" + device_.info().name + "': " + what +
+                    ": the kernel was loaded for another device; load its module on this one");
+  validate_launch(loaded->info(), range, arguments,
+                  what + " on CUDA device '" + device_.info().name + "'");
+  if (range.offset != std::array<std::size_t, 3>{0, 0, 0})
+    throw error(error_category::unsupported,
+                "CUDA device '" + device_.info().name + "': " + what +
+                    ": the cuda backend cannot apply a global offset (PTX compiled with libclc "
+                    "reads none); launch with offset 0 and add it in the kernel");
+
+  std::array<std::size_t, 3> block{1, 1, 1};
+  if (range.has_local_size()) {
+    block = range.local;
+  } else {
+    block[0] = block_for(range.global[0], std::min(default_block, loaded->max_threads()));
+  }
+  const std::size_t threads = block[0] * block[1] * block[2];
+  if (threads > loaded->max_threads())
+    throw error(error_category::invalid_argument,
+                "CUDA device '" + device_.info().name + "': " + what + ": a work-group of " +
+                    std::to_string(threads) + " work-items exceeds the kernel's limit of " +
+                    std::to_string(loaded->max_threads()));
+
+  const CudaDriver& driver = device_.driver();
+  ScopedContext scope(driver, device_.context());
+  // Parameter storage: the values cuLaunchKernel reads through `params`.
+  std::vector<std::uint64_t> words(arguments.size(), 0);
+  std::vector<void*> params(arguments.size(), nullptr);
+  std::size_t dynamic_shared = 0;
+  std::uint64_t shared_base = 0;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const KernelArgument& argument = arguments[i];
+    switch (argument.kind) {
+      case KernelArgumentKind::allocation:
+        words[i] = reinterpret_cast<std::uint64_t>(argument.allocation);
+        params[i] = &words[i];
+        break;
+      case KernelArgumentKind::scalar:
+        params[i] = const_cast<void*>(argument.value);
+        break;
+      case KernelArgumentKind::local:
+        if (shared_base == 0)
+          shared_base = device_.dynamic_shared_base() +
+                        align_up(loaded->static_shared_bytes(), local_alignment);
+        words[i] = shared_base + dynamic_shared;
+        params[i] = &words[i];
+        dynamic_shared += align_up(argument.size, local_alignment);
+        break;
+    }
+  }
+  auto count = [&](std::size_t d) { return static_cast<unsigned>(range.global[d] / block[d]); };
+  check(driver.launch_kernel(loaded->handle(), count(0), count(1), count(2),
+                             static_cast<unsigned>(block[0]), static_cast<unsigned>(block[1]),
+                             static_cast<unsigned>(block[2]),
+                             static_cast<unsigned>(dynamic_shared), stream_, params.data(),
+                             nullptr),
+        "cuLaunchKernel", what);
+}
+
+void CudaQueue::wait() {
+  ScopedContext scope(device_.driver(), device_.context());
+  const CUresult result = device_.driver().stream_synchronize(stream_);
+  if (result != CUDA_SUCCESS)
+    throw error(error_category::device,
+                "CUDA device '" + device_.info().name +
+                    "': " + device_.driver().describe_failure("cuStreamSynchronize", result));
+}
+
+void CudaQueue::on_complete(std::function<void(std::exception_ptr)> done) {
+  auto completion = std::make_unique<Completion>(
+      Completion{std::move(done), device_.info().name, &device_.driver()});
+  CUresult result = CUDA_SUCCESS;
+  try {
+    ScopedContext scope(device_.driver(), device_.context());
+    result = device_.driver().stream_add_callback(stream_, stream_done, completion.get(), 0);
+  } catch (...) {
+    completion->done(std::current_exception());
+    return;
+  }
+  if (result == CUDA_SUCCESS) {
+    completion.release();  // the callback owns it now
+    return;
+  }
+  stream_done(stream_, result, completion.release());
+}
+
+}  // namespace plexus::cuda

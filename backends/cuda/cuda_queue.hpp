@@ -1,0 +1,57 @@
+// CudaQueue: a DeviceQueue over one CUDA stream (CU_STREAM_NON_BLOCKING) in the device's
+// primary context.
+//
+// Copies: cuMemcpyHtoDAsync/DtoHAsync for contiguous layouts, cuMemcpy3DAsync for 2D/3D
+// layouts (cuMemcpy2DAsync per slice when slice_pitch is not a multiple of row_pitch). Host
+// memory is used as given, no staging: with pageable memory the driver stages a host-to-
+// device copy before returning and finishes a device-to-host copy before returning (plain
+// synchronous copies, still in stream order); with pinned (page-locked) memory they are
+// asynchronous and the host memory must stay valid until wait()/on_complete().
+// Launches: cuLaunchKernel with the block size of the range (or, without one, the largest
+// divisor of global[0] up to 256 threads; other dimensions 1). Allocations pass their
+// CUdeviceptr, scalars their bytes. __local pointer arguments get consecutive 16-byte-aligned
+// parts of the launch's dynamic shared memory (the parameter holds their shared-window
+// address: CudaDevice::dynamic_shared_base() plus the kernel's static shared bytes). A
+// non-zero global offset is plexus::error(unsupported): PTX from libclc reads no offset.
+// Completion: wait() is cuStreamSynchronize; on_complete uses cuStreamAddCallback (not
+// cuLaunchHostFunc) because its callback receives the stream's error status.
+//
+// Ownership: created by CudaDevice::create_queue(), must not outlive the device; the
+// destructor synchronizes and destroys the stream. Thread-safety: one thread at a time.
+#pragma once
+
+#include <cuda.h>
+
+#include <exception>
+#include <functional>
+#include <string>
+
+#include "plexus/device_queue.hpp"
+
+namespace plexus::cuda {
+
+class CudaDevice;
+
+class CudaQueue final : public DeviceQueue {
+ public:
+  // Throws plexus::error(device) when the stream cannot be created.
+  explicit CudaQueue(CudaDevice& device);
+  ~CudaQueue() override;
+
+  void copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) override;
+  void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
+  void launch(const DeviceKernel& kernel, const NdRange& range,
+              std::span<const KernelArgument> arguments) override;
+  void wait() override;
+  void on_complete(std::function<void(std::exception_ptr)> done) override;
+
+ private:
+  void copy(bool to_device, void* host, CUdeviceptr memory, const CopyLayout& layout);
+  // Throws plexus::error(device) naming `call` and `what` unless `result` is CUDA_SUCCESS.
+  void check(CUresult result, const std::string& call, const std::string& what) const;
+
+  CudaDevice& device_;
+  CUstream stream_ = nullptr;
+};
+
+}  // namespace plexus::cuda
