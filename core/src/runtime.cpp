@@ -1,5 +1,8 @@
 #include "plexus/runtime.hpp"
 
+#include "api/memory_report.hpp"
+#include "api/queue_state.hpp"
+#include "api/runtime_state.hpp"
 #include "plexus/backend.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
@@ -8,51 +11,70 @@
 
 namespace plexus {
 
-struct Runtime::State {
-  explicit State(Config loaded)
-      : config(std::move(loaded)), registry(plugin_search_path(config)) {}
-
-  Config config;
-  PluginRegistry registry;
-  std::unique_ptr<ComponentSet> components;
-};
-
 Runtime::Runtime() : Runtime(Config::load()) {}
 
 Runtime::Runtime(Config config) {
   set_log_level(config.log_level());
-  state_ = std::make_unique<State>(std::move(config));
-  for (const auto& warning : state_->registry.warnings()) logger().warn("{}", warning);
-  for (const auto& problem : state_->registry.problems()) {
-    logger().warn("unusable plugin skipped: {}", problem.message);
-  }
-  state_->components = std::make_unique<ComponentSet>(state_->config, state_->registry);
+  state_ = std::make_shared<detail::RuntimeState>(std::move(config));
 }
 
-Runtime::~Runtime() = default;
+Runtime::~Runtime() {
+  if (!state_) return;
+  state_->shutdown();
+  state_.reset();
+}
 
 const Config& Runtime::config() const { return state_->config; }
 const PluginRegistry& Runtime::plugins() const { return state_->registry; }
 const ComponentSet& Runtime::components() const { return *state_->components; }
 
-std::vector<Device*> Runtime::devices() const { return available_devices(*state_->components); }
+std::vector<Device*> Runtime::devices() const { return state_->devices; }
 
 std::shared_ptr<TaskEvent> Runtime::host_task(std::function<void()> work,
                                               std::vector<std::shared_ptr<TaskEvent>> dependencies) {
-  Scheduler* scheduler = state_->components->scheduler();
-  if (!scheduler) {
-    throw error(error_category::config, state_->config.origin().path +
-                                            ": no scheduler is selected; set [scheduler] use = "
-                                            "\"inorder\" (or another installed scheduler)");
-  }
+  Scheduler& scheduler = state_->scheduler();
   if (!work) throw error(error_category::invalid_argument, "host_task: the work is empty");
   auto event = std::make_shared<TaskEvent>("host task");
-  scheduler->submit(Task{event, std::move(dependencies), std::move(work)});
+  scheduler.submit(Task{event, std::move(dependencies), std::move(work)});
   return event;
 }
 
 void Runtime::wait() {
   if (Scheduler* scheduler = state_->components->scheduler()) scheduler->wait_all();
+}
+
+Queue Runtime::queue() {
+  if (state_->devices.empty()) {
+    throw error(error_category::unsupported,
+                "no device is available for a queue; `plexus info` lists the backends and why "
+                "each is unavailable");
+  }
+  return queue(*state_->devices.front());
+}
+
+Queue Runtime::queue(Device& device, QueueOrder order) {
+  if (!state_->has_device(&device)) {
+    throw error(error_category::invalid_argument,
+                "queue: device '" + device.info().name + "' is not one of this runtime's devices");
+  }
+  return Queue(std::make_shared<detail::QueueState>(state_, device, order));
+}
+
+ProgramCacheStats Runtime::program_cache_stats() const {
+  return {state_->programs.program_stats(), state_->programs.module_stats()};
+}
+
+MemoryStats Runtime::memory_report() const {
+  if (MemoryModel* memory = state_->components->memory()) return memory->stats();
+  return {};
+}
+
+std::string Runtime::memory_report_text() const {
+  return detail::describe(memory_report(), *state_);
+}
+
+LocationId Runtime::location_of(const Device& device) const {
+  return state_->location_of(&device);
 }
 
 }  // namespace plexus

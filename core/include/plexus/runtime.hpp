@@ -2,23 +2,45 @@
 // unless one is given), discovers plugins, creates the selected components and exposes
 // the devices of every available backend.
 //
-// Thread-safety: host_task() and wait() may be called from any thread. Ownership: the
-// runtime owns its components; devices and events it hands out are valid while it lives.
-// Destruction waits for outstanding tasks.
+// Application API (queue.hpp, buffer.hpp, kernel_bundle.hpp; plexus/plexus.hpp has all):
+//   plexus::Runtime rt;                      // or Runtime(Config)
+//   plexus::Queue q = rt.queue();            // first device; rt.queue(device, order)
+//   plexus::KernelBundle b = rt.build(source, "-DN=4");   // program cache: one build per key
+//   plexus::MemoryStats s = rt.memory_report();            // copies/bytes per direction, ...
+//
+// Thread-safety: every member may be called from any thread. Ownership: the runtime owns
+// its components; devices it hands out are valid while it lives; queues, buffers, bundles
+// and events refer to it weakly and throw plexus::error(invalid_argument) once it is gone.
+// Destruction waits for outstanding tasks, frees the device allocations of buffers still
+// alive, and logs the memory report at info level.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <vector>
 
+#include "plexus/build_cache.hpp"
 #include "plexus/component_set.hpp"
 #include "plexus/config.hpp"
 #include "plexus/device.hpp"
 #include "plexus/export.hpp"
+#include "plexus/kernel_bundle.hpp"
+#include "plexus/memory_model.hpp"
 #include "plexus/plugin_registry.hpp"
+#include "plexus/queue.hpp"
 #include "plexus/task_event.hpp"
 
 namespace plexus {
+
+namespace detail {
+class RuntimeState;
+}
+
+// Counters of the runtime's in-memory program cache (see Runtime::build).
+struct ProgramCacheStats {
+  BuildCacheStats programs;  // compiled binaries, keyed by source, options, format, arch
+  BuildCacheStats modules;   // binaries loaded on a device
+};
 
 class PLEXUS_API Runtime {
  public:
@@ -38,9 +60,33 @@ class PLEXUS_API Runtime {
                                        std::vector<std::shared_ptr<TaskEvent>> dependencies = {});
   void wait();  // every task submitted so far is done
 
+  // A queue on the first device (in order), or on `device` (one of devices()).
+  Queue queue();
+  Queue queue(Device& device, QueueOrder order = QueueOrder::in_order);
+
+  // Builds OpenCL C `source` with `options` (space-separated, e.g. "-DN=4 -cl-std=CL2.0")
+  // for every device whose formats the compiler produces (the first such format of each),
+  // through the in-memory program cache (one build per key across threads; waiters share
+  // the result or the error), then the compiler's cache store. A source that does not
+  // compile: plexus::error(build) with the compiler's log. No device can take it:
+  // plexus::error(unsupported) naming each device and why.
+  KernelBundle build(const std::string& source, const std::string& options = "");
+  ProgramCacheStats program_cache_stats() const;
+
+  // The memory model's counters since the runtime started (per-direction copies and bytes,
+  // dependencies, allocations). Locations: 0 is the host (and devices sharing its memory),
+  // devices with their own memory are numbered 1.. in devices() order.
+  MemoryStats memory_report() const;
+  // Human-readable form of memory_report() (what the destructor logs).
+  std::string memory_report_text() const;
+  // The location number of `device` (0 for devices that share host memory).
+  LocationId location_of(const Device& device) const;
+
+  // For the API's handles: the state they refer to weakly.
+  const std::shared_ptr<detail::RuntimeState>& state() const { return state_; }
+
  private:
-  struct State;
-  std::unique_ptr<State> state_;
+  std::shared_ptr<detail::RuntimeState> state_;
 };
 
 }  // namespace plexus

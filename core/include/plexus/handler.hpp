@@ -1,0 +1,114 @@
+// Handler: the command group being built inside Queue::submit. One command per group: a
+// kernel launch (parallel_for) or a host task, plus its buffer accesses and dependencies.
+//
+//   q.submit([&](plexus::Handler& h) {
+//     auto x = bx.access(h, plexus::read);                 // Accessor (accessor.hpp)
+//     h.depends_on(earlier_event);
+//     h.parallel_for(kernel, plexus::Range{n}, 2.0f, x, y_acc, plexus::local<float>(64));
+//   });
+//   q.submit([&](plexus::Handler& h) {
+//     auto y = by.access(h, plexus::read);
+//     h.host_task([=] { use(y.data()); });                // runs on a host thread
+//   });
+//
+// Kernel arguments, in the kernel's order: accessors (pointer parameters), values of any
+// trivially copyable type (scalar parameters; the size must match), plexus::local<T>(n)
+// (__local pointer parameters), pointers from Buffer::device_pointer (pointer parameters,
+// synchronised by the user). They are checked against the kernel's KernelInfo when
+// parallel_for is called: plexus::error(invalid_argument) naming the kernel, the argument
+// and what was expected. Thread-safety: a handler is used by one thread, inside submit().
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <type_traits>
+#include <typeinfo>
+
+#include "plexus/buffer_handle.hpp"
+#include "plexus/event.hpp"
+#include "plexus/export.hpp"
+#include "plexus/kernel_bundle.hpp"
+#include "plexus/nd_range.hpp"
+#include "plexus/range.hpp"
+
+namespace plexus {
+
+template <class T, int Dims>
+class Accessor;
+
+namespace detail {
+struct CommandGroup;
+class QueueState;
+}  // namespace detail
+
+// Work-group local memory for a __local pointer argument: `bytes` per work-group.
+struct LocalMemory {
+  std::size_t bytes = 0;
+};
+template <class T>
+LocalMemory local(std::size_t count) {
+  return LocalMemory{sizeof(T) * count};
+}
+
+class PLEXUS_API Handler {
+ public:
+  Handler(const Handler&) = delete;
+  Handler& operator=(const Handler&) = delete;
+  ~Handler();
+
+  template <class... Args>
+  void parallel_for(const Kernel& kernel, const NdRange& range, const Args&... args) {
+    begin_kernel(kernel, range);
+    (add_argument(args), ...);
+    end_kernel();
+  }
+  template <int Dims, class... Args>
+  void parallel_for(const Kernel& kernel, const Range<Dims>& range, const Args&... args) {
+    parallel_for(kernel, nd_range(range), args...);
+  }
+
+  // Runs `work` on a host thread once the group's accesses are valid on the host.
+  template <class Work>
+  void host_task(Work&& work) {
+    set_host_task(std::function<void()>(std::forward<Work>(work)));
+  }
+
+  void depends_on(const Event& event);
+
+  // Used by Accessor: registers an access; returns its index in this group.
+  std::size_t add_requirement(const Requirement& requirement);
+
+ private:
+  friend class Queue;
+  explicit Handler(std::unique_ptr<detail::CommandGroup> group);
+
+  void begin_kernel(const Kernel& kernel, const NdRange& range);
+  void end_kernel();
+  void set_host_task(std::function<void()> work);
+  void add_accessor(const Handler* owner, std::size_t requirement);
+  void add_scalar(const void* value, std::size_t size, const char* type_name);
+  void add_local(std::size_t bytes);
+  void add_pointer(void* pointer);
+
+  template <class T, int Dims>
+  void add_argument(const Accessor<T, Dims>& accessor) {
+    add_accessor(accessor.handler(), accessor.requirement_index());
+  }
+  void add_argument(const LocalMemory& memory) { add_local(memory.bytes); }
+  // A pointer from Buffer::device_pointer (USM style) for a pointer parameter.
+  template <class T>
+  void add_argument(T* const& pointer) {
+    add_pointer(const_cast<std::remove_cv_t<T>*>(pointer));
+  }
+  template <class T>
+  void add_argument(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "kernel scalar arguments must be trivially copyable");
+    add_scalar(&value, sizeof(T), typeid(T).name());
+  }
+
+  std::unique_ptr<detail::CommandGroup> group_;
+};
+
+}  // namespace plexus

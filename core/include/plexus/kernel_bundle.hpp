@@ -1,0 +1,58 @@
+// KernelBundle and Kernel: device code built from one source for every device that can
+// take it (Runtime::build), and one kernel of it.
+//
+//   plexus::KernelBundle bundle = rt.build(source, "-DN=4");
+//   plexus::Kernel saxpy = bundle.kernel("saxpy");   // unknown name: error listing the kernels
+//
+// Cheap shared handles (copies refer to the same bundle); immutable, safe from any thread.
+// The runtime's program cache owns the loaded modules (they go with the runtime); using a
+// bundle after its Runtime is destroyed throws plexus::error(invalid_argument).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plexus/export.hpp"
+#include "plexus/kernel_info.hpp"
+
+namespace plexus {
+
+class Device;
+class DeviceModule;
+
+namespace detail {
+class BundleState;
+}
+
+class PLEXUS_API Kernel {
+ public:
+  Kernel(std::shared_ptr<const detail::BundleState> bundle, const KernelInfo* info);
+
+  const std::string& name() const { return info_->name; }
+  const KernelInfo& info() const { return *info_; }
+  // Whether the bundle was loaded on `device`.
+  bool available_on(const Device& device) const;
+  // The module holding the kernel on `device` (kept alive by the runtime, not the bundle);
+  // invalid_argument naming the devices it is loaded on, or the runtime being gone.
+  std::shared_ptr<DeviceModule> module_on(const Device& device) const;
+  const std::shared_ptr<const detail::BundleState>& bundle() const { return bundle_; }
+
+ private:
+  std::shared_ptr<const detail::BundleState> bundle_;
+  const KernelInfo* info_;
+};
+
+class PLEXUS_API KernelBundle {
+ public:
+  explicit KernelBundle(std::shared_ptr<const detail::BundleState> state);
+
+  Kernel kernel(const std::string& name) const;
+  std::vector<std::string> kernel_names() const;
+  std::vector<Device*> devices() const;  // where the bundle is loaded
+
+ private:
+  std::shared_ptr<const detail::BundleState> state_;
+};
+
+}  // namespace plexus

@@ -1,0 +1,153 @@
+#include "buffer_storage.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+#include "plexus/device.hpp"
+#include "plexus/error.hpp"
+#include "plexus/log.hpp"
+#include "runtime_state.hpp"
+
+namespace plexus::detail {
+
+namespace {
+constexpr std::align_val_t host_alignment{64};
+
+std::string extent_text(const Extent3& extent, int dimensions) {
+  std::string text = "{";
+  for (int d = 0; d < dimensions; ++d) {
+    if (d) text += ", ";
+    text += std::to_string(extent[static_cast<std::size_t>(d)]);
+  }
+  return text + "}";
+}
+}  // namespace
+
+BufferStorage::BufferStorage(std::size_t element_size, const Extent3& extent, int dimensions,
+                             const void* host_data, const Extent3& page_extent)
+    : dimensions_(dimensions) {
+  if (element_size == 0) {
+    throw error(error_category::invalid_argument, "buffer: the element size is 0");
+  }
+  if (dimensions < 1 || dimensions > 3) {
+    throw error(error_category::invalid_argument,
+                "buffer: " + std::to_string(dimensions) + " dimensions (1 to 3 are supported)");
+  }
+  for (std::size_t d = 0; d < 3; ++d) {
+    if (extent[d] == 0) {
+      throw error(error_category::invalid_argument,
+                  "buffer: the extent " + extent_text(extent, dimensions) + " has a zero in dimension " +
+                      std::to_string(d));
+    }
+  }
+  desc_.element_size = element_size;
+  desc_.extent = extent;
+  desc_.page_extent = page_extent;
+  if (host_data) {
+    host_memory();
+    std::memcpy(host_, host_data, bytes());
+    host_valid_ = true;
+  }
+}
+
+BufferStorage::~BufferStorage() {
+  if (host_) ::operator delete[](host_, host_alignment);
+}
+
+std::shared_ptr<RuntimeState> BufferStorage::bind(const std::weak_ptr<RuntimeState>& runtime,
+                                                  const char* what) {
+  auto state = RuntimeState::lock(runtime, what);
+  std::lock_guard lock(mutex_);
+  if (bound_) {
+    auto current = runtime_.lock();
+    if (!current) RuntimeState::lock(runtime_, "a buffer");  // throws: its runtime is gone
+    if (current != state) {
+      throw error(error_category::invalid_argument,
+                  std::string(what) + ": the buffer belongs to another plexus::Runtime (the one "
+                                      "it was first used with); create a buffer per runtime");
+    }
+    return state;
+  }
+  BufferDesc desc = desc_;
+  desc.host_data_valid = host_valid_;
+  id_ = state->memory().create_buffer(desc);
+  runtime_ = state;
+  bound_ = true;
+  state->attach(shared_from_this());
+  return state;
+}
+
+std::shared_ptr<RuntimeState> BufferStorage::bound_runtime(const char* what) const {
+  std::lock_guard lock(mutex_);
+  if (!bound_) return nullptr;
+  return RuntimeState::lock(runtime_, what);
+}
+
+BufferId BufferStorage::id() const {
+  std::lock_guard lock(mutex_);
+  return id_;
+}
+
+void* BufferStorage::host_memory() {
+  std::lock_guard lock(mutex_);
+  if (!host_) host_ = static_cast<std::byte*>(::operator new[](bytes(), host_alignment));
+  return host_;
+}
+
+void BufferStorage::mark_host_written() {
+  std::lock_guard lock(mutex_);
+  host_valid_ = true;
+}
+
+void* BufferStorage::allocation(LocationId location, RuntimeState& runtime) {
+  if (location == host_location) return host_memory();
+  std::lock_guard lock(mutex_);
+  if (released_) {
+    throw error(error_category::invalid_argument,
+                "buffer: used after its allocations were released (its runtime shut down)");
+  }
+  void*& slot = allocations_.at(location);
+  if (!slot) slot = runtime.device_at(location)->allocate(bytes());
+  return slot;
+}
+
+void BufferStorage::add_user(std::shared_ptr<TaskEvent> task) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(users_, [](const auto& user) { return user->is_done(); });
+  users_.push_back(std::move(task));
+}
+
+void BufferStorage::wait_for_tasks() noexcept {
+  std::vector<std::shared_ptr<TaskEvent>> users;
+  {
+    std::lock_guard lock(mutex_);
+    users.swap(users_);
+  }
+  for (const auto& user : users) {
+    try {
+      user->wait();
+    } catch (...) {
+      // The failure belongs to whoever waits on that task's event.
+    }
+  }
+}
+
+void BufferStorage::release(RuntimeState& runtime) noexcept {
+  std::lock_guard lock(mutex_);
+  if (released_ || !bound_) return;
+  released_ = true;
+  try {
+    runtime.memory().release_buffer(id_);
+  } catch (const std::exception& failure) {
+    logger().warn("buffer {}: releasing it in the memory model failed: {}", id_, failure.what());
+  }
+  for (LocationId location = 1; location < max_locations; ++location) {
+    if (void* allocation = allocations_[location]) {
+      runtime.device_at(location)->deallocate(allocation);
+      allocations_[location] = nullptr;
+    }
+  }
+}
+
+}  // namespace plexus::detail

@@ -1,0 +1,76 @@
+// BufferStorage: one buffer's memory: the host copy, one full-size allocation per location
+// (lazy, never reallocated), its memory-model buffer and the tasks that used it.
+// Internal to the core.
+//
+// Binding: a buffer belongs to no runtime until first used with one (bind()); its
+// memory-model buffer is created then. Host memory exists from construction when created
+// from host data, else from the first time it is needed (uninitialized, never transferred).
+// Ownership: shared by the BufferHandle, command bodies and host views; device allocations
+// are freed by release() (buffer handle going, or runtime shutdown), the host copy by the
+// destructor. Thread-safety: every member is safe from any thread.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "plexus/memory_model.hpp"
+#include "plexus/task_event.hpp"
+
+namespace plexus::detail {
+
+class RuntimeState;
+
+class BufferStorage : public std::enable_shared_from_this<BufferStorage> {
+ public:
+  BufferStorage(std::size_t element_size, const Extent3& extent, int dimensions,
+                const void* host_data, const Extent3& page_extent);
+  ~BufferStorage();
+  BufferStorage(const BufferStorage&) = delete;
+  BufferStorage& operator=(const BufferStorage&) = delete;
+
+  const BufferDesc& desc() const { return desc_; }
+  int dimensions() const { return dimensions_; }
+  std::size_t bytes() const { return buffer_bytes(desc_); }
+
+  // Binds to `runtime` (first use) or checks that it is the bound one; returns the locked
+  // runtime. `what` names the use in errors.
+  std::shared_ptr<RuntimeState> bind(const std::weak_ptr<RuntimeState>& runtime, const char* what);
+  // The bound runtime (nullptr when unbound); error when it has been destroyed.
+  std::shared_ptr<RuntimeState> bound_runtime(const char* what) const;
+  BufferId id() const;  // valid once bound
+
+  // The host copy, allocated (uninitialized) on first call.
+  void* host_memory();
+  // The allocation at `location` (host memory for host_location), allocated on `device`
+  // on first call.
+  void* allocation(LocationId location, RuntimeState& runtime);
+
+  // An unbound buffer's host copy was written through a host view: valid data to keep.
+  void mark_host_written();
+
+  // Remembers a task that uses the buffer; wait_for_tasks() waits for all of them.
+  void add_user(std::shared_ptr<TaskEvent> task);
+  void wait_for_tasks() noexcept;
+
+  // Forgets the memory-model buffer and frees the device allocations (once).
+  void release(RuntimeState& runtime) noexcept;
+
+ private:
+  BufferDesc desc_;
+  int dimensions_;
+
+  mutable std::mutex mutex_;
+  std::weak_ptr<RuntimeState> runtime_;
+  bool bound_ = false;
+  bool released_ = false;
+  bool host_valid_ = false;  // unbound: the host copy holds data (host data or a write)
+  BufferId id_ = 0;
+  std::byte* host_ = nullptr;
+  std::array<void*, max_locations> allocations_{};  // by location; [0] unused (host_)
+  std::vector<std::shared_ptr<TaskEvent>> users_;
+};
+
+}  // namespace plexus::detail

@@ -1,0 +1,99 @@
+#include "command_body.hpp"
+
+#include <algorithm>
+
+#include "buffer_copies.hpp"
+#include "buffer_storage.hpp"
+#include "plexus/device.hpp"
+#include "plexus/error.hpp"
+#include "runtime_state.hpp"
+
+namespace plexus::detail {
+
+CommandBody::CommandBody(RuntimeState& runtime, CommandGroup group, std::string name,
+                         std::shared_ptr<TaskEvent> record_as)
+    : runtime_(runtime), group_(std::move(group)), name_(std::move(name)),
+      record_as_(std::move(record_as)) {}
+
+bool CommandBody::can_run_on(const Device& device) const {
+  return group_.kernel && group_.kernel->available_on(device);
+}
+
+BufferAccess CommandBody::access_at(std::size_t requirement, LocationId location) const {
+  const Requirement& wanted = group_.requirements[requirement];
+  return BufferAccess{wanted.storage->id(), wanted.range, wanted.mode, location};
+}
+
+std::size_t CommandBody::transfer_bytes(Device* placement) const {
+  const LocationId location = runtime_.location_of(placement);
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < group_.requirements.size(); ++i) {
+    total += runtime_.memory().preview(access_at(i, location)).copy_bytes();
+  }
+  return total;
+}
+
+std::vector<std::shared_ptr<TaskEvent>> CommandBody::place(
+    Device* placement, const std::shared_ptr<TaskEvent>& event) {
+  placement_ = placement;
+  location_ = runtime_.location_of(placement);
+  if (group_.kernel) module_ = group_.kernel->module_on(*placement);
+  std::vector<std::shared_ptr<TaskEvent>> dependencies;
+  const auto& recorded = record_as_ ? record_as_ : event;
+  for (std::size_t i = 0; i < group_.requirements.size(); ++i) {
+    AccessPlan plan = runtime_.memory().record(access_at(i, location_), recorded);
+    for (auto& dependency : plan.dependencies) {
+      if (std::find(dependencies.begin(), dependencies.end(), dependency) == dependencies.end()) {
+        dependencies.push_back(dependency);
+      }
+    }
+    plans_.push_back(std::move(plan));
+    group_.requirements[i].storage->add_user(event);
+  }
+  return dependencies;
+}
+
+void CommandBody::run(DeviceQueue* queue) {
+  CopyRunner copies(runtime_, placement_, queue);
+  for (std::size_t i = 0; i < plans_.size(); ++i) {
+    BufferStorage& buffer = *group_.requirements[i].storage;
+    if (plans_[i].allocate) buffer.allocation(location_, runtime_);
+    for (const auto& copy : plans_[i].copies) copies.run(buffer, copy);
+  }
+  if (group_.kernel) {
+    if (!queue) {
+      throw error(error_category::internal, name_ + ": placed on a device but run without a queue");
+    }
+    launch(*queue);
+    queue->wait();
+  } else {
+    if (queue) queue->wait();  // copies enqueued on a device queue (none for host bodies)
+    if (group_.host_work) group_.host_work();
+  }
+}
+
+void CommandBody::launch(DeviceQueue& queue) {
+  std::vector<KernelArgument> arguments;
+  arguments.reserve(group_.arguments.size());
+  for (const auto& slot : group_.arguments) {
+    switch (slot.kind) {
+      case ArgumentSlot::Kind::accessor:
+        arguments.push_back(KernelArgument::of_allocation(
+            group_.requirements[slot.requirement].storage->allocation(location_, runtime_)));
+        break;
+      case ArgumentSlot::Kind::scalar:
+        arguments.push_back(KernelArgument::of_scalar(slot.value.data(), slot.value.size()));
+        break;
+      case ArgumentSlot::Kind::local:
+        arguments.push_back(KernelArgument::of_local(slot.local_bytes));
+        break;
+      case ArgumentSlot::Kind::pointer:
+        arguments.push_back(KernelArgument::of_allocation(slot.pointer));
+        break;
+    }
+  }
+  const DeviceKernel& kernel = module_->kernel(group_.kernel->name());
+  queue.launch(kernel, group_.range, arguments);
+}
+
+}  // namespace plexus::detail

@@ -1,0 +1,51 @@
+// CommandBody: the core's TaskBody for the application API: a kernel launch, a host task,
+// or a host access (no work, the buffer made valid on the host). Internal to the core.
+//
+// place() records each requirement in the memory model at the placement's location (with
+// `record_as` when given: a host view's release event, so that conflicting work waits for
+// the view) and returns the dependencies; run() allocates where the plans say, runs their
+// copies (CopyRunner), then launches or runs the host work, and waits for the queue.
+// Thread-safety and ownership: see task_body.hpp. The runtime outlives every body (it
+// waits for all tasks before going).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command_group.hpp"
+#include "plexus/memory_model.hpp"
+#include "plexus/task_body.hpp"
+
+namespace plexus::detail {
+
+class CommandBody final : public TaskBody {
+ public:
+  CommandBody(RuntimeState& runtime, CommandGroup group, std::string name,
+              std::shared_ptr<TaskEvent> record_as = nullptr);
+
+  const std::string& name() const override { return name_; }
+  bool runs_on_host() const override { return !group_.kernel; }
+  Device* preferred_device() const override { return group_.kernel ? group_.device : nullptr; }
+  bool can_run_on(const Device& device) const override;
+  std::size_t transfer_bytes(Device* placement) const override;
+
+  std::vector<std::shared_ptr<TaskEvent>> place(Device* placement,
+                                                const std::shared_ptr<TaskEvent>& event) override;
+  void run(DeviceQueue* queue) override;
+
+ private:
+  BufferAccess access_at(std::size_t requirement, LocationId location) const;
+  void launch(DeviceQueue& queue);
+
+  RuntimeState& runtime_;
+  CommandGroup group_;
+  std::string name_;
+  std::shared_ptr<TaskEvent> record_as_;
+  std::shared_ptr<DeviceModule> module_;  // kernels: loaded on the placement
+  Device* placement_ = nullptr;
+  LocationId location_ = host_location;
+  std::vector<AccessPlan> plans_;  // by requirement
+};
+
+}  // namespace plexus::detail

@@ -1,0 +1,29 @@
+#include "plexus/event.hpp"
+
+#include "plexus/error.hpp"
+#include "runtime_state.hpp"
+
+namespace plexus {
+
+Event::Event(std::shared_ptr<TaskEvent> event, std::weak_ptr<detail::RuntimeState> runtime)
+    : event_(std::move(event)), runtime_(std::move(runtime)) {}
+
+const TaskEvent& Event::checked() const {
+  if (!event_) {
+    throw error(error_category::invalid_argument,
+                "an empty plexus::Event (default-constructed) has no timestamps");
+  }
+  detail::RuntimeState::lock(runtime_, "an event");
+  return *event_;
+}
+
+void Event::wait() const {
+  if (event_) checked().wait();
+}
+TaskStatus Event::status() const { return event_ ? checked().status() : TaskStatus::complete; }
+bool Event::is_done() const { return !event_ || checked().is_done(); }
+Event::clock::time_point Event::submit_time() const { return checked().submitted_at(); }
+Event::clock::time_point Event::start_time() const { return checked().started_at(); }
+Event::clock::time_point Event::end_time() const { return checked().finished_at(); }
+
+}  // namespace plexus

@@ -1,0 +1,72 @@
+// ProgramCache: the runtime's in-memory program cache (DPC++'s design, seed
+// kernel-program-cache.txt "In-memory cache"), two levels over BuildCache::get_or_build:
+//   programs: (hash of the source, options, binary format, architecture, source) -> the
+//             compiler's binary and kernel list;
+//   modules:  (program key, device) -> the binary loaded on that device.
+// One build per key across threads; waiters share the result or the plexus::error.
+// Internal to the core. Thread-safety: every member is safe from any thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "plexus/binary_format.hpp"
+#include "plexus/build_cache.hpp"
+#include "plexus/compiler.hpp"
+#include "plexus/device.hpp"
+
+namespace plexus::detail {
+
+struct ProgramKey {
+  std::uint64_t source_hash = 0;
+  std::string options;
+  BinaryFormat format = BinaryFormat::spirv;
+  std::string architecture;
+  std::string source;  // compared last: tells apart sources whose hashes collide
+
+  auto tied() const { return std::tie(source_hash, options, format, architecture, source); }
+  bool operator<(const ProgramKey& other) const { return tied() < other.tied(); }
+};
+
+struct CompiledProgram {
+  std::vector<std::byte> binary;
+  BinaryFormat format = BinaryFormat::spirv;
+  std::vector<KernelInfo> kernels;
+};
+
+struct LoadedProgram {
+  std::shared_ptr<DeviceModule> module;
+};
+
+class ProgramCache {
+ public:
+  // Compiles (once per key) through `compiler`; plexus::error(build) with the log.
+  std::shared_ptr<const CompiledProgram> compile(Compiler& compiler, const ProgramKey& key,
+                                                 const std::vector<std::string>& options);
+  // Loads (once per key and device) the compiled program on `device`.
+  std::shared_ptr<DeviceModule> load(Device& device, const ProgramKey& key,
+                                     const CompiledProgram& program);
+
+  BuildCacheStats program_stats() const { return programs_.stats(); }
+  BuildCacheStats module_stats() const { return modules_.stats(); }
+
+ private:
+  struct ModuleKey {
+    ProgramKey program;
+    const Device* device = nullptr;
+    bool operator<(const ModuleKey& other) const {
+      return std::tie(program, device) < std::tie(other.program, other.device);
+    }
+  };
+
+  BuildCache<ProgramKey, CompiledProgram> programs_;
+  BuildCache<ModuleKey, LoadedProgram> modules_;
+};
+
+// 64-bit FNV-1a of the source: the cache key's quick discriminator.
+std::uint64_t source_hash(const std::string& source);
+
+}  // namespace plexus::detail

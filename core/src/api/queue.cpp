@@ -1,0 +1,71 @@
+#include "plexus/queue.hpp"
+
+#include <algorithm>
+
+#include "command_body.hpp"
+#include "command_group.hpp"
+#include "plexus/error.hpp"
+#include "queue_state.hpp"
+#include "runtime_state.hpp"
+
+namespace plexus {
+
+Queue::Queue(std::shared_ptr<detail::QueueState> state) : state_(std::move(state)) {}
+
+Device& Queue::device() const { return *state_->device; }
+QueueOrder Queue::order() const { return state_->order; }
+std::weak_ptr<detail::RuntimeState> Queue::runtime_state() const { return state_->runtime; }
+
+Handler Queue::begin_group() {
+  detail::RuntimeState::lock(state_->runtime, "a queue");
+  auto group = std::make_unique<detail::CommandGroup>();
+  group->runtime = state_->runtime;
+  group->device = state_->device;
+  return Handler(std::move(group));
+}
+
+Event Queue::end_group(Handler& handler) {
+  auto runtime = detail::RuntimeState::lock(state_->runtime, "a queue");
+  detail::CommandGroup group = std::move(*handler.group_);
+  std::string name = group.kernel          ? "kernel " + group.kernel->name()
+                     : group.has_host_task ? std::string("host task")
+                                           : std::string("barrier");
+  auto event = std::make_shared<TaskEvent>(name);
+  std::vector<std::shared_ptr<TaskEvent>> dependencies = std::move(group.dependencies);
+  auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), name);
+  {
+    std::lock_guard lock(state_->mutex);
+    if (state_->order == QueueOrder::in_order && state_->last) {
+      dependencies.push_back(state_->last);
+    }
+    state_->last = event;
+    std::erase_if(state_->pending, [](const auto& pending) { return pending->is_done(); });
+    state_->pending.push_back(event);
+  }
+  runtime->scheduler().submit(Task{event, std::move(dependencies), {}, std::move(body)});
+  return Event(event, state_->runtime);
+}
+
+void Queue::wait() {
+  detail::RuntimeState::lock(state_->runtime, "a queue");
+  std::vector<std::shared_ptr<TaskEvent>> pending;
+  {
+    std::lock_guard lock(state_->mutex);
+    pending = state_->pending;
+  }
+  std::exception_ptr first;
+  for (const auto& event : pending) {
+    try {
+      event->wait();
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  {
+    std::lock_guard lock(state_->mutex);
+    std::erase_if(state_->pending, [](const auto& event) { return event->is_done(); });
+  }
+  if (first) std::rethrow_exception(first);
+}
+
+}  // namespace plexus

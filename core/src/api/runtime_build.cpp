@@ -1,0 +1,89 @@
+// Runtime::build: one source for every device through the program cache.
+#include <algorithm>
+#include <sstream>
+
+#include "bundle_state.hpp"
+#include "plexus/error.hpp"
+#include "plexus/log.hpp"
+#include "plexus/runtime.hpp"
+#include "runtime_state.hpp"
+
+namespace plexus {
+
+namespace {
+
+std::vector<std::string> split_options(const std::string& options) {
+  std::vector<std::string> parts;
+  std::istringstream in(options);
+  std::string part;
+  while (in >> part) parts.push_back(part);
+  return parts;
+}
+
+std::string join(const std::vector<std::string>& parts) {
+  std::string text;
+  for (const auto& part : parts) text += (text.empty() ? "" : " ") + part;
+  return text;
+}
+
+std::string format_list(const std::vector<BinaryFormat>& formats) {
+  std::string text;
+  for (auto format : formats) text += (text.empty() ? "" : ", ") + std::string(to_string(format));
+  return text.empty() ? "none" : text;
+}
+
+// Formats whose code depends on the device's architecture name.
+bool needs_architecture(BinaryFormat format) {
+  return format == BinaryFormat::ptx || format == BinaryFormat::amdgcn;
+}
+
+}  // namespace
+
+KernelBundle Runtime::build(const std::string& source, const std::string& options) {
+  detail::RuntimeState& runtime = *state_;
+  Compiler* compiler = runtime.components->compiler();
+  if (!compiler) {
+    throw error(error_category::config, runtime.config.origin().path +
+                                            ": building kernels needs a compiler and none is "
+                                            "selected; set [compiler] use = \"clang\"");
+  }
+  const std::vector<BinaryFormat> targets = compiler->targets();
+  const std::vector<std::string> option_list = split_options(options);
+  auto bundle = std::make_shared<detail::BundleState>();
+  bundle->runtime = state_;
+  std::vector<std::string> skipped;
+  for (Device* device : runtime.devices) {
+    const DeviceInfo& info = device->info();
+    auto format = std::find_first_of(info.formats.begin(), info.formats.end(), targets.begin(),
+                                     targets.end());
+    if (format == info.formats.end()) {
+      skipped.push_back("'" + info.name + "' loads " + format_list(info.formats) +
+                        ", the compiler produces " + format_list(targets));
+      continue;
+    }
+    detail::ProgramKey key{detail::source_hash(source), join(option_list), *format,
+                           needs_architecture(*format) ? info.architecture : std::string(),
+                           source};
+    auto program = runtime.programs.compile(*compiler, key, option_list);
+    try {
+      auto module = runtime.programs.load(*device, key, *program);
+      bundle->modules.emplace_back(device, module);
+    } catch (const error& failure) {
+      if (failure.category() != error_category::unsupported) throw;
+      skipped.push_back("'" + info.name + "': " + failure.what());
+      logger().debug("build: device '{}' skipped: {}", info.name, failure.what());
+      continue;
+    }
+    if (bundle->kernels.empty()) bundle->kernels = program->kernels;
+  }
+  if (bundle->modules.empty()) {
+    std::string reasons;
+    for (const auto& reason : skipped) reasons += "\n  " + reason;
+    throw error(error_category::unsupported,
+                "no device can run this source" +
+                    (reasons.empty() ? std::string(": there are no devices") : ":" + reasons));
+  }
+  return KernelBundle(std::move(bundle));
+}
+
+}  // namespace plexus

@@ -1,0 +1,114 @@
+#include "runtime_state.hpp"
+
+#include "buffer_storage.hpp"
+#include "memory_report.hpp"
+#include "plexus/device.hpp"
+#include "plexus/error.hpp"
+#include "plexus/log.hpp"
+
+namespace plexus::detail {
+
+RuntimeState::RuntimeState(Config loaded)
+    : config(std::move(loaded)), registry(plugin_search_path(config)) {
+  for (const auto& warning : registry.warnings()) logger().warn("{}", warning);
+  for (const auto& problem : registry.problems()) {
+    logger().warn("unusable plugin skipped: {}", problem.message);
+  }
+  components = std::make_unique<ComponentSet>(config, registry);
+  devices = available_devices(*components);
+  location_device_.push_back(nullptr);  // host_location
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    device_index_[devices[i]] = i;
+    if (devices[i]->shares_host_memory()) {
+      device_location_.push_back(host_location);
+    } else if (location_device_.size() < max_locations) {
+      device_location_.push_back(static_cast<LocationId>(location_device_.size()));
+      location_device_.push_back(devices[i]);
+    } else {
+      device_location_.push_back(max_locations);  // refused when used
+    }
+  }
+}
+
+RuntimeState::~RuntimeState() = default;
+
+std::shared_ptr<RuntimeState> RuntimeState::lock(const std::weak_ptr<RuntimeState>& runtime,
+                                                 const char* what) {
+  auto state = runtime.lock();
+  if (!state) {
+    throw error(error_category::invalid_argument,
+                std::string(what) + " was used after its plexus::Runtime was destroyed; keep the "
+                                    "Runtime alive while its queues, buffers, bundles and events "
+                                    "are in use");
+  }
+  return state;
+}
+
+Scheduler& RuntimeState::scheduler() const {
+  if (Scheduler* scheduler = components->scheduler()) return *scheduler;
+  throw error(error_category::config, config.origin().path +
+                                          ": no scheduler is selected; set [scheduler] use = "
+                                          "\"inorder\" (or another installed scheduler)");
+}
+
+MemoryModel& RuntimeState::memory() const {
+  if (MemoryModel* memory = components->memory()) return *memory;
+  throw error(error_category::config, config.origin().path +
+                                          ": buffers need a memory model and none is selected; "
+                                          "set [memory] use = \"whole\" (or paged, exact)");
+}
+
+LocationId RuntimeState::location_of(const Device* device) const {
+  if (!device) return host_location;
+  auto found = device_index_.find(device);
+  if (found == device_index_.end()) {
+    throw error(error_category::invalid_argument,
+                "device '" + device->info().name + "' does not belong to this runtime");
+  }
+  LocationId location = device_location_[found->second];
+  if (location >= max_locations) {
+    throw error(error_category::invalid_argument,
+                "device '" + device->info().name + "' cannot hold buffers: only " +
+                    std::to_string(max_locations - 1) +
+                    " devices with their own memory are supported per runtime");
+  }
+  return location;
+}
+
+Device* RuntimeState::device_at(LocationId location) const {
+  if (location >= location_device_.size()) {
+    throw error(error_category::internal, "no device at location " + std::to_string(location));
+  }
+  return location_device_[location];
+}
+
+void RuntimeState::attach(const std::shared_ptr<BufferStorage>& buffer) {
+  std::lock_guard lock(buffers_mutex_);
+  buffers_[buffer.get()] = buffer;
+}
+
+bool RuntimeState::detach(const BufferStorage* buffer) {
+  std::lock_guard lock(buffers_mutex_);
+  return buffers_.erase(buffer) > 0;
+}
+
+void RuntimeState::shutdown() noexcept {
+  try {
+    if (Scheduler* scheduler = components->scheduler()) scheduler->wait_all();
+  } catch (const std::exception& failure) {
+    logger().error("runtime shutdown: waiting for tasks failed: {}", failure.what());
+  }
+  std::unordered_map<const BufferStorage*, std::weak_ptr<BufferStorage>> live;
+  {
+    std::lock_guard lock(buffers_mutex_);
+    live.swap(buffers_);
+  }
+  for (auto& [raw, weak] : live) {
+    if (auto buffer = weak.lock()) buffer->release(*this);
+  }
+  if (MemoryModel* memory = components->memory()) {
+    logger().info("plexus memory report: {}", describe(memory->stats(), *this));
+  }
+}
+
+}  // namespace plexus::detail

@@ -1,0 +1,71 @@
+// RuntimeState: what a Runtime owns, shared with the API's handles (which hold it weakly).
+// Internal to the core.
+//
+// Locations: devices that share host memory are host_location (0); every other available
+// device gets 1, 2, ... in devices() order; one numbered max_locations or beyond is refused
+// when used. Live buffers register here so that shutdown() can free their device
+// allocations before the backends go.
+// Thread-safety: every member is safe from any thread; the components and the location
+// tables are immutable after construction.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "plexus/component_set.hpp"
+#include "plexus/config.hpp"
+#include "plexus/memory_model.hpp"
+#include "plexus/plugin_registry.hpp"
+#include "plexus/scheduler.hpp"
+#include "program_cache.hpp"
+
+namespace plexus::detail {
+
+class BufferStorage;
+
+class RuntimeState {
+ public:
+  explicit RuntimeState(Config loaded);
+  ~RuntimeState();
+
+  // The state behind `runtime`, or plexus::error(invalid_argument) saying that `what` was
+  // used after its runtime was destroyed.
+  static std::shared_ptr<RuntimeState> lock(const std::weak_ptr<RuntimeState>& runtime,
+                                            const char* what);
+
+  Config config;
+  PluginRegistry registry;
+  std::unique_ptr<ComponentSet> components;
+  std::vector<Device*> devices;  // available, in config order
+  ProgramCache programs;
+
+  // The configured components, or plexus::error(config) saying how to select one.
+  Scheduler& scheduler() const;
+  MemoryModel& memory() const;
+
+  bool has_device(const Device* device) const { return device_index_.count(device) > 0; }
+  // nullptr (the host) and host-sharing devices: host_location.
+  LocationId location_of(const Device* device) const;
+  // The device with its own memory at `location`; nullptr for host_location.
+  Device* device_at(LocationId location) const;
+
+  void attach(const std::shared_ptr<BufferStorage>& buffer);
+  // Whether the buffer was still attached (the caller then releases it).
+  bool detach(const BufferStorage* buffer);
+
+  // Waits for every task, releases the allocations of buffers still alive, logs the
+  // memory report. Called once, by ~Runtime.
+  void shutdown() noexcept;
+
+ private:
+  std::unordered_map<const Device*, std::size_t> device_index_;  // position in `devices`
+  std::vector<LocationId> device_location_;                      // by index; max: refused
+  std::vector<Device*> location_device_;                         // by location
+
+  std::mutex buffers_mutex_;
+  std::unordered_map<const BufferStorage*, std::weak_ptr<BufferStorage>> buffers_;
+};
+
+}  // namespace plexus::detail
