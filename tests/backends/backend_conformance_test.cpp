@@ -15,13 +15,10 @@
 #include <vector>
 
 #include "plexus/backend.hpp"
-#include "plexus/component_lookup.hpp"
 #include "plexus/config.hpp"
 #include "plexus/error.hpp"
-#include "plexus/plugin_context.hpp"
-#include "plexus/plugin_library.hpp"
-#include "plexus/plugin_registry.hpp"
 #include "plexus/runtime.hpp"
+#include "backend_loader.hpp"
 
 namespace fs = std::filesystem;
 using plexus::Backend;
@@ -30,67 +27,11 @@ using plexus::DeviceType;
 
 namespace {
 
-fs::path plugin_dir() {
-  const char* dir = std::getenv("PLEXUS_BUILD_PLUGIN_DIR");
-  return dir && *dir ? fs::path(dir) : fs::path(PLEXUS_TEST_DEFAULT_PLUGIN_DIR);
-}
+using plexus::test::built_backends;
+using plexus::test::load_backend;
+using plexus::test::plugin_file;
 
-fs::path plugin_file(const std::string& kind, const std::string& name) {
-  return plugin_dir() / ("libplexus_" + kind + "_" + name + ".so");
-}
-
-// Names of the backend plugins built, from their file names.
-std::vector<std::string> built_backends() {
-  std::vector<std::string> names;
-  const std::string prefix = "libplexus_backend_", suffix = ".so";
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(plugin_dir(), ec)) {
-    const std::string file = entry.path().filename().string();
-    if (file.size() > prefix.size() + suffix.size() && file.starts_with(prefix) &&
-        file.ends_with(suffix))
-      names.push_back(file.substr(prefix.size(), file.size() - prefix.size() - suffix.size()));
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-// A backend sees no other component.
-class NoComponents final : public plexus::ComponentLookup {
- public:
-  std::size_t backend_count() const override { return 0; }
-  Backend& backend(std::size_t) const override {
-    throw plexus::error(plexus::error_category::internal, "no backends in this test");
-  }
-  plexus::CacheStore* cache() const override { return nullptr; }
-  plexus::Compiler* compiler() const override { return nullptr; }
-  plexus::FusionEngine* fusion() const override { return nullptr; }
-  plexus::MemoryModel* memory() const override { return nullptr; }
-  plexus::Scheduler* scheduler() const override { return nullptr; }
-};
-
-std::string config_text(const std::string& backend, const std::string& options) {
-  return "[backends]\nuse = [\"" + backend + "\"]\n[backends." + backend + "]\n" + options +
-         "\n[scheduler]\nuse = \"inorder\"\n";
-}
-
-// Loads a backend plugin with `options` (TOML lines of its [backends.<name>] table). The
-// component keeps its library loaded; the aliasing pointer keeps the component alive.
-std::shared_ptr<Backend> load_backend(const std::string& name, const std::string& options = "") {
-  const plexus::PluginListing listing =
-      plexus::PluginRegistry::inspect(plugin_file("backend", name));
-  REQUIRE(listing.kind == plexus::ComponentKind::backend);
-  REQUIRE(listing.name == name);
-  const auto library = plexus::PluginLibrary::load(listing);
-  const auto config =
-      plexus::Config::from_string(config_text(name, options), "backend_conformance_test");
-  NoComponents none;
-  plexus::PluginContext context{config.options_for(plexus::ComponentKind::backend, name), none};
-  const std::shared_ptr<plexus::Component> component = library->create(context);
-  REQUIRE(component);
-  auto* backend = dynamic_cast<Backend*>(component.get());
-  REQUIRE(backend != nullptr);
-  return std::shared_ptr<Backend>(component, backend);
-}
+fs::path plugin_dir() { return plexus::test::backend_plugin_dir(); }
 
 bool is_configured(const std::string& name) {
   return std::string_view(PLEXUS_TEST_CONFIGURED_BACKENDS).find("," + name + ",") !=

@@ -1,0 +1,183 @@
+// Device conformance, kernels: modules compiled by the clang compiler component for each
+// device's first format it produces, loaded and launched: vector add, scalars of several
+// sizes, a __local reduction with barriers, 2D and 3D ranges with global offsets.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "device_under_test.hpp"
+#include "plexus/device_queue.hpp"
+
+using plexus::CopyLayout;
+using plexus::Device;
+using plexus::KernelArgument;
+using plexus::NdRange;
+using plexus::test::Allocation;
+using plexus::test::for_each_device;
+using plexus::test::load_program;
+
+namespace {
+
+template <class T>
+void upload(plexus::DeviceQueue& queue, const Allocation& memory, const std::vector<T>& values) {
+  queue.copy_to_device(memory.get(), values.data(),
+                       CopyLayout::contiguous(0, values.size() * sizeof(T)));
+}
+
+template <class T>
+std::vector<T> download(plexus::DeviceQueue& queue, const Allocation& memory, std::size_t count) {
+  std::vector<T> values(count);
+  queue.copy_to_host(values.data(), memory.get(), CopyLayout::contiguous(0, count * sizeof(T)));
+  queue.wait();
+  return values;
+}
+
+NdRange range_1d(std::size_t global, std::size_t local = 0) {
+  NdRange range;
+  range.global = {global, 1, 1};
+  range.local = {local, local ? 1u : 0u, local ? 1u : 0u};
+  return range;
+}
+
+}  // namespace
+
+TEST_CASE("vector add over 1000 floats", "[devices][launch]") {
+  for_each_device([](Device& device) {
+    const auto module = load_program(device, plexus::test::vector_add_source);
+    if (!module) return;
+    const std::size_t n = 1000;
+    std::vector<float> a(n), b(n);
+    for (std::size_t i = 0; i < n; ++i) a[i] = float(i), b[i] = 0.5f * float(i) + 3;
+    Allocation da(device, n * 4), db(device, n * 4), dc(device, n * 4);
+    const auto queue = device.create_queue();
+    upload(*queue, da, a);
+    upload(*queue, db, b);
+    const KernelArgument args[] = {KernelArgument::of_allocation(da.get()),
+                                   KernelArgument::of_allocation(db.get()),
+                                   KernelArgument::of_allocation(dc.get())};
+    queue->launch(module->kernel("vadd"), range_1d(n), args);
+    const auto c = download<float>(*queue, dc, n);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) wrong += c[i] != a[i] + b[i];
+    CHECK(wrong == 0);
+  });
+}
+
+TEST_CASE("scalar arguments of 1, 2, 4, 8 and 16 bytes", "[devices][launch]") {
+  for_each_device([](Device& device) {
+    const auto module = load_program(device, R"(
+      __kernel void scalars(__global long* out, char c, short s, int i, long l, float f,
+                            int4 v) {
+        out[0] = c; out[1] = s; out[2] = i; out[3] = l; out[4] = (long)(f * 4.0f);
+        out[5] = v.x + 10 * v.y + 100 * v.z + 1000 * v.w;
+      })");
+    if (!module) return;
+    Allocation out(device, 6 * 8);
+    const auto queue = device.create_queue();
+    const std::int8_t c = -7;
+    const std::int16_t s = -3000;
+    const std::int32_t i = 123456789;
+    const std::int64_t l = -9876543210LL;
+    const float f = 2.25f;
+    const std::int32_t v[4] = {1, 2, 3, 4};
+    const KernelArgument args[] = {
+        KernelArgument::of_allocation(out.get()), KernelArgument::of_scalar(&c, 1),
+        KernelArgument::of_scalar(&s, 2),        KernelArgument::of_scalar(&i, 4),
+        KernelArgument::of_scalar(&l, 8),        KernelArgument::of_scalar(&f, 4),
+        KernelArgument::of_scalar(v, 16)};
+    queue->launch(module->kernel("scalars"), range_1d(1), args);
+    const auto values = download<std::int64_t>(*queue, out, 6);
+    CHECK(values == std::vector<std::int64_t>{-7, -3000, 123456789, -9876543210LL, 9, 4321});
+  });
+}
+
+TEST_CASE("a __local argument reduction with barriers", "[devices][launch]") {
+  for_each_device([](Device& device) {
+    const auto module = load_program(device, R"(
+      __kernel void reduce(__global const int* in, __global int* out, __local int* scratch) {
+        size_t lid = get_local_id(0), size = get_local_size(0);
+        scratch[lid] = in[get_global_id(0)];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (size_t step = size / 2; step > 0; step /= 2) {
+          if (lid < step) scratch[lid] += scratch[lid + step];
+          barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lid == 0) out[get_group_id(0)] = scratch[0];
+      })");
+    if (!module) return;
+    const std::size_t groups = 8, local = 32, n = groups * local;
+    std::vector<int> in(n);
+    std::iota(in.begin(), in.end(), 1);
+    Allocation din(device, n * 4), dout(device, groups * 4);
+    const auto queue = device.create_queue();
+    upload(*queue, din, in);
+    const KernelArgument args[] = {KernelArgument::of_allocation(din.get()),
+                                   KernelArgument::of_allocation(dout.get()),
+                                   KernelArgument::of_local(local * sizeof(int))};
+    try {
+      queue->launch(module->kernel("reduce"), range_1d(n, local), args);
+    } catch (const plexus::error& e) {
+      if (e.category() != plexus::error_category::unsupported) throw;
+      WARN(device.info().name << ": __local arguments skipped: " << e.what());
+      return;
+    }
+    const auto sums = download<int>(*queue, dout, groups);
+    for (std::size_t g = 0; g < groups; ++g) {
+      const int first = int(g * local) + 1, last = first + int(local) - 1;
+      CHECK(sums[g] == (first + last) * int(local) / 2);
+    }
+  });
+}
+
+TEST_CASE("2D and 3D ranges with global offsets write exactly their cells",
+          "[devices][launch]") {
+  for_each_device([](Device& device) {
+    const auto module = load_program(device, R"(
+      __kernel void mark(__global int* out, int width, int height) {
+        size_t x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+        out[(z * height + y) * width + x] = (int)(z * 10000 + y * 100 + x);
+      })");
+    if (!module) return;
+    const int width = 12, height = 7, depth = 4;
+    const std::size_t cells = std::size_t(width) * height * depth;
+    auto run = [&](const NdRange& range) {
+      Allocation out(device, cells * 4);
+      const auto queue = device.create_queue();
+      const std::vector<int> initial(cells, -1);  // alive until the queue is waited on
+      upload(*queue, out, initial);
+      const KernelArgument args[] = {KernelArgument::of_allocation(out.get()),
+                                     KernelArgument::of_scalar(&width, 4),
+                                     KernelArgument::of_scalar(&height, 4)};
+      queue->launch(module->kernel("mark"), range, args);
+      const auto values = download<int>(*queue, out, cells);
+      std::size_t wrong = 0;
+      for (std::size_t z = 0; z < std::size_t(depth); ++z)
+        for (std::size_t y = 0; y < std::size_t(height); ++y)
+          for (std::size_t x = 0; x < std::size_t(width); ++x) {
+            const bool inside = x >= range.offset[0] && x < range.offset[0] + range.global[0] &&
+                                y >= range.offset[1] && y < range.offset[1] + range.global[1] &&
+                                z >= range.offset[2] && z < range.offset[2] + range.global[2];
+            const int expected = inside ? int(z * 10000 + y * 100 + x) : -1;
+            wrong += values[(z * height + y) * width + x] != expected;
+          }
+      CHECK(wrong == 0);
+    };
+    for (const std::size_t dims : {2u, 3u}) {
+      INFO(dims << "D");
+      NdRange range;
+      range.dimensions = dims;
+      range.global = {8, 4, dims == 3 ? 2u : 1u};
+      range.local = {4, 2, 1};
+      run(range);  // no offset
+      range.offset = {3, 2, dims == 3 ? 1u : 0u};
+      try {
+        run(range);
+      } catch (const plexus::error& e) {
+        if (e.category() != plexus::error_category::unsupported) throw;
+        WARN(device.info().name << ": global offsets skipped: " << e.what());
+      }
+    }
+  });
+}
