@@ -1,26 +1,78 @@
 #include "host_backend.hpp"
 
+#include <sched.h>
+
 #include <string>
+#include <thread>
 
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
 
 namespace plexus::host {
 
-HostBackend::HostBackend(PluginContext&) : device_(std::make_unique<HostDevice>(*this)) {
-  const DeviceInfo& info = device_->info();
-  logger().debug("host backend: {} ({}, {} threads, {} bytes of memory)", info.name,
-                 info.architecture, info.compute_units, info.global_memory_bytes);
+std::vector<int> usable_cpus() {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+      if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  if (cpus.empty()) {
+    const unsigned count = std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned cpu = 0; cpu < count; ++cpu) cpus.push_back(static_cast<int>(cpu));
+  }
+  return cpus;
+}
+
+std::vector<std::vector<int>> split_cpus(const std::vector<int>& cpus, std::size_t devices) {
+  std::vector<std::vector<int>> shares(devices);
+  if (devices >= cpus.size()) {
+    for (std::size_t i = 0; i < devices; ++i) shares[i] = {cpus[i % cpus.size()]};
+    return shares;
+  }
+  for (std::size_t i = 0; i < devices; ++i) {
+    const std::size_t begin = i * cpus.size() / devices, end = (i + 1) * cpus.size() / devices;
+    shares[i].assign(cpus.begin() + static_cast<std::ptrdiff_t>(begin),
+                     cpus.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  return shares;
+}
+
+HostBackend::HostBackend(PluginContext& context) {
+  const ComponentOptions& options = context.options;
+  const std::int64_t devices = options.get_non_negative("devices", 1);
+  if (devices < 1)
+    throw error(error_category::config, "[" + options.table_path() +
+                                            "] devices = 0: give at least 1 (the default)");
+  const std::int64_t threads = options.get_non_negative("threads", 0);  // 0: the device's cores
+  const std::vector<int> cpus = usable_cpus();
+  if (static_cast<std::size_t>(devices) > cpus.size())
+    logger().warn("host backend: {} devices over {} cores: devices share cores", devices,
+                  cpus.size());
+  for (std::vector<int>& share : split_cpus(cpus, static_cast<std::size_t>(devices))) {
+    CoreShare core_share;
+    core_share.threads = threads > 0 ? static_cast<std::size_t>(threads) : share.size();
+    core_share.named_by_cores = devices > 1;
+    // One device: its threads float over the whole machine (nothing else to keep apart).
+    if (devices > 1) core_share.cpus = std::move(share);
+    devices_.push_back(std::make_unique<HostDevice>(*this, std::move(core_share)));
+    const DeviceInfo& info = devices_.back()->info();
+    logger().debug("host backend: {} ({}, {} compute units, {} threads, {} bytes of memory)",
+                   info.name, info.architecture, info.compute_units,
+                   devices_.back()->pool().participants(), info.global_memory_bytes);
+  }
 }
 
 HostBackend::~HostBackend() = default;
 
 BackendStatus HostBackend::status() const {
-  return {true, "the host CPU (" + device_->info().architecture + ")"};
+  return {true, "the host CPU (" + devices_.front()->info().architecture + "), " +
+                    std::to_string(devices_.size()) + " device(s)"};
 }
 
-std::size_t HostBackend::device_count() const { return 1; }
+std::size_t HostBackend::device_count() const { return devices_.size(); }
 
-Device& HostBackend::device_at(std::size_t index) const { return *device_; }
+Device& HostBackend::device_at(std::size_t index) const { return *devices_[index]; }
 
 }  // namespace plexus::host

@@ -3,12 +3,17 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <fstream>
+#include <new>
 #include <map>
 #include <string>
 #include <string_view>
 #include <thread>
 
+#include "host_module.hpp"
+#include "host_queue.hpp"
+#include "plexus/error.hpp"
 #include "plexus/log.hpp"
 
 namespace plexus::host {
@@ -61,7 +66,16 @@ std::string field_or(const std::map<std::string, std::string>& fields, const cha
   return it != fields.end() && !it->second.empty() ? it->second : std::move(fallback);
 }
 
-DeviceInfo describe_host_cpu() {
+constexpr std::size_t allocation_alignment = 64;
+
+std::string core_range(const std::vector<int>& cpus) {
+  if (cpus.empty()) return "";
+  std::string text = std::to_string(cpus.front());
+  if (cpus.size() > 1) text += "-" + std::to_string(cpus.back());
+  return text;
+}
+
+DeviceInfo describe_host_cpu(const CoreShare& share) {
   const auto cpuinfo = read_cpuinfo();
   DeviceInfo info;
   info.architecture = machine_name();
@@ -70,7 +84,12 @@ DeviceInfo describe_host_cpu() {
   info.version = backend_version;
   info.driver_version = backend_version;
   info.type = DeviceType::cpu;
-  info.compute_units = logical_cpu_count();
+  info.compute_units =
+      share.cpus.empty() ? logical_cpu_count() : static_cast<std::uint32_t>(share.cpus.size());
+  if (share.named_by_cores) info.name += " (cores " + core_range(share.cpus) + ")";
+  // Work-groups run on one thread; __local memory is an ordinary block per thread.
+  info.local_memory_bytes = 1 << 20;
+  info.max_work_group_size = 1024;
   info.global_memory_bytes = physical_memory_bytes();
   info.formats = {BinaryFormat::llvm_bitcode};
   if (cpuinfo.empty())
@@ -81,6 +100,60 @@ DeviceInfo describe_host_cpu() {
 
 }  // namespace
 
-HostDevice::HostDevice(Backend& backend) : backend_(backend), info_(describe_host_cpu()) {}
+HostDevice::HostDevice(Backend& backend, CoreShare share)
+    : backend_(backend),
+      info_(describe_host_cpu(share)),
+      pool_(std::make_unique<ThreadPool>(share.threads, share.cpus)) {}
+
+HostDevice::~HostDevice() = default;
+
+void* HostDevice::allocate(std::size_t bytes) {
+  if (bytes == 0)
+    throw error(error_category::invalid_argument,
+                "device '" + info_.name + "': cannot allocate 0 bytes");
+  void* memory = ::operator new(bytes, std::align_val_t(allocation_alignment), std::nothrow);
+  if (!memory)
+    throw error(error_category::device, "device '" + info_.name + "': out of memory allocating " +
+                                            std::to_string(bytes) + " bytes");
+  std::lock_guard lock(mutex_);
+  allocations_.emplace(memory, bytes);
+  return memory;
+}
+
+void HostDevice::deallocate(void* allocation) noexcept {
+  if (!allocation) return;
+  {
+    std::lock_guard lock(mutex_);
+    if (allocations_.erase(allocation) == 0) {
+      logger().warn("device '{}': deallocate of {} which it did not allocate: ignored",
+                    info_.name, allocation);
+      return;
+    }
+  }
+  ::operator delete(allocation, std::align_val_t(allocation_alignment));
+}
+
+std::size_t HostDevice::allocation_size(const void* allocation) const {
+  std::lock_guard lock(mutex_);
+  const auto it = allocations_.find(allocation);
+  return it == allocations_.end() ? SIZE_MAX : it->second;
+}
+
+std::shared_ptr<DeviceModule> HostDevice::load_module(BinaryFormat format,
+                                                      std::span<const std::byte> binary,
+                                                      const std::vector<KernelInfo>& kernels) {
+  if (format != BinaryFormat::llvm_bitcode)
+    throw error(error_category::unsupported,
+                "device '" + info_.name + "' cannot load " + std::string(to_string(format)) +
+                    " modules: the host backend loads llvm-bitcode only");
+  if (binary.empty())
+    throw error(error_category::invalid_argument,
+                "device '" + info_.name + "': the module is empty (0 bytes)");
+  return std::make_shared<HostModule>(*this, binary, kernels);
+}
+
+std::unique_ptr<DeviceQueue> HostDevice::create_queue() {
+  return std::make_unique<HostQueue>(*this);
+}
 
 }  // namespace plexus::host

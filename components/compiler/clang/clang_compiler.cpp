@@ -18,6 +18,7 @@
 #include "frontend.hpp"
 #include "frontend_cache.hpp"
 #include "frontend_options.hpp"
+#include "host_device_library.hpp"
 #include "input_reader.hpp"
 #include "kernel_inspector.hpp"
 #include "kernel_selector.hpp"
@@ -72,7 +73,7 @@ ClangCompiler::ClangCompiler(PluginContext& context)
     : resource_dir_(context.options.get_or_env("resource_dir", "PLEXUS_CLANG_RESOURCE_DIR",
                                                PLEXUS_CLANG_RESOURCE_DIR)),
       libclc_dir_(context.options.get_or_env("libclc_dir", "PLEXUS_LIBCLC_DIR", PLEXUS_LIBCLC_DIR)),
-      host_device_library_(context.options.get<std::string>("host_device_library", "")),
+      host_device_library_(compiler_shared::host_device_library(context.options)),
       libraries_(std::make_unique<DeviceLibraries>()),
       frontend_(std::make_unique<Frontend>(resource_dir_)),
       emitter_(std::make_unique<TargetEmitter>(*libraries_, libclc_dir_, host_device_library_)) {

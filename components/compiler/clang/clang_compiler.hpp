@@ -5,7 +5,8 @@
 // Options ([compiler.clang]): resource_dir (the clang resource directory, default
 // PLEXUS_CLANG_RESOURCE_DIR or the build's LLVM), libclc_dir (default PLEXUS_LIBCLC_DIR or
 // /usr/lib/clc), host_device_library (bitcode linked into llvm_bitcode output; default
-// none), frontend_cache (bool, default true: reuse frontend results and binaries through
+// PLEXUS_HOST_DEVICE_LIBRARY, else the host backend's library in the build tree, else the
+// installed one; "" links none), frontend_cache (bool, default true: reuse frontend results and binaries through
 // the configured cache store; nothing is cached without one), binary_cache (bool, default
 // true; false keeps only the frontend level).
 //

@@ -10,6 +10,7 @@
 #include "clang_output_parser.hpp"
 #include "diagnostic_log.hpp"
 #include "frontend_options.hpp"
+#include "host_device_library.hpp"
 #include "native_backend.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
@@ -45,7 +46,7 @@ ProcessCompiler::ProcessCompiler(PluginContext& context)
     : resource_dir_(context.options.get_or_env("resource_dir", "PLEXUS_CLANG_RESOURCE_DIR",
                                                PLEXUS_CLANG_RESOURCE_DIR)),
       libclc_dir_(context.options.get_or_env("libclc_dir", "PLEXUS_LIBCLC_DIR", PLEXUS_LIBCLC_DIR)),
-      host_device_library_(context.options.get<std::string>("host_device_library", "")),
+      host_device_library_(compiler_shared::host_device_library(context.options)),
       tools_(
           context.options.get_or_env("tools_dir", "PLEXUS_LLVM_TOOLS_DIR", PLEXUS_LLVM_TOOLS_DIR),
           // llvm-spirv-15 is not among the LLVM binaries on Debian; used when tools_dir

@@ -10,7 +10,7 @@
 // binaries' directory found at build time), llvm_spirv (the llvm-spirv-15 used when
 // tools_dir has none; else PLEXUS_LLVM_SPIRV, else the one found at build time),
 // resource_dir (as compiler/clang), libclc_dir (as compiler/clang), host_device_library
-// (bitcode linked into llvm_bitcode output).
+// (bitcode linked into llvm_bitcode output; default as compiler/clang).
 //
 // Thread-safety: compile() may be called from many threads at once: each call has its own
 // temporary directory and LLVMContext; the object is immutable after construction.

@@ -1,0 +1,97 @@
+#include "fiber_group.hpp"
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/pooled_fixedsize_stack.hpp>
+
+#include <string>
+#include <utility>
+
+#include "plexus/error.hpp"
+
+namespace plexus::host {
+
+namespace ctx = boost::context;
+
+namespace {
+
+// Each fiber's stack: kernels have no recursion, and the JIT inlines everything into one
+// frame, so this is private arrays plus spills.
+constexpr std::size_t fiber_stack_bytes = 128 * 1024;
+
+// What one work-item's fiber needs; its state's `fiber` field points here.
+struct Item {
+  plexus_work_item_state state{};
+  ctx::fiber scheduler;  // where barrier() switches to
+  bool finished = false;
+  bool abandoned = false;  // the group failed: barriers no longer wait
+};
+
+extern "C" void plexus_host_barrier(plexus_work_item_state* state) {
+  auto* item = reinterpret_cast<Item*>(static_cast<std::uintptr_t>(state->fiber));
+  if (item->abandoned) return;
+  item->scheduler = std::move(item->scheduler).resume();
+}
+
+}  // namespace
+
+struct FiberGroup::Impl {
+  ctx::pooled_fixedsize_stack stacks{fiber_stack_bytes};
+  std::vector<Item> items;
+  std::vector<ctx::fiber> fibers;
+};
+
+FiberGroup::FiberGroup() : impl_(std::make_unique<Impl>()) {}
+FiberGroup::~FiberGroup() = default;
+
+void* FiberGroup::barrier_function() { return reinterpret_cast<void*>(&plexus_host_barrier); }
+
+void FiberGroup::run(ItemEntry entry, void** arguments, const plexus_work_item_state& group) {
+  const std::size_t nx = group.local_size[0], ny = group.local_size[1], nz = group.local_size[2];
+  const std::size_t count = nx * ny * nz;
+  std::vector<Item>& items = impl_->items;
+  std::vector<ctx::fiber>& fibers = impl_->fibers;
+  items.clear();
+  items.resize(count);
+  fibers.clear();
+  fibers.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    Item& item = items[i];
+    item.state = group;
+    item.state.local_id[0] = i % nx;
+    item.state.local_id[1] = (i / nx) % ny;
+    item.state.local_id[2] = i / (nx * ny);
+    item.state.fiber = reinterpret_cast<std::uintptr_t>(&item);
+    fibers.emplace_back(std::allocator_arg, impl_->stacks,
+                        [&item, entry, arguments](ctx::fiber&& scheduler) {
+                          item.scheduler = std::move(scheduler);
+                          entry(arguments, &item.state);
+                          item.finished = true;
+                          return std::move(item.scheduler);
+                        });
+  }
+  // Rounds: every work-item runs to its next barrier (or its end); all must agree.
+  for (std::size_t round = 0;; ++round) {
+    std::size_t finished = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      fibers[i] = std::move(fibers[i]).resume();
+      if (items[i].finished) ++finished;
+    }
+    if (finished == count) return;
+    if (finished != 0) {
+      // Let the waiting work-items run to their end (JIT frames cannot be unwound), then
+      // report.
+      for (Item& item : items) item.abandoned = true;
+      for (std::size_t i = 0; i < count; ++i)
+        if (!items[i].finished) fibers[i] = std::move(fibers[i]).resume();
+      throw error(error_category::device,
+                  "work-group (" + std::to_string(group.group_id[0]) + ", " +
+                      std::to_string(group.group_id[1]) + ", " +
+                      std::to_string(group.group_id[2]) + "): " + std::to_string(finished) +
+                      " of " + std::to_string(count) + " work-items finished while the others "
+                      "wait at barrier " + std::to_string(round + 1) +
+                      " (a barrier in divergent control flow)");
+    }
+  }
+}
+
+}  // namespace plexus::host

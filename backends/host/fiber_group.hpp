@@ -1,0 +1,41 @@
+// FiberGroup: runs the work-items of one work-group of a kernel that has barriers, each
+// work-item as a fiber (Boost.Context) on the calling thread. barrier() in the kernel
+// (the device library's __plexus_barrier) switches back to the group's scheduler, which
+// resumes the next work-item; when every work-item has arrived, all continue.
+//
+// Ownership: one FiberGroup per thread and launch (it keeps the fiber stacks between
+// groups). Thread-safety: none; a FiberGroup is used by one thread at a time.
+// Errors: work-items that do not all reach the same number of barriers (a barrier in
+// divergent control flow, undefined in OpenCL) end the group with plexus::error(device).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "device_library/work_item_state.h"
+
+namespace plexus::host {
+
+// A kernel's per-work-item entry: (argument slots, that work-item's state).
+using ItemEntry = void (*)(void**, plexus_work_item_state*);
+
+class FiberGroup {
+ public:
+  FiberGroup();
+  ~FiberGroup();
+  FiberGroup(const FiberGroup&) = delete;
+  FiberGroup& operator=(const FiberGroup&) = delete;
+
+  // Runs every work-item of the group `group` describes (its local_id is ignored).
+  void run(ItemEntry entry, void** arguments, const plexus_work_item_state& group);
+
+  // The address the JIT binds to __plexus_barrier.
+  static void* barrier_function();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace plexus::host

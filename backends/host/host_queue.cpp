@@ -1,0 +1,72 @@
+#include "host_queue.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "host_device.hpp"
+#include "host_module.hpp"
+#include "kernel_launch.hpp"
+#include "plexus/copy_validation.hpp"
+#include "plexus/error.hpp"
+
+namespace plexus::host {
+
+void HostQueue::copy(void* destination, const void* source, const void* allocation,
+                     const CopyLayout& layout, const char* direction) {
+  validate_copy(layout, allocation, allocation == source ? destination : source,
+                device_.allocation_size(allocation),
+                std::string("copy ") + direction + " on '" + device_.info().name + "'");
+  if (failure_) return;
+  auto* to = static_cast<std::byte*>(destination) + layout.offset;
+  const auto* from = static_cast<const std::byte*>(source) + layout.offset;
+  if (to == from) return;  // the allocation is the host copy itself
+  const bool rows_contiguous = layout.rows == 1 || layout.row_pitch == layout.row_bytes;
+  if (rows_contiguous && (layout.slices == 1 || layout.slice_pitch == layout.rows * layout.row_bytes)) {
+    std::memmove(to, from, layout.bytes());
+    return;
+  }
+  for (std::size_t slice = 0; slice < layout.slices; ++slice)
+    for (std::size_t row = 0; row < layout.rows; ++row) {
+      const std::size_t at = slice * layout.slice_pitch + row * layout.row_pitch;
+      std::memmove(to + at, from + at, layout.row_bytes);
+    }
+}
+
+void HostQueue::copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) {
+  copy(allocation, host_base, allocation, layout, "to the device");
+}
+
+void HostQueue::copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) {
+  copy(host_base, allocation, allocation, layout, "to the host");
+}
+
+void HostQueue::launch(const DeviceKernel& kernel, const NdRange& range,
+                       std::span<const KernelArgument> arguments) {
+  const auto* host_kernel = dynamic_cast<const HostKernel*>(&kernel);
+  if (!host_kernel || &host_kernel->module().host_device() != &device_)
+    throw error(error_category::invalid_argument,
+                "launch of '" + kernel.info().name + "' on '" + device_.info().name +
+                    "': the kernel was loaded for another device; load its module on this one");
+  if (failure_) return;
+  try {
+    run_kernel(device_, *host_kernel, range, arguments);
+  } catch (const error& problem) {
+    if (problem.category() == error_category::invalid_argument ||
+        problem.category() == error_category::unsupported)
+      throw;  // found before anything ran
+    failure_ = std::current_exception();
+  } catch (...) {
+    failure_ = std::current_exception();
+  }
+}
+
+void HostQueue::wait() {
+  if (!failure_) return;
+  const std::exception_ptr failure = failure_;
+  failure_ = nullptr;
+  std::rethrow_exception(failure);
+}
+
+void HostQueue::on_complete(std::function<void(std::exception_ptr)> done) { done(failure_); }
+
+}  // namespace plexus::host

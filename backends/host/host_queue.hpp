@@ -1,0 +1,39 @@
+// HostQueue: the DeviceQueue of a host device. Operations run synchronously on the
+// enqueueing thread (copies as memcpy of the CopyLayout's rows; launches on the device's
+// thread pool with this thread taking part), so each has finished when its call returns.
+//
+// Errors: bad arguments throw plexus::error(invalid_argument) at once; a failure while an
+// operation runs is kept: later operations are skipped, and wait() (which then clears it)
+// or on_complete() report it.
+// Thread-safety: one thread at a time per queue (DeviceQueue's contract).
+// Ownership: must not outlive its device.
+#pragma once
+
+#include <exception>
+
+#include "plexus/device_queue.hpp"
+
+namespace plexus::host {
+
+class HostDevice;
+
+class HostQueue final : public DeviceQueue {
+ public:
+  explicit HostQueue(HostDevice& device) : device_(device) {}
+
+  void copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) override;
+  void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
+  void launch(const DeviceKernel& kernel, const NdRange& range,
+              std::span<const KernelArgument> arguments) override;
+  void wait() override;
+  void on_complete(std::function<void(std::exception_ptr)> done) override;
+
+ private:
+  void copy(void* destination, const void* source, const void* allocation,
+            const CopyLayout& layout, const char* direction);
+
+  HostDevice& device_;
+  std::exception_ptr failure_;
+};
+
+}  // namespace plexus::host
