@@ -24,6 +24,8 @@ expect "info on the built-in default" 0 "Config: <built-in default> \(built-in d
 expect "info shows the inorder scheduler found and selected" 0 \
   "scheduler +inorder +[0-9.]+ +/.*libplexus_scheduler_inorder\.so" -- "$plexus" info
 expect "info shows the host backend's device" 0 "host [0-9.]+: available" -- "$plexus" info
+expect "info shows the code format each device loads" 0 \
+  "loads: llvm-bitcode \(formats, most preferred first: llvm-bitcode\)" -- "$plexus" info
 expect "plugins lists without loading" 0 "scheduler +inorder +1 +build tree" -- "$plexus" plugins
 
 cat > ok.toml <<'TOML'

@@ -112,7 +112,9 @@ void print_backends(const ComponentSet& components) {
                 << "        vendor " << info.vendor << "; arch " << info.architecture << "; "
                 << info.compute_units << " compute units; " << gib(info.global_memory_bytes)
                 << "; version " << info.version << "; driver " << info.driver_version << '\n'
-                << "        formats: " << formats_text(info) << '\n';
+                << "        loads: "
+                << (info.formats.empty() ? "nothing" : std::string(to_string(info.formats.front())))
+                << " (formats, most preferred first: " << formats_text(info) << ")\n";
     }
   }
 }
