@@ -48,3 +48,188 @@ TEST_CASE("host tasks compute through buffers, in order, under every policy and 
     }
   }
 }
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// Both tasks wait (up to 5 s) for the other to have started: true when they overlapped.
+struct Rendezvous {
+  std::atomic<int> started{0};
+  bool meet() {
+    ++started;
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    while (started.load() < 2) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::sleep_for(1ms);
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("dependencies: read after write and write after read are ordered, events time them") {
+  for (const auto& choice : runtime_matrix()) {
+    DYNAMIC_SECTION(choice.label()) {
+      auto rt = make_runtime(choice);
+      plexus::Queue q = rt->queue(*rt->devices().front(), plexus::QueueOrder::out_of_order);
+      plexus::Buffer<int> data(plexus::Range{64});
+      std::atomic<int> seen{-1};
+      auto writer = q.submit([&](plexus::Handler& h) {
+        auto out = data.access(h, plexus::discard_write);
+        h.host_task([=] {
+          std::this_thread::sleep_for(20ms);
+          for (std::size_t i = 0; i < 64; ++i) out[i] = 7;
+        });
+      });
+      auto reader = q.submit([&](plexus::Handler& h) {
+        auto in = data.access(h, plexus::read);
+        h.host_task([=, &seen] {
+          std::this_thread::sleep_for(20ms);
+          seen = in[63];
+        });
+      });
+      auto overwriter = q.submit([&](plexus::Handler& h) {
+        auto out = data.access(h, plexus::discard_write);
+        h.host_task([=] {
+          for (std::size_t i = 0; i < 64; ++i) out[i] = 9;
+        });
+      });
+      q.wait();
+      CHECK(seen == 7);  // the reader ran after the writer and before the overwriter
+      CHECK(writer.end_time() <= reader.start_time());
+      CHECK(reader.end_time() <= overwriter.start_time());
+      for (const auto& event : {writer, reader, overwriter}) {
+        CHECK(event.status() == plexus::TaskStatus::complete);
+        CHECK(event.submit_time() <= event.start_time());
+        CHECK(event.start_time() <= event.end_time());
+      }
+      CHECK(data.host_access()[0] == 9);
+      // inorder runs each group at submission: earlier ones are done, nothing to depend on.
+      if (choice.scheduler == "dag") CHECK(rt->memory_report().dependencies >= 2);
+    }
+  }
+}
+
+TEST_CASE("independent command groups run concurrently under dag (a real overlap)") {
+  for (const char* memory : {"whole", "paged", "exact"}) {
+    DYNAMIC_SECTION("memory/" << memory) {
+      auto rt = make_runtime({"dag", memory}, "\"host\", \"opencl\"",
+                             "[scheduler.dag]\nworkers = 4\n");
+      plexus::Queue q = rt->queue(*rt->devices().front(), plexus::QueueOrder::out_of_order);
+      plexus::Buffer<int> a(plexus::Range{16}), b(plexus::Range{16});
+      Rendezvous rendezvous;
+      std::atomic<int> overlapped{0};
+      for (auto* buffer : {&a, &b}) {
+        q.submit([&, buffer](plexus::Handler& h) {
+          auto out = buffer->access(h, plexus::discard_write);
+          h.host_task([=, &rendezvous, &overlapped] {
+            if (rendezvous.meet()) ++overlapped;
+            out[0] = 1;
+          });
+        });
+      }
+      q.wait();
+      CHECK(overlapped == 2);
+    }
+  }
+}
+
+TEST_CASE("disjoint halves of one buffer overlap under exact and paged, not under whole") {
+  for (const char* memory : {"whole", "paged", "exact"}) {
+    DYNAMIC_SECTION("memory/" << memory) {
+      auto rt = make_runtime({"dag", memory}, "\"host\", \"opencl\"",
+                             "[scheduler.dag]\nworkers = 4\n");
+      plexus::Queue q = rt->queue(*rt->devices().front(), plexus::QueueOrder::out_of_order);
+      plexus::Buffer<int> data(plexus::Range{1024}, {.page_extent = {512, 1, 1}});
+      std::vector<plexus::Event> events;
+      for (std::size_t half = 0; half < 2; ++half) {
+        events.push_back(q.submit([&, half](plexus::Handler& h) {
+          auto out = data.access(h, plexus::discard_write, plexus::Range{512},
+                                 plexus::Range{half * 512});
+          h.host_task([=] {
+            std::this_thread::sleep_for(100ms);
+            for (std::size_t i = half * 512; i < half * 512 + 512; ++i) out[i] = int(half);
+          });
+        }));
+      }
+      q.wait();
+      const bool overlapped = events[1].start_time() < events[0].end_time();
+      CHECK(overlapped == (std::string(memory) != "whole"));
+      auto view = data.host_access(plexus::read);
+      CHECK(view[0] == 0);
+      CHECK(view[1023] == 1);
+    }
+  }
+}
+
+TEST_CASE("in-order queues chain command groups that share no buffer") {
+  for (const auto& choice : runtime_matrix()) {
+    DYNAMIC_SECTION(choice.label()) {
+      auto rt = make_runtime(choice, "\"host\", \"opencl\"", "[scheduler.dag]\nworkers = 4\n");
+      plexus::Queue q = rt->queue();
+      CHECK(q.order() == plexus::QueueOrder::in_order);
+      std::vector<int> order;
+      std::vector<plexus::Event> events;
+      for (int i = 0; i < 5; ++i) {
+        events.push_back(q.submit([&, i](plexus::Handler& h) {
+          h.host_task([&, i] {
+            std::this_thread::sleep_for(5ms);
+            order.push_back(i);
+          });
+        }));
+      }
+      q.wait();
+      CHECK(order == std::vector<int>{0, 1, 2, 3, 4});
+      for (std::size_t i = 1; i < events.size(); ++i) {
+        CHECK(events[i - 1].end_time() <= events[i].start_time());
+      }
+    }
+  }
+}
+
+TEST_CASE("a host view holds back conflicting work until it is released (dag)") {
+  auto rt = make_runtime({"dag", "exact"});
+  plexus::Queue q = rt->queue();
+  plexus::Buffer<int> data(plexus::Range{8});
+  auto view = std::make_unique<plexus::HostView<int, 1>>(data.host_access(plexus::discard_write));
+  for (std::size_t i = 0; i < 8; ++i) (*view)[i] = 3;
+  std::atomic<int> seen{0};
+  auto reader = q.submit([&](plexus::Handler& h) {
+    auto in = data.access(h, plexus::read);
+    h.host_task([=, &seen] { seen = in[7]; });
+  });
+  std::this_thread::sleep_for(50ms);
+  CHECK(reader.status() == plexus::TaskStatus::submitted);
+  view.reset();
+  reader.wait();
+  CHECK(seen == 3);
+}
+
+TEST_CASE("uninitialized data never transfers, a failing task fails its dependents") {
+  for (const auto& choice : runtime_matrix()) {
+    DYNAMIC_SECTION(choice.label()) {
+      auto rt = make_runtime(choice);
+      plexus::Buffer<float, 2> never_written(plexus::Range{4, 4});
+      { auto view = never_written.host_access(plexus::read); }  // allowed: uninitialized
+      CHECK(rt->memory_report().copies() == 0);
+
+      plexus::Queue q = rt->queue();
+      plexus::Buffer<int> data(plexus::Range{4});
+      auto failing = q.submit([&](plexus::Handler& h) {
+        auto out = data.access(h, plexus::write);
+        h.host_task([] { throw std::runtime_error("host task exploded"); });
+      });
+      bool ran = false;
+      auto dependent = q.submit([&](plexus::Handler& h) {
+        auto in = data.access(h, plexus::read);
+        h.host_task([&ran] { ran = true; });
+      });
+      CHECK_THROWS_WITH(dependent.wait(), Catch::Contains("host task exploded"));
+      CHECK(failing.status() == plexus::TaskStatus::failed);
+      CHECK_FALSE(ran);
+      CHECK_THROWS_WITH(q.wait(), Catch::Contains("host task exploded"));
+    }
+  }
+}

@@ -92,8 +92,10 @@ HostAccess BufferHandle::host_access(const AccessRange& range, AccessMode mode) 
   auto runtime = storage_->bound_runtime("host_access on a buffer");
   if (!runtime) {  // never used with a runtime: the host copy is all there is
     void* base = storage_->host_memory();
-    if (writes(mode)) storage_->mark_host_written();
-    return HostAccess(storage_, base, nullptr);
+    auto view = std::make_shared<TaskEvent>("host view");
+    view->mark_running();
+    storage_->add_unbound_view(range, mode, view);
+    return HostAccess(storage_, base, std::move(view));
   }
   detail::CommandGroup group;
   group.runtime = runtime;

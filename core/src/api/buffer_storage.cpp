@@ -72,6 +72,12 @@ std::shared_ptr<RuntimeState> BufferStorage::bind(const std::weak_ptr<RuntimeSta
   BufferDesc desc = desc_;
   desc.host_data_valid = host_valid_;
   id_ = state->memory().create_buffer(desc);
+  for (const auto& view : unbound_views_) {
+    if (!view.release->is_done()) {
+      state->memory().record({id_, view.range, view.mode, host_location}, view.release);
+    }
+  }
+  unbound_views_.clear();
   runtime_ = state;
   bound_ = true;
   state->attach(shared_from_this());
@@ -95,9 +101,12 @@ void* BufferStorage::host_memory() {
   return host_;
 }
 
-void BufferStorage::mark_host_written() {
+void BufferStorage::add_unbound_view(const AccessRange& range, AccessMode mode,
+                                     std::shared_ptr<TaskEvent> release) {
   std::lock_guard lock(mutex_);
-  host_valid_ = true;
+  if (writes(mode)) host_valid_ = true;
+  std::erase_if(unbound_views_, [](const auto& view) { return view.release->is_done(); });
+  unbound_views_.push_back({range, mode, std::move(release)});
 }
 
 void* BufferStorage::allocation(LocationId location, RuntimeState& runtime) {

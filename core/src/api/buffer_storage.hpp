@@ -48,8 +48,11 @@ class BufferStorage : public std::enable_shared_from_this<BufferStorage> {
   // on first call.
   void* allocation(LocationId location, RuntimeState& runtime);
 
-  // An unbound buffer's host copy was written through a host view: valid data to keep.
-  void mark_host_written();
+  // A host view of the still unbound buffer: its host copy holds valid data when the view
+  // writes, and binding records the view (while `release` is not done) so that work
+  // submitted meanwhile waits for it.
+  void add_unbound_view(const AccessRange& range, AccessMode mode,
+                        std::shared_ptr<TaskEvent> release);
 
   // Remembers a task that uses the buffer; wait_for_tasks() waits for all of them.
   void add_user(std::shared_ptr<TaskEvent> task);
@@ -71,6 +74,12 @@ class BufferStorage : public std::enable_shared_from_this<BufferStorage> {
   std::byte* host_ = nullptr;
   std::array<void*, max_locations> allocations_{};  // by location; [0] unused (host_)
   std::vector<std::shared_ptr<TaskEvent>> users_;
+  struct UnboundView {
+    AccessRange range;
+    AccessMode mode;
+    std::shared_ptr<TaskEvent> release;
+  };
+  std::vector<UnboundView> unbound_views_;
 };
 
 }  // namespace plexus::detail
