@@ -16,6 +16,8 @@
 #include <map>
 #include <sstream>
 
+#include "bench_support.hpp"
+#include "kernel_set.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/error.hpp"
 #include "plexus/runtime.hpp"
@@ -41,42 +43,6 @@ const std::vector<Variant> variants = {
      true},
     {"clang, warm binary cache", "[cache]\nuse = \"memory\"\n[compiler]\nuse = \"clang\"\n", true},
 };
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw plexus::error(plexus::error_category::io, "cannot read " + file.string());
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-std::vector<plexus::CompileRequest> load_kernels(const fs::path& dir) {
-  std::vector<plexus::VirtualFile> includes;
-  for (const auto& entry : fs::directory_iterator(dir / "include")) {
-    includes.push_back({entry.path().filename().string(), read_text(entry.path())});
-  }
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".cl") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  std::vector<plexus::CompileRequest> requests;
-  for (const auto& file : files) {
-    plexus::CompileRequest request;
-    request.source = read_text(file);
-    request.source_name = file.filename().string();
-    request.includes = includes;
-    request.options = {"-cl-std=CL2.0"};
-    requests.push_back(std::move(request));
-  }
-  return requests;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 std::vector<plexus::BinaryFormat> parse_targets(const std::string& list) {
   std::vector<plexus::BinaryFormat> targets;
@@ -113,7 +79,7 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    const auto requests = load_kernels(kernel_dir);
+    const auto requests = bench::load_kernels(kernel_dir);
     const auto targets = parse_targets(target_list);
     std::vector<std::unique_ptr<plexus::Runtime>> runtimes;
     for (const auto& variant : variants) {
@@ -161,7 +127,7 @@ int main(int argc, char** argv) {
         std::vector<double> medians;
         std::cout << "| " << kernel << " | " << plexus::to_string(target) << " |";
         for (const auto& times : per_variant) {
-          medians.push_back(median(times));
+          medians.push_back(bench::median(times));
           std::cout << ' ' << medians.back() << " (" << *std::min_element(times.begin(), times.end())
                     << "–" << *std::max_element(times.begin(), times.end()) << ") |";
         }

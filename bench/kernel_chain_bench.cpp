@@ -1,0 +1,176 @@
+// Per-kernel runtime overhead: a chain of tiny kernels (each one read-modify-writes the same
+// 64-element buffer, so each depends on the one before), submit -> complete, through
+// Plexus with the inorder and dag schedulers on the host device and on PoCL, and the same
+// kernel chained directly through OpenCL on PoCL (clEnqueueNDRangeKernel N times, then
+// clFinish) in the same process and run. Rounds interleave the variants.
+//   plexus-bench-chain [--kernels 2000] [--rounds 5]
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include <iomanip>
+#include <optional>
+
+#include <plexus/plexus.hpp>
+
+#include "bench_support.hpp"
+
+namespace {
+
+const char* const source = "__kernel void bump(__global int* x) { x[get_global_id(0)] += 1; }";
+constexpr std::size_t elements = 64;
+
+void check(cl_int status, const char* what) {
+  if (status != CL_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + std::to_string(status));
+}
+
+// The raw OpenCL chain on the first PoCL device; nullopt when there is none.
+class RawOpenclChain {
+ public:
+  static std::optional<RawOpenclChain> on_pocl() {
+    cl_uint count = 0;
+    if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0) return std::nullopt;
+    std::vector<cl_platform_id> platforms(count);
+    clGetPlatformIDs(count, platforms.data(), nullptr);
+    for (cl_platform_id platform : platforms) {
+      char name[256] = {};
+      clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name, name, nullptr);
+      if (std::string(name).find("Portable Computing Language") == std::string::npos) continue;
+      cl_device_id device = nullptr;
+      if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) != CL_SUCCESS) continue;
+      return RawOpenclChain(device);
+    }
+    return std::nullopt;
+  }
+  RawOpenclChain(RawOpenclChain&& other) noexcept { *this = std::move(other); }
+  RawOpenclChain& operator=(RawOpenclChain&& other) noexcept {
+    std::swap(context_, other.context_);
+    std::swap(queue_, other.queue_);
+    std::swap(program_, other.program_);
+    std::swap(kernel_, other.kernel_);
+    std::swap(buffer_, other.buffer_);
+    return *this;
+  }
+  ~RawOpenclChain() {
+    if (buffer_) clReleaseMemObject(buffer_);
+    if (kernel_) clReleaseKernel(kernel_);
+    if (program_) clReleaseProgram(program_);
+    if (queue_) clReleaseCommandQueue(queue_);
+    if (context_) clReleaseContext(context_);
+  }
+  // Seconds per kernel of a chain of `kernels`.
+  double run(std::size_t kernels) {
+    std::vector<int> zeros(elements, 0);
+    check(clEnqueueWriteBuffer(queue_, buffer_, CL_TRUE, 0, sizeof(int) * elements, zeros.data(), 0,
+                               nullptr, nullptr),
+          "clEnqueueWriteBuffer");
+    const std::size_t global = elements;
+    const auto start = bench::clock::now();
+    for (std::size_t k = 0; k < kernels; ++k)
+      check(clEnqueueNDRangeKernel(queue_, kernel_, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+            "clEnqueueNDRangeKernel");
+    check(clFinish(queue_), "clFinish");
+    const double seconds = bench::seconds_since(start);
+    std::vector<int> out(elements);
+    check(clEnqueueReadBuffer(queue_, buffer_, CL_TRUE, 0, sizeof(int) * elements, out.data(), 0,
+                              nullptr, nullptr),
+          "clEnqueueReadBuffer");
+    if (out[elements - 1] != static_cast<int>(kernels)) throw std::runtime_error("raw OpenCL chain: wrong result");
+    return seconds / static_cast<double>(kernels);
+  }
+
+ private:
+  explicit RawOpenclChain(cl_device_id device) {
+    cl_int status = CL_SUCCESS;
+    context_ = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
+    check(status, "clCreateContext");
+    queue_ = clCreateCommandQueueWithProperties(context_, device, nullptr, &status);
+    check(status, "clCreateCommandQueueWithProperties");
+    const char* text = source;
+    program_ = clCreateProgramWithSource(context_, 1, &text, nullptr, &status);
+    check(status, "clCreateProgramWithSource");
+    check(clBuildProgram(program_, 1, &device, "", nullptr, nullptr), "clBuildProgram");
+    kernel_ = clCreateKernel(program_, "bump", &status);
+    check(status, "clCreateKernel");
+    buffer_ = clCreateBuffer(context_, CL_MEM_READ_WRITE, sizeof(int) * elements, nullptr, &status);
+    check(status, "clCreateBuffer");
+    check(clSetKernelArg(kernel_, 0, sizeof(cl_mem), &buffer_), "clSetKernelArg");
+  }
+  cl_context context_ = nullptr;
+  cl_command_queue queue_ = nullptr;
+  cl_program program_ = nullptr;
+  cl_kernel kernel_ = nullptr;
+  cl_mem buffer_ = nullptr;
+};
+
+// The same chain through Plexus on `device` of `runtime`: seconds per kernel.
+double plexus_chain(plexus::Runtime& runtime, plexus::Device& device, std::size_t kernels) {
+  plexus::Queue queue = runtime.queue(device);
+  const plexus::Kernel kernel = runtime.build(source).kernel("bump");
+  plexus::Buffer<int> buffer(std::vector<int>(elements, 0).data(), elements);
+  const auto start = bench::clock::now();
+  for (std::size_t k = 0; k < kernels; ++k)
+    queue.submit([&](plexus::Handler& h) {
+      h.parallel_for(kernel, plexus::Range{elements}, buffer.access(h, plexus::read_write));
+    });
+  queue.wait();
+  const double seconds = bench::seconds_since(start);
+  if (buffer.host_access(plexus::read)[elements - 1] != static_cast<int>(kernels))
+    throw std::runtime_error("plexus chain: wrong result");
+  return seconds / static_cast<double>(kernels);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const auto options = bench::parse_options(argc, argv, {{"kernels", 2000}, {"rounds", 5}});
+  const auto kernels = static_cast<std::size_t>(options.at("kernels"));
+  std::optional<RawOpenclChain> raw = RawOpenclChain::on_pocl();
+
+  struct Variant {
+    std::string name;
+    plexus::Runtime* runtime = nullptr;
+    plexus::Device* device = nullptr;
+    std::vector<double> samples;
+  };
+  std::vector<std::unique_ptr<plexus::Runtime>> runtimes;
+  std::vector<Variant> variants;
+  for (const char* scheduler : {"inorder", "dag"}) {
+    auto& runtime = runtimes.emplace_back(std::make_unique<plexus::Runtime>(
+        bench::config_with({{"scheduler", scheduler}, {"backends", "host,opencl"}})));
+    for (plexus::Device* device : runtime->devices()) {
+      const bool pocl = device->info().vendor.find("pocl") != std::string::npos ||
+                        device->info().name.find("pocl") != std::string::npos ||
+                        device->info().name.find("cpu-") == 0;
+      const std::string where = device->shares_host_memory() ? "host" : (pocl ? "PoCL" : "");
+      if (where.empty()) continue;
+      variants.push_back({std::string("plexus ") + scheduler + " on " + where, runtime.get(),
+                          device, {}});
+    }
+  }
+  std::vector<double> raw_samples;
+  for (long round = 0; round <= options.at("rounds"); ++round) {  // round 0 warms up
+    for (Variant& variant : variants) {
+      const double per_kernel = plexus_chain(*variant.runtime, *variant.device, kernels);
+      if (round > 0) variant.samples.push_back(per_kernel);
+    }
+    if (raw) {
+      const double per_kernel = raw->run(kernels);
+      if (round > 0) raw_samples.push_back(per_kernel);
+    }
+  }
+  const double raw_median = bench::median(raw_samples);
+  std::cout << "chain of " << kernels << " tiny kernels (" << elements << " work-items), "
+            << options.at("rounds") << " rounds, median microseconds per kernel:\n";
+  std::cout << std::fixed << std::setprecision(2);
+  if (raw) std::cout << "  raw OpenCL on PoCL: " << raw_median * 1e6 << "\n";
+  for (const Variant& variant : variants) {
+    const double value = bench::median(variant.samples);
+    std::cout << "  " << variant.name << ": " << value * 1e6;
+    if (raw) std::cout << " (" << value / raw_median << "x raw PoCL)";
+    std::cout << "\n";
+  }
+  return 0;
+} catch (const std::exception& e) {
+  std::cerr << "plexus-bench-chain: " << e.what() << "\n";
+  return 1;
+}

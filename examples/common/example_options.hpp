@@ -1,0 +1,53 @@
+// Shared by the examples: "--name value" options with defaults, and a one-line summary of
+// the runtime (devices, scheduler, memory policy) for their output.
+#pragma once
+
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include <plexus/plexus.hpp>
+
+namespace examples {
+
+// Parses "--key value" pairs; unknown keys or values that are not positive integers end the
+// program with a usage message (exit 2).
+class Options {
+ public:
+  Options(int argc, char** argv, std::map<std::string, std::size_t> defaults)
+      : values_(std::move(defaults)) {
+    for (int i = 1; i < argc; i += 2) {
+      const std::string key = argv[i];
+      if (!key.starts_with("--") || !values_.count(key.substr(2)) || i + 1 >= argc) usage(argv[0]);
+      char* end = nullptr;
+      const unsigned long long value = std::strtoull(argv[i + 1], &end, 10);
+      if (!end || *end != '\0' || value == 0) usage(argv[0]);
+      values_[key.substr(2)] = value;
+    }
+  }
+  std::size_t operator[](const std::string& key) const { return values_.at(key); }
+
+ private:
+  [[noreturn]] void usage(const char* program) const {
+    std::cerr << "usage: " << program;
+    for (const auto& [key, value] : values_) std::cerr << " [--" << key << " N (" << value << ")]";
+    std::cerr << "\n";
+    std::exit(2);
+  }
+  std::map<std::string, std::size_t> values_;
+};
+
+inline std::string component_name(const plexus::Runtime& runtime, plexus::ComponentKind kind) {
+  const auto loaded = runtime.components().loaded(kind);
+  return loaded ? loaded->name : "none";
+}
+
+// "device 'X' (scheduler dag, memory paged)"
+inline std::string describe(const plexus::Runtime& runtime, const plexus::Device& device) {
+  return "device '" + device.info().name + "' (scheduler " +
+         component_name(runtime, plexus::ComponentKind::scheduler) + ", memory " +
+         component_name(runtime, plexus::ComponentKind::memory) + ")";
+}
+
+}  // namespace examples
