@@ -157,12 +157,19 @@ void inline_everything(llvm::Module& module, const std::set<llvm::Function*>& en
     function.removeFnAttr(llvm::Attribute::OptimizeNone);
     function.addFnAttr(llvm::Attribute::AlwaysInline);
   }
-  llvm::ModuleAnalysisManager analyses;
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
   llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(analyses);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
   llvm::ModulePassManager passes;
   passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
-  passes.run(module, analyses);
+  passes.run(module, modules);
   // Drop what is no longer called (the kernels and library functions, now inlined).
   for (bool erased = true; erased;) {
     erased = false;
