@@ -1,0 +1,148 @@
+// Host backend: the device (allocations, rect copies, queues from several threads), the
+// `devices` and `threads` options, and the compiler's host bitcode defining the work-item
+// functions of the device library.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <thread>
+
+#include "host_test_support.hpp"
+#include "plexus/copy_validation.hpp"
+
+using namespace plexus;
+using namespace plexus::test;
+
+TEST_CASE("host: allocations are 64-byte aligned host memory", "[backend-host]") {
+  Device& device = host_device();
+  CHECK(device.shares_host_memory());
+  void* memory = device.allocate(1000);
+  CHECK(reinterpret_cast<std::uintptr_t>(memory) % 64 == 0);
+  static_cast<char*>(memory)[999] = 1;
+  device.deallocate(memory);
+  device.deallocate(nullptr);
+  CHECK_THROWS_AS(device.allocate(0), error);
+}
+
+TEST_CASE("host: copies of a 3-D region move exactly its bytes", "[backend-host]") {
+  Device& device = host_device();
+  // A 10 x 6 x 4 box of 4-byte elements; the region: x 2..7, y 1..4, z 1..2.
+  const std::size_t row_pitch = 10 * 4, slice_pitch = 6 * row_pitch, bytes = 4 * slice_pitch;
+  CopyLayout layout;
+  layout.offset = 1 * slice_pitch + 1 * row_pitch + 2 * 4;
+  layout.row_bytes = 6 * 4;
+  layout.rows = 4;
+  layout.slices = 2;
+  layout.row_pitch = row_pitch;
+  layout.slice_pitch = slice_pitch;
+  std::vector<std::uint8_t> host(bytes), back(bytes, 0xEE);
+  for (std::size_t i = 0; i < bytes; ++i) host[i] = static_cast<std::uint8_t>(i * 7);
+  auto* allocation = static_cast<std::uint8_t*>(device.allocate(bytes));
+  std::fill(allocation, allocation + bytes, 0xAA);
+  const auto queue = device.create_queue();
+  queue->copy_to_device(allocation, host.data(), layout);
+  queue->copy_to_host(back.data(), allocation, layout);
+  queue->wait();
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < bytes; ++i) {
+    const std::size_t z = i / slice_pitch, y = i % slice_pitch / row_pitch, x = i % row_pitch / 4;
+    const bool inside = z >= 1 && z < 3 && y >= 1 && y < 5 && x >= 2 && x < 8;
+    if (allocation[i] != (inside ? host[i] : 0xAA)) ++wrong;
+    if (back[i] != (inside ? host[i] : 0xEE)) ++wrong;
+  }
+  CHECK(wrong == 0);
+  // A region past the allocation's end is refused before anything is copied.
+  CopyLayout past = layout;
+  past.slices = 4;
+  CHECK_THROWS_AS(queue->copy_to_device(allocation, host.data(), past), error);
+  device.deallocate(allocation);
+}
+
+TEST_CASE("host: queues on two threads launch at the same time", "[backend-host]") {
+  Device& device = host_device();
+  const auto module = build(device, R"(
+__kernel void fill(__global int* out, int value) { out[get_global_id(0)] = value; })");
+  DeviceArray<std::int32_t> a(device, 1 << 16), b(device, 1 << 16);
+  auto run = [&](DeviceArray<std::int32_t>& out, std::int32_t base) {
+    const auto queue = device.create_queue();
+    for (std::int32_t k = 0; k < 50; ++k) {
+      const std::int32_t value = base + k;
+      queue->launch(module->kernel("fill"), range1(out.size()),
+                    std::vector{out.argument(), scalar(value)});
+    }
+    queue->wait();
+  };
+  std::thread other([&] { run(b, 1000); });
+  run(a, 0);
+  other.join();
+  CHECK(a[12345] == 49);
+  CHECK(b[(1 << 16) - 1] == 1049);
+}
+
+TEST_CASE("host: the devices option splits the cores, each device runs kernels",
+          "[backend-host]") {
+  const auto backend = load_backend("host", "devices = 2\nthreads = 1");
+  REQUIRE(backend->device_count() == 2);
+  const std::string source =
+      "__kernel void twice(__global int* v) { v[get_global_id(0)] *= 2; }";
+  std::shared_ptr<DeviceModule> first;
+  for (std::size_t i = 0; i < 2; ++i) {
+    Device& device = backend->device(i);
+    INFO(device.info().name);
+    CHECK_THAT(device.info().name, Catch::Contains("(cores "));
+    CHECK(device.info().compute_units >= 1);
+    const auto module = build(device, source);
+    DeviceArray<std::int32_t> values(device, 1000, 21);
+    launch(*module, "twice", range1(1000), {values.argument()});
+    CHECK(values[999] == 42);
+    if (i == 0) first = module;
+  }
+  // A kernel of one device is refused by another's queue.
+  Device& second = backend->device(1);
+  DeviceArray<std::int32_t> values(second, 8, 1);
+  const auto queue = second.create_queue();
+  CHECK_THROWS_WITH(
+      queue->launch(first->kernel("twice"), range1(8), std::vector{values.argument()}),
+      Catch::Contains("loaded for another device"));
+
+  try {
+    load_backend("host", "devices = 0");
+    FAIL("devices = 0 accepted");
+  } catch (const error& e) {
+    CHECK(e.category() == error_category::config);
+    CHECK_THAT(e.what(), Catch::Contains("devices"));
+  }
+}
+
+TEST_CASE("host: the compiler's llvm_bitcode defines the device library's functions",
+          "[backend-host]") {
+  if (std::string(PLEXUS_TEST_LLVM_NM).empty()) {
+    WARN("llvm-nm was not found when this test was configured: not checked");
+    return;
+  }
+  const CompileResult result = compile_for_host(R"(
+__kernel void uses(__global float* out, __global int* counter) {
+  size_t i = get_global_id(0) + get_local_id(0) + get_group_id(0) + get_local_size(0);
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  atomic_add(counter, 1);
+  out[i] = sqrt(out[i]) + exp(out[i]);
+}
+)");
+  TempDir dir;
+  const fs::path file = dir.write("uses.bc", as_text(result.binary));
+  const std::string command =
+      std::string(PLEXUS_TEST_LLVM_NM) + " --defined-only " + file.string() + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string symbols;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe)) symbols += buffer;
+  pclose(pipe);
+  INFO(symbols);
+  for (const char* name : {"_Z13get_global_idj", "_Z12get_local_idj", "_Z12get_group_idj",
+                           "_Z14get_local_sizej", "_Z7barrierj", "_Z10atomic_addPU8CLglobalVii",
+                           "_Z4sqrtf", "_Z3expf"})
+    CHECK_THAT(symbols, Catch::Contains(name));
+  // Only what the kernel uses comes in.
+  CHECK_THAT(symbols, !Catch::Contains("_Z5tanhf"));
+}
