@@ -43,9 +43,11 @@ class Buffer {
       : range_(range),
         handle_(std::make_shared<BufferHandle>(sizeof(T), range.extent3(1), Dims, host_data,
                                                options)) {}
-  explicit Buffer(std::size_t count) requires(Dims == 1) : Buffer(Range<1>{count}) {}
-  Buffer(const T* host_data, std::size_t count) requires(Dims == 1)
-      : Buffer(host_data, Range<1>{count}) {}
+  explicit Buffer(std::size_t count, const BufferOptions& options = {}) requires(Dims == 1)
+      : Buffer(Range<1>{count}, options) {}
+  Buffer(const T* host_data, std::size_t count, const BufferOptions& options = {})
+      requires(Dims == 1)
+      : Buffer(host_data, Range<1>{count}, options) {}
 
   const Range<Dims>& range() const { return range_; }
   std::size_t size() const { return range_.size(); }
