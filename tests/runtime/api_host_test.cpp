@@ -233,3 +233,26 @@ TEST_CASE("uninitialized data never transfers, a failing task fails its dependen
     }
   }
 }
+
+TEST_CASE("the last copy of a buffer waits for the tasks that use it") {
+  for (const auto& choice : runtime_matrix()) {
+    DYNAMIC_SECTION(choice.label()) {
+      auto rt = make_runtime(choice);
+      plexus::Queue q = rt->queue(*rt->devices().front(), plexus::QueueOrder::out_of_order);
+      std::atomic<bool> finished{false};
+      {
+        plexus::Buffer<int> data(plexus::Range{16});
+        plexus::Buffer<int> copy = data;  // shares the buffer
+        q.submit([&](plexus::Handler& h) {
+          auto out = copy.access(h, plexus::discard_write);
+          h.host_task([=, &finished] {
+            std::this_thread::sleep_for(50ms);
+            out[0] = 1;
+            finished = true;
+          });
+        });
+      }
+      CHECK(finished);
+    }
+  }
+}

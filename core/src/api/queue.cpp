@@ -26,6 +26,7 @@ Handler Queue::begin_group() {
 
 Event Queue::end_group(Handler& handler) {
   auto runtime = detail::RuntimeState::lock(state_->runtime, "a queue");
+  Scheduler& scheduler = runtime->scheduler();  // throws before anything is recorded
   detail::CommandGroup group = std::move(*handler.group_);
   std::string name = group.kernel          ? "kernel " + group.kernel->name()
                      : group.has_host_task ? std::string("host task")
@@ -42,7 +43,12 @@ Event Queue::end_group(Handler& handler) {
     std::erase_if(state_->pending, [](const auto& pending) { return pending->is_done(); });
     state_->pending.push_back(event);
   }
-  runtime->scheduler().submit(Task{event, std::move(dependencies), {}, std::move(body)});
+  try {
+    scheduler.submit(Task{event, std::move(dependencies), {}, std::move(body)});
+  } catch (...) {
+    if (!event->is_done()) event->mark_failed(std::current_exception());  // later groups fail too
+    throw;
+  }
   return Event(event, state_->runtime);
 }
 
