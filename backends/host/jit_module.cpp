@@ -13,11 +13,13 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <cstdlib>
 #include <mutex>
 
 #include "fiber_group.hpp"
@@ -78,6 +80,16 @@ std::string unresolved_symbols(const llvm::Module& module) {
   return missing;
 }
 
+// PLEXUS_HOST_DUMP_IR=FILE appends each optimised module's IR to FILE (to see what the
+// work-group loops became: vectorised or not).
+void dump_if_asked(const llvm::Module& module) {
+  const char* file = std::getenv("PLEXUS_HOST_DUMP_IR");
+  if (!file || !*file) return;
+  std::error_code problem;
+  llvm::raw_fd_ostream out(file, problem, llvm::sys::fs::OF_Append);
+  if (!problem) module.print(out, nullptr);
+}
+
 }  // namespace
 
 struct JitModule::Impl {
@@ -106,6 +118,7 @@ JitModule::JitModule(std::span<const std::byte> bitcode, const std::vector<Kerne
 
   kernels_ = prepare_kernels(*module, kernels);
   optimize(*module, **machine);
+  dump_if_asked(*module);
   if (const std::string missing = unresolved_symbols(*module); !missing.empty())
     fail("the kernels call functions that neither they nor the host device library define: " +
          missing + " (the compiler links the library into llvm-bitcode output; see its "

@@ -60,23 +60,32 @@ llvm::Function* make_item_entry(llvm::Function& kernel) {
   llvm::Value* slots = entry->getArg(0);
   llvm::Value* state = entry->getArg(1);
   llvm::Type* pointer = builder.getPtrTy();
+  // The argument slots and values do not change during a launch: marked invariant, their
+  // loads leave the work-group loop (the kernel's stores cannot be seen to alias them
+  // otherwise, and the loop would not vectorise).
+  llvm::MDNode* invariant = llvm::MDNode::get(module.getContext(), {});
+  auto load_invariant = [&](llvm::Type* type, llvm::Value* address, llvm::Align align) {
+    llvm::LoadInst* load = builder.CreateAlignedLoad(type, address, align);
+    load->setMetadata(llvm::LLVMContext::MD_invariant_load, invariant);
+    return load;
+  };
   std::vector<llvm::Value*> values;
   for (llvm::Argument& parameter : kernel.args()) {
-    llvm::Value* slot = builder.CreateAlignedLoad(
+    llvm::Value* slot = load_invariant(
         pointer, builder.CreateConstInBoundsGEP1_64(pointer, slots, parameter.getArgNo()),
         llvm::Align(8));
     llvm::Type* type = parameter.getType();
     if (parameter.hasByValAttr()) {
       values.push_back(builder.CreatePointerBitCastOrAddrSpaceCast(slot, type));
     } else if (type->isPointerTy() && type->getPointerAddressSpace() == local_address_space) {
-      llvm::Value* offset = builder.CreateAlignedLoad(builder.getInt64Ty(), slot, llvm::Align(8));
+      llvm::Value* offset = load_invariant(builder.getInt64Ty(), slot, llvm::Align(8));
       llvm::Value* base = builder.CreateAlignedLoad(
           builder.getInt64Ty(),
           state_field(builder, state, offsetof(plexus_work_item_state, local_base)),
           llvm::Align(8));
       values.push_back(builder.CreateIntToPtr(builder.CreateAdd(base, offset), type));
     } else {
-      values.push_back(builder.CreateAlignedLoad(type, slot, llvm::Align(1)));
+      values.push_back(load_invariant(type, slot, llvm::Align(1)));
     }
   }
   llvm::CallInst* call = builder.CreateCall(&kernel, values);

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "host_test_support.hpp"
@@ -145,4 +147,25 @@ __kernel void uses(__global float* out, __global int* counter) {
     CHECK_THAT(symbols, Catch::Contains(name));
   // Only what the kernel uses comes in.
   CHECK_THAT(symbols, !Catch::Contains("_Z5tanhf"));
+}
+
+TEST_CASE("host: the work-group loop of a kernel without barriers is vectorised",
+          "[backend-host]") {
+  TempDir dir;
+  const fs::path dump = dir.path() / "module.ll";
+  {
+    ScopedEnv env("PLEXUS_HOST_DUMP_IR", dump.string());
+    build(host_device(), R"(
+__kernel void vadd(__global const float* a, __global const float* b, __global float* c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i];
+})");
+  }
+  std::ifstream in(dump);
+  const std::string ir((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  INFO(ir);
+  CHECK_THAT(ir, Catch::Contains("define void @vadd.plexus_group"));
+  CHECK_THAT(ir, Catch::Contains(" x float> "));  // vector loads/adds/stores
+  // The argument slots are read once per work-group, not per work-item.
+  CHECK_THAT(ir, Catch::Contains("!invariant.load"));
 }
