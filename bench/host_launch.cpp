@@ -53,7 +53,8 @@ class NoComponents final : public plexus::ComponentLookup {
 };
 
 template <class T>
-std::shared_ptr<T> load(const std::string& kind, const std::string& name, const std::string& options) {
+std::shared_ptr<T> load(const std::string& kind, const std::string& name,
+                        const std::string& options) {
   const char* dir = std::getenv("PLEXUS_BUILD_PLUGIN_DIR");
   const std::string plugin_dir = dir && *dir ? dir : PLEXUS_BENCH_PLUGIN_DIR;
   const auto listing =
@@ -77,7 +78,8 @@ std::map<std::string, long> parse(int argc, char** argv, std::map<std::string, l
     const long value = i + 1 < argc ? std::strtol(argv[i + 1], &end, 10) : 0;
     if (!key.starts_with("--") || !options.count(key.substr(2)) || !end || *end || value <= 0) {
       std::cerr << "usage: " << argv[0];
-      for (const auto& [name, fallback] : options) std::cerr << " [--" << name << " " << fallback << "]";
+      for (const auto& [name, fallback] : options)
+        std::cerr << " [--" << name << " " << fallback << "]";
       std::cerr << "\n";
       std::exit(2);
     }
@@ -97,7 +99,8 @@ __kernel void vadd(__global const float* a, __global const float* b, __global fl
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const auto options = parse(argc, argv, {{"mi", 64}, {"reps", 5}, {"launches", 2000}, {"threads", 0}});
+  const auto options =
+      parse(argc, argv, {{"mi", 64}, {"reps", 5}, {"launches", 2000}, {"threads", 0}});
   const auto compiler = load<plexus::Compiler>("compiler", "clang", "");
   const std::string backend_options =
       options.at("threads") > 0 ? "threads = " + std::to_string(options.at("threads")) : "";
@@ -119,8 +122,8 @@ int main(int argc, char** argv) try {
   start = clock_type::now();
   const auto module =
       device.load_module(plexus::BinaryFormat::llvm_bitcode, compiled.binary, compiled.kernels);
-  std::cout << "compile (clang, llvm-bitcode): " << compile_s * 1e3 << " ms; load (JIT, O3): "
-            << seconds_since(start) * 1e3 << " ms\n";
+  std::cout << "compile (clang, llvm-bitcode): " << compile_s * 1e3
+            << " ms; load (JIT, O3): " << seconds_since(start) * 1e3 << " ms\n";
   const auto queue = device.create_queue();
 
   // 1. Launch overhead.
@@ -140,12 +143,32 @@ int main(int argc, char** argv) try {
     }
     per_launch.push_back(seconds_since(start) / static_cast<double>(launches));
   }
-  const bool tiny_ok = counters[0] == launches * options.at("reps") &&
-                       counters[63] == launches * options.at("reps");
+  const bool tiny_ok =
+      counters[0] == launches * options.at("reps") && counters[63] == launches * options.at("reps");
   std::cout << "launch + wait, 1 work-group of 64: " << median(per_launch) * 1e6
             << " us per launch (median of " << options.at("reps") << " x " << launches << ")"
             << (tiny_ok ? "" : "  WRONG RESULT") << "\n";
   device.deallocate(counters);
+
+  // The same with 16 work-groups: the pool's workers are woken for each launch.
+  auto* wide = static_cast<int*>(device.allocate(1024 * sizeof(int)));
+  std::fill(wide, wide + 1024, 0);
+  plexus::NdRange wide_range = tiny_range;
+  wide_range.global = {1024, 1, 1};
+  const plexus::KernelArgument wide_args[] = {plexus::KernelArgument::of_allocation(wide)};
+  std::vector<double> per_wide_launch;
+  for (long rep = 0; rep < options.at("reps"); ++rep) {
+    start = clock_type::now();
+    for (long i = 0; i < launches; ++i) {
+      queue->launch(module->kernel("tiny"), wide_range, wide_args);
+      queue->wait();
+    }
+    per_wide_launch.push_back(seconds_since(start) / static_cast<double>(launches));
+  }
+  const bool wide_ok = wide[1023] == launches * options.at("reps");
+  std::cout << "launch + wait, 16 work-groups of 64: " << median(per_wide_launch) * 1e6
+            << " us per launch" << (wide_ok ? "" : "  WRONG RESULT") << "\n";
+  device.deallocate(wide);
 
   // 2. Vector add against memcpy.
   const std::size_t n = static_cast<std::size_t>(options.at("mi")) << 20;
@@ -180,12 +203,12 @@ int main(int argc, char** argv) try {
   std::cout << "vector add " << options.at("mi") << " Mi floats: " << median(vadd_s) * 1e3
             << " ms, " << 3 * bytes / median(vadd_s) / 1e9 << " GB/s (12 B/element)"
             << (vadd_ok ? "" : "  WRONG RESULT") << "\n";
-  std::cout << "memcpy " << options.at("mi") << " Mi floats: " << median(memcpy_s) * 1e3
-            << " ms, " << 2 * bytes / median(memcpy_s) / 1e9 << " GB/s (8 B/element)\n";
+  std::cout << "memcpy " << options.at("mi") << " Mi floats: " << median(memcpy_s) * 1e3 << " ms, "
+            << 2 * bytes / median(memcpy_s) / 1e9 << " GB/s (8 B/element)\n";
   device.deallocate(a);
   device.deallocate(b);
   device.deallocate(c);
-  return tiny_ok && vadd_ok ? 0 : 1;
+  return tiny_ok && wide_ok && vadd_ok ? 0 : 1;
 } catch (const std::exception& e) {
   std::cerr << "plexus-bench-host: " << e.what() << "\n";
   return 1;

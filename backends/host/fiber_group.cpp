@@ -85,11 +85,11 @@ void FiberGroup::run(ItemEntry entry, void** arguments, const plexus_work_item_s
         if (!items[i].finished) fibers[i] = std::move(fibers[i]).resume();
       throw error(error_category::device,
                   "work-group (" + std::to_string(group.group_id[0]) + ", " +
-                      std::to_string(group.group_id[1]) + ", " +
-                      std::to_string(group.group_id[2]) + "): " + std::to_string(finished) +
-                      " of " + std::to_string(count) + " work-items finished while the others "
-                      "wait at barrier " + std::to_string(round + 1) +
-                      " (a barrier in divergent control flow)");
+                      std::to_string(group.group_id[1]) + ", " + std::to_string(group.group_id[2]) +
+                      "): " + std::to_string(finished) + " of " + std::to_string(count) +
+                      " work-items finished while the others "
+                      "wait at barrier " +
+                      std::to_string(round + 1) + " (a barrier in divergent control flow)");
     }
   }
 }

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 #include <fstream>
-#include <new>
 #include <map>
+#include <new>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -125,8 +125,8 @@ void HostDevice::deallocate(void* allocation) noexcept {
   {
     std::lock_guard lock(mutex_);
     if (allocations_.erase(allocation) == 0) {
-      logger().warn("device '{}': deallocate of {} which it did not allocate: ignored",
-                    info_.name, allocation);
+      logger().warn("device '{}': deallocate of {} which it did not allocate: ignored", info_.name,
+                    allocation);
       return;
     }
   }

@@ -25,8 +25,8 @@ inline constexpr char backend_version[] = "0.1.0";
 
 // Which cores a device uses and how many threads run its kernels.
 struct CoreShare {
-  std::vector<int> cpus;     // logical CPU numbers (may be empty: not pinned)
-  std::size_t threads = 1;   // threads per launch, the calling thread included
+  std::vector<int> cpus;        // logical CPU numbers (may be empty: not pinned)
+  std::size_t threads = 1;      // threads per launch, the calling thread included
   bool named_by_cores = false;  // several devices: "<cpu> (cores a-b)"
 };
 

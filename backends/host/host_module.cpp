@@ -41,8 +41,8 @@ const DeviceKernel& HostModule::kernel(const std::string& name) const {
   std::string known;
   for (const KernelInfo& info : infos_) known += (known.empty() ? "'" : ", '") + info.name + "'";
   throw error(error_category::invalid_argument,
-              "the module has no kernel '" + name + "'; its kernels: " +
-                  (known.empty() ? std::string("none") : known));
+              "the module has no kernel '" + name +
+                  "'; its kernels: " + (known.empty() ? std::string("none") : known));
 }
 
 }  // namespace plexus::host

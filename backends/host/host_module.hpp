@@ -26,7 +26,8 @@ class HostKernel final : public DeviceKernel {
  public:
   using GroupEntry = void (*)(void**, plexus_work_item_state*);
 
-  HostKernel(const HostModule& module, KernelInfo info, const PreparedKernel& prepared, void* entry);
+  HostKernel(const HostModule& module, KernelInfo info, const PreparedKernel& prepared,
+             void* entry);
 
   const KernelInfo& info() const override { return info_; }
   const HostModule& module() const { return module_; }

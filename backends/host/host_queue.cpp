@@ -21,7 +21,8 @@ void HostQueue::copy(void* destination, const void* source, const void* allocati
   const auto* from = static_cast<const std::byte*>(source) + layout.offset;
   if (to == from) return;  // the allocation is the host copy itself
   const bool rows_contiguous = layout.rows == 1 || layout.row_pitch == layout.row_bytes;
-  if (rows_contiguous && (layout.slices == 1 || layout.slice_pitch == layout.rows * layout.row_bytes)) {
+  if (rows_contiguous &&
+      (layout.slices == 1 || layout.slice_pitch == layout.rows * layout.row_bytes)) {
     std::memmove(to, from, layout.bytes());
     return;
   }

@@ -29,8 +29,8 @@ class HostQueue final : public DeviceQueue {
   void on_complete(std::function<void(std::exception_ptr)> done) override;
 
  private:
-  void copy(void* destination, const void* source, const void* allocation,
-            const CopyLayout& layout, const char* direction);
+  void copy(void* destination, const void* source, const void* allocation, const CopyLayout& layout,
+            const char* direction);
 
   HostDevice& device_;
   std::exception_ptr failure_;

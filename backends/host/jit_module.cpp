@@ -2,12 +2,12 @@
 
 #include <dlfcn.h>
 
+#include <llvm/ADT/Triple.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
-#include <llvm/ADT/Triple.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
@@ -41,7 +41,8 @@ void initialize_native_target() {
   });
 }
 
-std::unique_ptr<llvm::Module> parse(std::span<const std::byte> bitcode, llvm::LLVMContext& context) {
+std::unique_ptr<llvm::Module> parse(std::span<const std::byte> bitcode,
+                                    llvm::LLVMContext& context) {
   llvm::MemoryBufferRef buffer(
       llvm::StringRef(reinterpret_cast<const char*>(bitcode.data()), bitcode.size()), "module.bc");
   llvm::Expected<std::unique_ptr<llvm::Module>> module = llvm::parseBitcodeFile(buffer, context);
@@ -112,7 +113,8 @@ JitModule::JitModule(std::span<const std::byte> bitcode, const std::vector<Kerne
     fail("the module is for " + module->getTargetTriple() + ", not this CPU (" + host.str() +
          "); compile it for the llvm-bitcode target");
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine = target->createTargetMachine();
-  if (!machine) fail("no code generator for " + host.str() + ": " + llvm::toString(machine.takeError()));
+  if (!machine)
+    fail("no code generator for " + host.str() + ": " + llvm::toString(machine.takeError()));
   module->setTargetTriple(host.str());
   module->setDataLayout((*machine)->createDataLayout());
 
@@ -121,11 +123,13 @@ JitModule::JitModule(std::span<const std::byte> bitcode, const std::vector<Kerne
   dump_if_asked(*module);
   if (const std::string missing = unresolved_symbols(*module); !missing.empty())
     fail("the kernels call functions that neither they nor the host device library define: " +
-         missing + " (the compiler links the library into llvm-bitcode output; see its "
+         missing +
+         " (the compiler links the library into llvm-bitcode output; see its "
          "`host_device_library` option)");
   std::string problems;
   llvm::raw_string_ostream stream(problems);
-  if (llvm::verifyModule(*module, &stream)) fail("internal: the prepared module is invalid: " + stream.str());
+  if (llvm::verifyModule(*module, &stream))
+    fail("internal: the prepared module is invalid: " + stream.str());
 
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*target)).create();
   if (!jit) fail("cannot create the JIT: " + llvm::toString(jit.takeError()));
@@ -136,9 +140,9 @@ JitModule::JitModule(std::span<const std::byte> bitcode, const std::vector<Kerne
   if (!process) fail("cannot search the process's symbols: " + llvm::toString(process.takeError()));
   library.addGenerator(std::move(*process));
   llvm::orc::SymbolMap runtime;
-  runtime[impl_->jit->mangleAndIntern("__plexus_barrier")] = llvm::JITEvaluatedSymbol(
-      llvm::pointerToJITTargetAddress(FiberGroup::barrier_function()),
-      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+  runtime[impl_->jit->mangleAndIntern("__plexus_barrier")] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(FiberGroup::barrier_function()),
+                               llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
   if (llvm::Error error = library.define(llvm::orc::absoluteSymbols(std::move(runtime))))
     fail("cannot define the runtime's symbols: " + llvm::toString(std::move(error)));
   if (llvm::Error error = impl_->jit->addIRModule(

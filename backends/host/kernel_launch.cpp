@@ -82,7 +82,8 @@ NdRange with_local_size(const NdRange& range, bool uses_barriers, std::size_t ma
   if (uses_barriers) {
     std::size_t left = std::min<std::size_t>(256, max_group);
     for (std::size_t d = 0; d < range.dimensions; ++d) {
-      chosen.local[d] = divisor_at_most(range.global[d], d == 0 ? std::min<std::size_t>(64, left) : left);
+      chosen.local[d] =
+          divisor_at_most(range.global[d], d == 0 ? std::min<std::size_t>(64, left) : left);
       left /= chosen.local[d];
     }
   } else {

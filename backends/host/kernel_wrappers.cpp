@@ -92,9 +92,9 @@ llvm::Function* make_item_entry(llvm::Function& kernel) {
   call->setCallingConv(kernel.getCallingConv());
   for (llvm::Argument& parameter : kernel.args())
     if (parameter.hasByValAttr())
-      call->addParamAttr(parameter.getArgNo(),
-                         llvm::Attribute::getWithByValType(module.getContext(),
-                                                           parameter.getParamByValType()));
+      call->addParamAttr(
+          parameter.getArgNo(),
+          llvm::Attribute::getWithByValType(module.getContext(), parameter.getParamByValType()));
   builder.CreateRetVoid();
   return entry;
 }
@@ -109,15 +109,14 @@ llvm::Function* make_group_entry(llvm::Function& item, const std::string& kernel
   llvm::Value* slots = entry->getArg(0);
   llvm::Value* state = entry->getArg(1);
   llvm::Type* i64 = builder.getInt64Ty();
-  llvm::AllocaInst* copy =
-      builder.CreateAlloca(llvm::ArrayType::get(builder.getInt8Ty(), sizeof(plexus_work_item_state)));
+  llvm::AllocaInst* copy = builder.CreateAlloca(
+      llvm::ArrayType::get(builder.getInt8Ty(), sizeof(plexus_work_item_state)));
   copy->setAlignment(llvm::Align(8));
   builder.CreateMemCpy(copy, llvm::Align(8), state, llvm::Align(8), sizeof(plexus_work_item_state));
   std::array<llvm::Value*, 3> sizes{};
   for (std::size_t d = 0; d < 3; ++d)
     sizes[d] = builder.CreateAlignedLoad(
-        i64,
-        state_field(builder, state, offsetof(plexus_work_item_state, local_size) + 8 * d),
+        i64, state_field(builder, state, offsetof(plexus_work_item_state, local_size) + 8 * d),
         llvm::Align(8));
   std::array<llvm::PHINode*, 3> ids{};
   std::array<llvm::BasicBlock*, 3> headers{};
@@ -144,8 +143,8 @@ llvm::Function* make_group_entry(llvm::Function& item, const std::string& kernel
   builder.CreateRetVoid();
   llvm::InlineFunctionInfo info;
   if (llvm::InlineResult result = llvm::InlineFunction(*call, info); !result.isSuccess())
-    fail("kernel '" + kernel_name + "' could not be inlined into its work-group loop: " +
-         result.getFailureReason());
+    fail("kernel '" + kernel_name +
+         "' could not be inlined into its work-group loop: " + result.getFailureReason());
   return entry;
 }
 

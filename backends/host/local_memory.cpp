@@ -38,7 +38,8 @@ bool refers_to_local(const llvm::Constant* constant) {
 // local global in `function` is an instruction operand.
 void expand_constant_expressions(llvm::Function& function) {
   std::vector<llvm::Instruction*> pending;
-  for (llvm::Instruction& instruction : llvm::instructions(function)) pending.push_back(&instruction);
+  for (llvm::Instruction& instruction : llvm::instructions(function))
+    pending.push_back(&instruction);
   while (!pending.empty()) {
     llvm::Instruction* instruction = pending.back();
     pending.pop_back();
@@ -85,12 +86,12 @@ std::uint64_t place_local_variables(llvm::Function& function, llvm::Value& state
   std::uint64_t offset = 0;
   for (llvm::GlobalVariable* variable : variables) {
     llvm::Type* type = variable->getValueType();
-    const std::uint64_t align =
-        std::max<std::uint64_t>(variable->getAlign().valueOrOne().value(),
-                                layout.getABITypeAlign(type).value());
+    const std::uint64_t align = std::max<std::uint64_t>(variable->getAlign().valueOrOne().value(),
+                                                        layout.getABITypeAlign(type).value());
     offset = (offset + align - 1) / align * align;
     llvm::Value* address = local_block_address(
-        function, state, llvm::ConstantInt::get(llvm::Type::getInt64Ty(function.getContext()), offset));
+        function, state,
+        llvm::ConstantInt::get(llvm::Type::getInt64Ty(function.getContext()), offset));
     variable->replaceUsesWithIf(address, [&](llvm::Use& use) {
       auto* user = llvm::dyn_cast<llvm::Instruction>(use.getUser());
       return user && user->getFunction() == &function;

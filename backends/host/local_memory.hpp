@@ -23,7 +23,6 @@ std::uint64_t place_local_variables(llvm::Function& function, llvm::Value& state
 
 // The pointer to the byte `offset` into the work-group's local block, as an addrspace(3)
 // pointer, loaded from `state` at the start of `function`'s entry block.
-llvm::Value* local_block_address(llvm::Function& function, llvm::Value& state,
-                                 llvm::Value* offset);
+llvm::Value* local_block_address(llvm::Function& function, llvm::Value& state, llvm::Value* offset);
 
 }  // namespace plexus::host

@@ -15,8 +15,8 @@ struct ThreadPool::Job {
   std::atomic<std::size_t> slots{0};
   std::mutex mutex;
   std::condition_variable finished;
-  std::size_t done = 0;              // guarded by mutex
-  std::exception_ptr failure;        // guarded by mutex
+  std::size_t done = 0;        // guarded by mutex
+  std::exception_ptr failure;  // guarded by mutex
 };
 
 ThreadPool::ThreadPool(std::size_t participants, std::vector<int> cpus) {

@@ -81,12 +81,10 @@ __kernel void fill(__global int* out, int value) { out[get_global_id(0)] = value
   CHECK(b[(1 << 16) - 1] == 1049);
 }
 
-TEST_CASE("host: the devices option splits the cores, each device runs kernels",
-          "[backend-host]") {
+TEST_CASE("host: the devices option splits the cores, each device runs kernels", "[backend-host]") {
   const auto backend = load_backend("host", "devices = 2\nthreads = 1");
   REQUIRE(backend->device_count() == 2);
-  const std::string source =
-      "__kernel void twice(__global int* v) { v[get_global_id(0)] *= 2; }";
+  const std::string source = "__kernel void twice(__global int* v) { v[get_global_id(0)] *= 2; }";
   std::shared_ptr<DeviceModule> first;
   for (std::size_t i = 0; i < 2; ++i) {
     Device& device = backend->device(i);
@@ -122,31 +120,40 @@ TEST_CASE("host: the compiler's llvm_bitcode defines the device library's functi
     WARN("llvm-nm was not found when this test was configured: not checked");
     return;
   }
-  const CompileResult result = compile_for_host(R"(
+  const char* const source = R"(
 __kernel void uses(__global float* out, __global int* counter) {
   size_t i = get_global_id(0) + get_local_id(0) + get_group_id(0) + get_local_size(0);
   barrier(CLK_GLOBAL_MEM_FENCE);
   atomic_add(counter, 1);
   out[i] = sqrt(out[i]) + exp(out[i]);
 }
-)");
-  TempDir dir;
-  const fs::path file = dir.write("uses.bc", as_text(result.binary));
-  const std::string command =
-      std::string(PLEXUS_TEST_LLVM_NM) + " --defined-only " + file.string() + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string symbols;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe)) symbols += buffer;
-  pclose(pipe);
-  INFO(symbols);
-  for (const char* name : {"_Z13get_global_idj", "_Z12get_local_idj", "_Z12get_group_idj",
-                           "_Z14get_local_sizej", "_Z7barrierj", "_Z10atomic_addPU8CLglobalVii",
-                           "_Z4sqrtf", "_Z3expf"})
-    CHECK_THAT(symbols, Catch::Contains(name));
-  // Only what the kernel uses comes in.
-  CHECK_THAT(symbols, !Catch::Contains("_Z5tanhf"));
+)";
+  // compiler/clang, and compiler/process where it was built: both link the library.
+  std::vector<std::shared_ptr<Compiler>> compilers{load_clang_compiler()};
+  if (fs::exists(compiler_plugin_dir() / "libplexus_compiler_process.so"))
+    compilers.push_back(load_compiler("process"));
+  for (const auto& compiler : compilers) {
+    const CompileResult result = compiler->compile(request(source, BinaryFormat::llvm_bitcode));
+    INFO(result.log);
+    REQUIRE(result.succeeded);
+    TempDir dir;
+    const fs::path file = dir.write("uses.bc", as_text(result.binary));
+    const std::string command =
+        std::string(PLEXUS_TEST_LLVM_NM) + " --defined-only " + file.string() + " 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::string symbols;
+    char buffer[512];
+    while (std::fgets(buffer, sizeof buffer, pipe)) symbols += buffer;
+    pclose(pipe);
+    INFO(symbols);
+    for (const char* name :
+         {"_Z13get_global_idj", "_Z12get_local_idj", "_Z12get_group_idj", "_Z14get_local_sizej",
+          "_Z7barrierj", "_Z10atomic_addPU8CLglobalVii", "_Z4sqrtf", "_Z3expf"})
+      CHECK_THAT(symbols, Catch::Contains(name));
+    // Only what the kernel uses comes in.
+    CHECK_THAT(symbols, !Catch::Contains("_Z5tanhf"));
+  }
 }
 
 TEST_CASE("host: the work-group loop of a kernel without barriers is vectorised",

@@ -46,19 +46,30 @@ TEST_CASE("host: launches with wrong arguments or ranges are refused", "[backend
   const auto queue = device.create_queue();
   using Args = std::vector<KernelArgument>;
 
-  require_error([&] { queue->launch(saxpy, range1(64), Args{scalar(a), x.argument()}); },
-                error_category::invalid_argument, "takes 3 argument(s), 2 given");
   require_error(
-      [&] { queue->launch(saxpy, range1(64), Args{x.argument(), x.argument(), y.argument()}); },
+      [&] {
+        queue->launch(saxpy, range1(64), Args{scalar(a), x.argument()});
+      },
+      error_category::invalid_argument, "takes 3 argument(s), 2 given");
+  require_error(
+      [&] {
+        queue->launch(saxpy, range1(64), Args{x.argument(), x.argument(), y.argument()});
+      },
       error_category::invalid_argument, "argument 0");
   require_error(
-      [&] { queue->launch(saxpy, range1(64), Args{scalar(wide), x.argument(), y.argument()}); },
+      [&] {
+        queue->launch(saxpy, range1(64), Args{scalar(wide), x.argument(), y.argument()});
+      },
       error_category::invalid_argument, "is 4 byte(s), 8 given");
   require_error(
-      [&] { queue->launch(saxpy, range1(64), Args{scalar(a), scalar(a), y.argument()}); },
+      [&] {
+        queue->launch(saxpy, range1(64), Args{scalar(a), scalar(a), y.argument()});
+      },
       error_category::invalid_argument, "argument 1");
   require_error(
-      [&] { queue->launch(saxpy, range1(60, 16), Args{scalar(a), x.argument(), y.argument()}); },
+      [&] {
+        queue->launch(saxpy, range1(60, 16), Args{scalar(a), x.argument(), y.argument()});
+      },
       error_category::invalid_argument, "multiple");
   require_error(
       [&] {
@@ -86,9 +97,8 @@ TEST_CASE("host: unknown kernels, other formats and bad modules are refused", "[
                 "no kernel 'sxapy'; its kernels: 'saxpy', 'with_local'");
 
   const CompileResult compiled = compile_for_host(saxpy_source);
-  require_error(
-      [&] { device.load_module(BinaryFormat::spirv, compiled.binary, compiled.kernels); },
-      error_category::unsupported, "llvm-bitcode only");
+  require_error([&] { device.load_module(BinaryFormat::spirv, compiled.binary, compiled.kernels); },
+                error_category::unsupported, "llvm-bitcode only");
   const std::string garbage = "BC\xC0\xDE not really bitcode";
   const auto* bytes = reinterpret_cast<const std::byte*>(garbage.data());
   require_error(
@@ -98,23 +108,20 @@ TEST_CASE("host: unknown kernels, other formats and bad modules are refused", "[
       error_category::build, "not valid LLVM bitcode");
   std::vector<KernelInfo> renamed = compiled.kernels;
   renamed[0].name = "missing";
-  require_error(
-      [&] { device.load_module(BinaryFormat::llvm_bitcode, compiled.binary, renamed); },
-      error_category::build, "does not define the kernel 'missing'");
+  require_error([&] { device.load_module(BinaryFormat::llvm_bitcode, compiled.binary, renamed); },
+                error_category::build, "does not define the kernel 'missing'");
   // Bitcode for another target.
   const CompileResult spir =
       clang_compiler().compile(request(saxpy_source, BinaryFormat::spir_bitcode));
   REQUIRE(spir.succeeded);
-  require_error(
-      [&] { device.load_module(BinaryFormat::llvm_bitcode, spir.binary, spir.kernels); },
-      error_category::build, "spir64");
+  require_error([&] { device.load_module(BinaryFormat::llvm_bitcode, spir.binary, spir.kernels); },
+                error_category::build, "spir64");
 }
 
 TEST_CASE("host: bitcode compiled without the device library names what is missing",
           "[backend-host]") {
   const auto bare = load_clang_compiler("host_device_library = \"\"");
-  const CompileResult result =
-      bare->compile(request(saxpy_source, BinaryFormat::llvm_bitcode));
+  const CompileResult result = bare->compile(request(saxpy_source, BinaryFormat::llvm_bitcode));
   REQUIRE(result.succeeded);
   require_error(
       [&] { host_device().load_module(BinaryFormat::llvm_bitcode, result.binary, result.kernels); },

@@ -3,10 +3,10 @@
 // several sizes (struct included), math builtins and atomics.
 #include <catch2/catch.hpp>
 
-#include <cmath>
-#include <cstdint>
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <cstdint>
 #include <numeric>
 
 #include "host_test_support.hpp"
@@ -147,10 +147,10 @@ __kernel void scalars(__global double* out, char c, short s, int i, long l, floa
   alignas(16) const float v[4] = {1, 2, 3, 4};
   const Triple t{-7, 2.25, 'x'};
   alignas(32) const double w[4] = {0.5, 0.25, 0.125, 0.0625};
-  launch(*module, "scalars", range1(1),
-         {out.argument(), scalar(c), scalar(s), scalar(i), scalar(l), scalar(f), scalar(d),
-          scalar(u), KernelArgument::of_scalar(v, sizeof v), scalar(t),
-          KernelArgument::of_scalar(w, sizeof w)});
+  launch(
+      *module, "scalars", range1(1),
+      {out.argument(), scalar(c), scalar(s), scalar(i), scalar(l), scalar(f), scalar(d), scalar(u),
+       KernelArgument::of_scalar(v, sizeof v), scalar(t), KernelArgument::of_scalar(w, sizeof w)});
   CHECK(out[0] == -5);
   CHECK(out[1] == -30000);
   CHECK(out[2] == 2000000000);
@@ -202,10 +202,21 @@ __kernel void dmath(__global const double* x, __global double* out) {
     const float v = x[i];
     const float* o = &out[i * 18];
     INFO("x = " << v);
-    const float expected[18] = {std::sqrt(v), 1.0f / std::sqrt(v), std::exp(v), std::log(v),
-                                std::pow(v, 1.5f), std::sin(v), std::cos(v), v,
-                                std::fmin(v, 2.0f), std::fmax(v, 2.0f), v * 2 + 1, v * 3 + 0.5f,
-                                std::floor(v), std::ceil(v), std::fmin(std::fmax(v, 1.0f), 3.0f),
+    const float expected[18] = {std::sqrt(v),
+                                1.0f / std::sqrt(v),
+                                std::exp(v),
+                                std::log(v),
+                                std::pow(v, 1.5f),
+                                std::sin(v),
+                                std::cos(v),
+                                v,
+                                std::fmin(v, 2.0f),
+                                std::fmax(v, 2.0f),
+                                v * 2 + 1,
+                                v * 3 + 0.5f,
+                                std::floor(v),
+                                std::ceil(v),
+                                std::fmin(std::fmax(v, 1.0f), 3.0f),
                                 1.0f + 4.0f * v / 8.0f,
                                 static_cast<float>(std::min(static_cast<int>(v), 3) +
                                                    std::max(static_cast<int>(v), 3) * 100),
