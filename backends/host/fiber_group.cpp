@@ -3,6 +3,7 @@
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -15,8 +16,9 @@ namespace ctx = boost::context;
 namespace {
 
 // Each fiber's stack: kernels have no recursion, and the JIT inlines everything into one
-// frame, so this is private arrays plus spills.
-constexpr std::size_t fiber_stack_bytes = 128 * 1024;
+// frame, so this is private arrays plus spills and the barrier call.
+constexpr std::size_t minimum_stack_bytes = 128 * 1024;
+constexpr std::size_t stack_headroom_bytes = 64 * 1024;
 
 // What one work-item's fiber needs; its state's `fiber` field points here.
 struct Item {
@@ -35,12 +37,20 @@ extern "C" void plexus_host_barrier(plexus_work_item_state* state) {
 }  // namespace
 
 struct FiberGroup::Impl {
-  ctx::pooled_fixedsize_stack stacks{fiber_stack_bytes};
+  explicit Impl(std::size_t stack_bytes) : stacks(stack_bytes) {}
+  ctx::pooled_fixedsize_stack stacks;
   std::vector<Item> items;
   std::vector<ctx::fiber> fibers;
 };
 
-FiberGroup::FiberGroup() : impl_(std::make_unique<Impl>()) {}
+FiberGroup::FiberGroup(std::size_t private_bytes)
+    : impl_(std::make_unique<Impl>(stack_bytes_for(private_bytes))) {}
+
+std::size_t FiberGroup::stack_bytes_for(std::size_t private_bytes) {
+  const std::size_t page = 4096;
+  const std::size_t wanted = private_bytes + stack_headroom_bytes;
+  return std::max(minimum_stack_bytes, (wanted + page - 1) / page * page);
+}
 FiberGroup::~FiberGroup() = default;
 
 void* FiberGroup::barrier_function() { return reinterpret_cast<void*>(&plexus_host_barrier); }

@@ -22,10 +22,15 @@ using ItemEntry = void (*)(void**, plexus_work_item_state*);
 
 class FiberGroup {
  public:
-  FiberGroup();
+  // Each fiber gets a stack of at least `private_bytes` (the kernel's private variables)
+  // plus room for spills and the runtime's calls.
+  explicit FiberGroup(std::size_t private_bytes);
   ~FiberGroup();
   FiberGroup(const FiberGroup&) = delete;
   FiberGroup& operator=(const FiberGroup&) = delete;
+
+  // The stack size for a kernel whose work-items keep `private_bytes` on the stack.
+  static std::size_t stack_bytes_for(std::size_t private_bytes);
 
   // Runs every work-item of the group `group` describes (its local_id is ignored).
   void run(ItemEntry entry, void** arguments, const plexus_work_item_state& group);

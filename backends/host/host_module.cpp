@@ -10,7 +10,8 @@ HostKernel::HostKernel(const HostModule& module, KernelInfo info, const Prepared
     : module_(module),
       info_(std::move(info)),
       uses_barriers_(prepared.uses_barriers),
-      static_local_bytes_(prepared.static_local_bytes) {
+      static_local_bytes_(prepared.static_local_bytes),
+      private_bytes_(prepared.private_bytes) {
   // What the code does decides, whatever the description said.
   info_.uses_barriers = uses_barriers_;
   if (static_local_bytes_ > 0) info_.uses_local_memory = true;

@@ -33,14 +33,16 @@ class HostKernel final : public DeviceKernel {
   const HostModule& module() const { return module_; }
   bool uses_barriers() const { return uses_barriers_; }
   std::uint64_t static_local_bytes() const { return static_local_bytes_; }
-  GroupEntry group_entry() const { return group_; }  // null with barriers
-  ItemEntry item_entry() const { return item_; }     // null without barriers
+  std::uint64_t private_bytes() const { return private_bytes_; }  // per work-item stack
+  GroupEntry group_entry() const { return group_; }               // null with barriers
+  ItemEntry item_entry() const { return item_; }                  // null without barriers
 
  private:
   const HostModule& module_;
   KernelInfo info_;
   bool uses_barriers_;
   std::uint64_t static_local_bytes_;
+  std::uint64_t private_bytes_;
   GroupEntry group_ = nullptr;
   ItemEntry item_ = nullptr;
 };

@@ -8,6 +8,8 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
@@ -21,6 +23,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 
 #include "fiber_group.hpp"
 #include "plexus/error.hpp"
@@ -91,6 +94,19 @@ void dump_if_asked(const llvm::Module& module) {
   if (!problem) module.print(out, nullptr);
 }
 
+// The bytes of the fixed-size stack allocations of `entry` (its private variables).
+std::uint64_t stack_allocation_bytes(const llvm::Module& module, const std::string& entry) {
+  const llvm::Function* function = module.getFunction(entry);
+  if (!function) return 0;
+  std::uint64_t bytes = 0;
+  for (const llvm::Instruction& instruction : llvm::instructions(*function))
+    if (const auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
+      if (llvm::Optional<llvm::TypeSize> size =
+              alloca->getAllocationSizeInBits(module.getDataLayout()))
+        bytes += size->getFixedSize() / 8;
+  return bytes;
+}
+
 }  // namespace
 
 struct JitModule::Impl {
@@ -121,6 +137,8 @@ JitModule::JitModule(std::span<const std::byte> bitcode, const std::vector<Kerne
   kernels_ = prepare_kernels(*module, kernels);
   optimize(*module, **machine);
   dump_if_asked(*module);
+  for (PreparedKernel& kernel : kernels_)
+    kernel.private_bytes = stack_allocation_bytes(*module, kernel.entry);
   if (const std::string missing = unresolved_symbols(*module); !missing.empty())
     fail("the kernels call functions that neither they nor the host device library define: " +
          missing +

@@ -140,7 +140,7 @@ void run_kernel(HostDevice& device, const HostKernel& kernel, const NdRange& req
     state.group_id[2] = group / (shape.num_groups[0] * shape.num_groups[1]);
     state.local_base = mine.local.empty() ? 0 : reinterpret_cast<std::uintptr_t>(mine.local.data());
     if (kernel.uses_barriers()) {
-      if (!mine.fibers) mine.fibers = std::make_unique<FiberGroup>();
+      if (!mine.fibers) mine.fibers = std::make_unique<FiberGroup>(kernel.private_bytes());
       mine.fibers->run(kernel.item_entry(), slots, state);
     } else {
       kernel.group_entry()(slots, &state);

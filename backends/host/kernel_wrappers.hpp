@@ -32,6 +32,7 @@ struct PreparedKernel {
   std::string entry;  // the symbol to run: K.plexus_group, or K.plexus_item with barriers
   bool uses_barriers = false;
   std::uint64_t static_local_bytes = 0;  // __local variables, at the start of the block
+  std::uint64_t private_bytes = 0;       // the entry's stack allocations (set after optimising)
 };
 
 std::vector<PreparedKernel> prepare_kernels(llvm::Module& module,

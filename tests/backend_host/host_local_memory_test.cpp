@@ -144,3 +144,37 @@ __kernel void divergent(__global int* out) {
   queue->wait();
   CHECK(out[15] == 2);
 }
+
+TEST_CASE("host: barrier kernels with large private arrays get stacks that hold them",
+          "[backend-host]") {
+  Device& device = host_device();
+  // 512 KiB of private memory per work-item, more than the smallest fiber stack.
+  const auto module = build(device, R"(
+__kernel void big_private(__global const int* in, __global long* out, __local long* partial) {
+  int buffer[128 * 1024];
+  size_t lid = get_local_id(0);
+  for (int i = 0; i < 128 * 1024; ++i) buffer[i] = in[(i + lid) % 64];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  long sum = 0;
+  for (int i = 0; i < 128 * 1024; i += 1024) sum += buffer[i];
+  partial[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    long total = 0;
+    for (size_t i = 0; i < get_local_size(0); ++i) total += partial[i];
+    out[get_group_id(0)] = total;
+  }
+}
+)");
+  DeviceArray<std::int32_t> in(device, 64);
+  for (std::size_t i = 0; i < 64; ++i) in[i] = static_cast<std::int32_t>(i);
+  DeviceArray<std::int64_t> out(device, 4, -1);
+  launch(*module, "big_private", range1(32, 8),
+         {in.argument(), out.argument(), KernelArgument::of_local(8 * sizeof(std::int64_t))});
+  for (std::size_t g = 0; g < 4; ++g) {
+    std::int64_t expected = 0;
+    for (int lid = 0; lid < 8; ++lid)
+      for (int i = 0; i < 128 * 1024; i += 1024) expected += (i + lid) % 64;
+    CHECK(out[g] == expected);
+  }
+}
