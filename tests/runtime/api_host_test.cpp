@@ -256,3 +256,27 @@ TEST_CASE("the last copy of a buffer waits for the tasks that use it") {
     }
   }
 }
+
+TEST_CASE("depends_on orders groups that share no buffer on an out-of-order queue") {
+  for (const auto& choice : runtime_matrix()) {
+    DYNAMIC_SECTION(choice.label()) {
+      auto rt = make_runtime(choice, "\"host\", \"opencl\"", "[scheduler.dag]\nworkers = 4\n");
+      plexus::Queue q = rt->queue(*rt->devices().front(), plexus::QueueOrder::out_of_order);
+      std::atomic<int> step{0};
+      int seen_by_second = -1;
+      auto first = q.submit([&](plexus::Handler& h) {
+        h.host_task([&] {
+          std::this_thread::sleep_for(30ms);
+          step = 1;
+        });
+      });
+      auto second = q.submit([&](plexus::Handler& h) {
+        h.depends_on(first);
+        h.host_task([&] { seen_by_second = step.load(); });
+      });
+      second.wait();
+      CHECK(seen_by_second == 1);
+      CHECK(first.end_time() <= second.start_time());
+    }
+  }
+}

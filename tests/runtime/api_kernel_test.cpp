@@ -174,3 +174,16 @@ TEST_CASE("the program cache builds each source once, across threads") {
   rt->build(source, " -DUNUSED=2 ");  // the same options, spaced differently: a hit
   CHECK(rt->program_cache_stats().programs.builds == 2);
 }
+
+TEST_CASE("a kernel bundle used after its runtime is destroyed throws") {
+  auto rt = make_runtime({"inorder", "whole"}, "\"host\"");
+  REQUIRE(host_device(*rt) != nullptr);
+  plexus::KernelBundle bundle = rt->build(kernels);
+  plexus::Kernel saxpy = bundle.kernel("saxpy");
+  plexus::Device* device = host_device(*rt);
+  rt.reset();  // the modules go with the runtime's program cache
+  require_error([&] { bundle.kernel("saxpy"); }, error_category::invalid_argument,
+                "a kernel bundle was used after its plexus::Runtime was destroyed");
+  require_error([&] { saxpy.module_on(*device); }, error_category::invalid_argument,
+                "was used after");
+}

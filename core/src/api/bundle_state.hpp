@@ -1,11 +1,14 @@
 // BundleState: what a KernelBundle refers to (internal to the core): the kernels' metadata
-// and, per device, the loaded module, owned by the runtime's program cache (held weakly
-// here so that modules go with the runtime). Immutable after Runtime::build.
+// and, per device, the loaded module. The modules come from the runtime's program cache;
+// the runtime drops them from every live bundle when it shuts down (a module, and even a
+// weak reference to it, must not outlive its plugin).
+// Thread-safety: `devices` and `kernels` are immutable after Runtime::build; the modules
+// are behind a mutex.
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "plexus/device_module.hpp"
@@ -19,10 +22,19 @@ class BundleState {
  public:
   std::weak_ptr<RuntimeState> runtime;
   std::vector<KernelInfo> kernels;
-  std::vector<std::pair<Device*, std::weak_ptr<DeviceModule>>> modules;
+  std::vector<Device*> devices;  // where a module is loaded, parallel to the modules
+
+  void add_module(Device* device, std::shared_ptr<DeviceModule> module);
+  // The module on `device`; nullptr when not loaded there or dropped.
+  std::shared_ptr<DeviceModule> module_on(const Device* device) const;
+  void drop_modules() noexcept;
 
   std::string kernel_names() const;  // "a, b, c"
   std::string device_names() const;  // "'x', 'y'"
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::shared_ptr<DeviceModule>> modules_;
 };
 
 }  // namespace plexus::detail

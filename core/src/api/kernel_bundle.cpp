@@ -17,10 +17,27 @@ std::string BundleState::kernel_names() const {
 
 std::string BundleState::device_names() const {
   std::string text;
-  for (const auto& [device, module] : modules) {
-    text += (text.empty() ? "'" : ", '") + device->info().name + "'";
-  }
+  for (Device* device : devices) text += (text.empty() ? "'" : ", '") + device->info().name + "'";
   return text.empty() ? "no device" : text;
+}
+
+void BundleState::add_module(Device* device, std::shared_ptr<DeviceModule> module) {
+  std::lock_guard lock(mutex_);
+  devices.push_back(device);
+  modules_.push_back(std::move(module));
+}
+
+std::shared_ptr<DeviceModule> BundleState::module_on(const Device* device) const {
+  std::lock_guard lock(mutex_);
+  for (std::size_t i = 0; i < devices.size() && i < modules_.size(); ++i) {
+    if (devices[i] == device) return modules_[i];
+  }
+  return nullptr;
+}
+
+void BundleState::drop_modules() noexcept {
+  std::lock_guard lock(mutex_);
+  modules_.clear();
 }
 
 }  // namespace detail
@@ -29,19 +46,15 @@ Kernel::Kernel(std::shared_ptr<const detail::BundleState> bundle, const KernelIn
     : bundle_(std::move(bundle)), info_(info) {}
 
 bool Kernel::available_on(const Device& device) const {
-  for (const auto& [loaded_on, module] : bundle_->modules) {
+  for (const Device* loaded_on : bundle_->devices) {
     if (loaded_on == &device) return true;
   }
   return false;
 }
 
 std::shared_ptr<DeviceModule> Kernel::module_on(const Device& device) const {
-  detail::RuntimeState::lock(bundle_->runtime, "a kernel bundle");
-  for (const auto& [loaded_on, weak] : bundle_->modules) {
-    if (loaded_on != &device) continue;
-    if (auto module = weak.lock()) return module;
-    break;
-  }
+  auto runtime = detail::RuntimeState::lock(bundle_->runtime, "a kernel bundle");
+  if (auto module = bundle_->module_on(&device)) return module;
   throw error(error_category::invalid_argument,
               "kernel '" + name() + "' is not loaded on device '" + device.info().name +
                   "'; its bundle is loaded on " + bundle_->device_names());
@@ -66,10 +79,6 @@ std::vector<std::string> KernelBundle::kernel_names() const {
   return names;
 }
 
-std::vector<Device*> KernelBundle::devices() const {
-  std::vector<Device*> devices;
-  for (const auto& [device, module] : state_->modules) devices.push_back(device);
-  return devices;
-}
+std::vector<Device*> KernelBundle::devices() const { return state_->devices; }
 
 }  // namespace plexus

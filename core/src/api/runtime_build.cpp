@@ -67,7 +67,7 @@ KernelBundle Runtime::build(const std::string& source, const std::string& option
     auto program = runtime.programs.compile(*compiler, key, option_list);
     try {
       auto module = runtime.programs.load(*device, key, *program);
-      bundle->modules.emplace_back(device, module);
+      bundle->add_module(device, std::move(module));
     } catch (const error& failure) {
       if (failure.category() != error_category::unsupported) throw;
       skipped.push_back("'" + info.name + "': " + failure.what());
@@ -76,13 +76,14 @@ KernelBundle Runtime::build(const std::string& source, const std::string& option
     }
     if (bundle->kernels.empty()) bundle->kernels = program->kernels;
   }
-  if (bundle->modules.empty()) {
+  if (bundle->devices.empty()) {
     std::string reasons;
     for (const auto& reason : skipped) reasons += "\n  " + reason;
     throw error(error_category::unsupported,
                 "no device can run this source" +
                     (reasons.empty() ? std::string(": there are no devices") : ":" + reasons));
   }
+  runtime.attach(bundle);
   return KernelBundle(std::move(bundle));
 }
 

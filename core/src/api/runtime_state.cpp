@@ -1,6 +1,7 @@
 #include "runtime_state.hpp"
 
 #include "buffer_storage.hpp"
+#include "bundle_state.hpp"
 #include "memory_report.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
@@ -87,6 +88,12 @@ void RuntimeState::attach(const std::shared_ptr<BufferStorage>& buffer) {
   buffers_[buffer.get()] = buffer;
 }
 
+void RuntimeState::attach(const std::shared_ptr<BundleState>& bundle) {
+  std::lock_guard lock(buffers_mutex_);
+  std::erase_if(bundles_, [](const auto& weak) { return weak.expired(); });
+  bundles_.push_back(bundle);
+}
+
 bool RuntimeState::detach(const BufferStorage* buffer) {
   std::lock_guard lock(buffers_mutex_);
   return buffers_.erase(buffer) > 0;
@@ -99,9 +106,14 @@ void RuntimeState::shutdown() noexcept {
     logger().error("runtime shutdown: waiting for tasks failed: {}", failure.what());
   }
   std::unordered_map<const BufferStorage*, std::weak_ptr<BufferStorage>> live;
+  std::vector<std::weak_ptr<BundleState>> bundles;
   {
     std::lock_guard lock(buffers_mutex_);
     live.swap(buffers_);
+    bundles.swap(bundles_);
+  }
+  for (auto& weak : bundles) {
+    if (auto bundle = weak.lock()) bundle->drop_modules();
   }
   for (auto& [raw, weak] : live) {
     if (auto buffer = weak.lock()) buffer->release(*this);

@@ -24,6 +24,7 @@
 namespace plexus::detail {
 
 class BufferStorage;
+class BundleState;
 
 class RuntimeState {
  public:
@@ -52,6 +53,8 @@ class RuntimeState {
   Device* device_at(LocationId location) const;
 
   void attach(const std::shared_ptr<BufferStorage>& buffer);
+  // A bundle whose modules shutdown() drops.
+  void attach(const std::shared_ptr<BundleState>& bundle);
   // Whether the buffer was still attached (the caller then releases it).
   bool detach(const BufferStorage* buffer);
 
@@ -66,6 +69,7 @@ class RuntimeState {
 
   std::mutex buffers_mutex_;
   std::unordered_map<const BufferStorage*, std::weak_ptr<BufferStorage>> buffers_;
+  std::vector<std::weak_ptr<BundleState>> bundles_;
 };
 
 }  // namespace plexus::detail
