@@ -1,15 +1,20 @@
 // Device conformance, kernels: modules compiled by the clang compiler component for each
 // device's first format it produces, loaded and launched: vector add, scalars of several
-// sizes, a __local reduction with barriers, 2D and 3D ranges with global offsets.
+// sizes, a __local reduction with barriers, 2D and 3D ranges with global offsets; OpenCL C
+// source built by the driver (with its build log in the error) where a device takes it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
+#include <string>
 #include <numeric>
 #include <vector>
 
 #include "device_under_test.hpp"
 #include "plexus/device_queue.hpp"
 
+using plexus::BinaryFormat;
 using plexus::CopyLayout;
 using plexus::Device;
 using plexus::KernelArgument;
@@ -34,6 +39,10 @@ std::vector<T> download(plexus::DeviceQueue& queue, const Allocation& memory, st
   return values;
 }
 
+std::span<const std::byte> as_bytes(const std::string& text) {
+  return {reinterpret_cast<const std::byte*>(text.data()), text.size()};
+}
+
 NdRange range_1d(std::size_t global, std::size_t local = 0) {
   NdRange range;
   range.global = {global, 1, 1};
@@ -41,27 +50,60 @@ NdRange range_1d(std::size_t global, std::size_t local = 0) {
   return range;
 }
 
+// Adds 1000 floats with the module's `vadd` and checks every sum.
+void check_vector_add(Device& device, const plexus::DeviceModule& module) {
+  const std::size_t n = 1000;
+  std::vector<float> a(n), b(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = float(i), b[i] = 0.5f * float(i) + 3;
+  Allocation da(device, n * 4), db(device, n * 4), dc(device, n * 4);
+  const auto queue = device.create_queue();
+  upload(*queue, da, a);
+  upload(*queue, db, b);
+  const KernelArgument args[] = {KernelArgument::of_allocation(da.get()),
+                                 KernelArgument::of_allocation(db.get()),
+                                 KernelArgument::of_allocation(dc.get())};
+  queue->launch(module.kernel("vadd"), range_1d(n), args);
+  const auto c = download<float>(*queue, dc, n);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += c[i] != a[i] + b[i];
+  CHECK(wrong == 0);
+}
+
 }  // namespace
 
 TEST_CASE("vector add over 1000 floats", "[devices][launch]") {
   for_each_device([](Device& device) {
-    const auto module = load_program(device, plexus::test::vector_add_source);
-    if (!module) return;
-    const std::size_t n = 1000;
-    std::vector<float> a(n), b(n);
-    for (std::size_t i = 0; i < n; ++i) a[i] = float(i), b[i] = 0.5f * float(i) + 3;
-    Allocation da(device, n * 4), db(device, n * 4), dc(device, n * 4);
-    const auto queue = device.create_queue();
-    upload(*queue, da, a);
-    upload(*queue, db, b);
-    const KernelArgument args[] = {KernelArgument::of_allocation(da.get()),
-                                   KernelArgument::of_allocation(db.get()),
-                                   KernelArgument::of_allocation(dc.get())};
-    queue->launch(module->kernel("vadd"), range_1d(n), args);
-    const auto c = download<float>(*queue, dc, n);
-    std::size_t wrong = 0;
-    for (std::size_t i = 0; i < n; ++i) wrong += c[i] != a[i] + b[i];
-    CHECK(wrong == 0);
+    if (const auto module = load_program(device, plexus::test::vector_add_source))
+      check_vector_add(device, *module);
+  });
+}
+
+TEST_CASE("OpenCL C source is built by the driver where the device takes it",
+          "[devices][launch]") {
+  for_each_device([](Device& device) {
+    const auto& formats = device.info().formats;
+    if (std::find(formats.begin(), formats.end(), BinaryFormat::opencl_c_source) ==
+        formats.end()) {
+      SUCCEED(device.info().name << " does not load OpenCL C source");
+      return;
+    }
+    // The kernels' descriptions come from the compiler; the code is the source itself.
+    const auto described = plexus::test::clang_compiler().compile(
+        plexus::test::request(plexus::test::vector_add_source, BinaryFormat::spirv));
+    REQUIRE(described.succeeded);
+    const std::string source = plexus::test::vector_add_source;
+    const auto module = device.load_module(BinaryFormat::opencl_c_source, as_bytes(source),
+                                           described.kernels);
+    check_vector_add(device, *module);
+
+    const std::string broken = "__kernel void vadd(__global float* a) { a[0] = undeclared; }";
+    try {
+      device.load_module(BinaryFormat::opencl_c_source, as_bytes(broken), described.kernels);
+      FAIL("a kernel using an undeclared name was built");
+    } catch (const plexus::error& e) {
+      CHECK(e.category() == plexus::error_category::build);
+      CHECK_THAT(e.what(), Catch::Contains("undeclared"));  // the driver's build log
+    }
   });
 }
 
