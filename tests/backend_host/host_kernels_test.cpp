@@ -295,3 +295,31 @@ __kernel void swap_in(__global int* slot, __global int* seen) {
   CHECK(slot[0] >= 1);
   CHECK(seen[40] == 7);
 }
+
+TEST_CASE("host: OpenCL 2.0 atomics (C11 style) from many work-groups", "[backend-host]") {
+  Device& device = host_device();
+  const auto module = build(device, R"(
+__kernel void c11(__global atomic_int* count, __global atomic_int* biggest,
+                  __global atomic_float* sum, __global atomic_long* bits) {
+  int id = (int)get_global_id(0);
+  atomic_fetch_add(count, 1);
+  atomic_fetch_max_explicit(biggest, id, memory_order_relaxed, memory_scope_device);
+  float old = atomic_load(sum);
+  while (!atomic_compare_exchange_weak(sum, &old, old + 1.0f)) {
+  }
+  atomic_fetch_or(bits, 1L << (id % 64));
+  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device);
+}
+)",
+                            {"-cl-std=CL2.0"});
+  DeviceArray<std::int32_t> count(device, 1, 0), biggest(device, 1, -1);
+  DeviceArray<float> sum(device, 1, 0.0f);
+  DeviceArray<std::int64_t> bits(device, 1, 0);
+  const std::size_t n = 64 * 150;
+  launch(*module, "c11", range1(n, 64),
+         {count.argument(), biggest.argument(), sum.argument(), bits.argument()});
+  CHECK(count[0] == static_cast<std::int32_t>(n));
+  CHECK(biggest[0] == static_cast<std::int32_t>(n - 1));
+  CHECK(sum[0] == static_cast<float>(n));
+  CHECK(bits[0] == -1);
+}
