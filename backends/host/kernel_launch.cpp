@@ -87,8 +87,12 @@ NdRange with_local_size(const NdRange& range, bool uses_barriers, std::size_t ma
       left /= chosen.local[d];
     }
   } else {
-    // One loop per work-group: long loops (up to 1024 work-items) in dimension 0.
-    chosen.local[0] = divisor_at_most(range.global[0], std::min<std::size_t>(max_group, 1024));
+    // One loop nest per work-group: up to 1024 work-items, dimension 0 first (the inner,
+    // vectorised loop), then dimension 1 when dimension 0 is short.
+    const std::size_t limit = std::min<std::size_t>(max_group, 1024);
+    chosen.local[0] = divisor_at_most(range.global[0], limit);
+    if (range.dimensions > 1 && chosen.local[0] < 64)
+      chosen.local[1] = divisor_at_most(range.global[1], limit / chosen.local[0]);
   }
   return chosen;
 }

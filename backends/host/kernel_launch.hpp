@@ -23,7 +23,8 @@ void run_kernel(HostDevice& device, const HostKernel& kernel, const NdRange& ran
                 std::span<const KernelArgument> arguments);
 
 // The work-group size the host picks when a range gives none: one that divides the global
-// size in every dimension, large for loops (no barriers), at most 256 work-items with them.
+// size in every dimension: up to 1024 work-items without barriers (dimension 0 first, then
+// dimension 1 when dimension 0 is short), up to 256 with them (64 in dimension 0).
 NdRange with_local_size(const NdRange& range, bool uses_barriers, std::size_t max_group);
 
 }  // namespace plexus::host

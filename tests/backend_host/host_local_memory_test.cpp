@@ -178,3 +178,26 @@ __kernel void big_private(__global const int* in, __global long* out, __local lo
     CHECK(out[g] == expected);
   }
 }
+
+TEST_CASE("host: kernels without barriers get long work-groups when the range has none",
+          "[backend-host]") {
+  Device& device = host_device();
+  const auto module = build(device, R"(
+__kernel void sizes(__global uint* out) {
+  size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);
+  out[i] = get_local_size(0) * 10000 + get_local_size(1);
+}
+)");
+  struct Case {
+    std::array<std::size_t, 3> global;
+    std::uint32_t local0, local1;
+  };
+  // 4096 x 3: 1024 x 1; 7 x 640: 7 work-items in dimension 0, so dimension 1 joins in.
+  for (const Case& each : {Case{{4096, 3, 1}, 1024, 1}, Case{{7, 640, 1}, 7, 128}}) {
+    INFO(each.global[0] << " x " << each.global[1]);
+    DeviceArray<std::uint32_t> out(device, each.global[0] * each.global[1], 0);
+    launch(*module, "sizes", range3(each.global, {0, 0, 0}, {0, 0, 0}, 2), {out.argument()});
+    CHECK(out[0] == each.local0 * 10000 + each.local1);
+    CHECK(out[out.size() - 1] == out[0]);
+  }
+}
