@@ -70,9 +70,7 @@ constexpr std::size_t allocation_alignment = 64;
 
 std::string core_range(const std::vector<int>& cpus) {
   if (cpus.empty()) return "";
-  std::string text = std::to_string(cpus.front());
-  if (cpus.size() > 1) text += "-" + std::to_string(cpus.back());
-  return text;
+  return std::to_string(cpus.front()) + "-" + std::to_string(cpus.back());
 }
 
 DeviceInfo describe_host_cpu(const CoreShare& share) {
