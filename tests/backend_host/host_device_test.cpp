@@ -176,3 +176,31 @@ __kernel void vadd(__global const float* a, __global const float* b, __global fl
   // The argument slots are read once per work-group, not per work-item.
   CHECK_THAT(ir, Catch::Contains("!invariant.load"));
 }
+
+TEST_CASE("host: modules load and run from several threads at once", "[backend-host]") {
+  Device& device = host_device();
+  Compiler& compiler = clang_compiler();  // compiled first: what runs in parallel is the JIT
+  std::vector<CompileResult> compiled;
+  for (int k = 0; k < 4; ++k)
+    compiled.push_back(compiler.compile(request(
+        "__kernel void add_k(__global int* v) { v[get_global_id(0)] += " + std::to_string(k + 1) +
+            "; }",
+        BinaryFormat::llvm_bitcode)));
+  std::vector<std::int64_t> sums(4, 0);
+  auto work = [&](int k) {
+    const auto module =
+        device.load_module(BinaryFormat::llvm_bitcode, compiled[k].binary, compiled[k].kernels);
+    std::vector<std::int32_t> values(256, 0);
+    const auto queue = device.create_queue();
+    for (int round = 0; round < 3; ++round)
+      queue->launch(module->kernel("add_k"), range1(values.size()),
+                    std::vector{KernelArgument::of_allocation(values.data())});
+    queue->wait();
+    for (std::int32_t v : values) sums[k] += v;
+  };
+  std::vector<std::thread> threads;
+  for (int k = 1; k < 4; ++k) threads.emplace_back(work, k);
+  work(0);
+  for (std::thread& thread : threads) thread.join();
+  for (int k = 0; k < 4; ++k) CHECK(sums[k] == 256 * 3 * (k + 1));
+}
