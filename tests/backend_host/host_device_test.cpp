@@ -204,3 +204,46 @@ TEST_CASE("host: modules load and run from several threads at once", "[backend-h
   for (std::thread& thread : threads) thread.join();
   for (int k = 0; k < 4; ++k) CHECK(sums[k] == 256 * 3 * (k + 1));
 }
+
+TEST_CASE("host: the host JIT and PoCL (the same libLLVM-15) run kernels in one process",
+          "[backend-host]") {
+  if (!fs::exists(plugin_file("backend", "opencl"))) {
+    WARN("the OpenCL backend was not built: only the host device ran");
+    return;
+  }
+  const auto opencl = load_backend("opencl");
+  if (!opencl->status().available || opencl->device_count() == 0) {
+    WARN("OpenCL is unavailable here: " << opencl->status().reason);
+    return;
+  }
+  const char* const source = R"(
+__kernel void scale(__global float* v, float by) { v[get_global_id(0)] *= by; })";
+  const float by = 3.0f;
+  // Host first, then the OpenCL device, then the host again (JIT after PoCL compiled).
+  for (int round = 0; round < 2; ++round) {
+    Device& host = host_device();
+    std::vector<float> values(512, 2.0f);
+    launch(*build(host, source), "scale", range1(values.size()),
+           {KernelArgument::of_allocation(values.data()), scalar(by)});
+    CHECK(values[511] == 6.0f);
+    if (round == 1) break;
+
+    Device& device = opencl->device(0);
+    INFO(device.info().name);
+    const BinaryFormat format = device.info().formats.front();
+    const CompileResult compiled = clang_compiler().compile(request(source, format));
+    INFO(compiled.log);
+    REQUIRE(compiled.succeeded);
+    const auto module = device.load_module(format, compiled.binary, compiled.kernels);
+    void* allocation = device.allocate(values.size() * sizeof(float));
+    const CopyLayout whole = CopyLayout::contiguous(0, values.size() * sizeof(float));
+    const auto queue = device.create_queue();
+    queue->copy_to_device(allocation, values.data(), whole);
+    queue->launch(module->kernel("scale"), range1(values.size()),
+                  std::vector{KernelArgument::of_allocation(allocation), scalar(by)});
+    queue->copy_to_host(values.data(), allocation, whole);
+    queue->wait();
+    device.deallocate(allocation);
+    CHECK(values[0] == 18.0f);
+  }
+}
