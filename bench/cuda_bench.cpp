@@ -1,0 +1,210 @@
+// The GPU benchmarks of the devices issue, through Plexus's cuda backend and, in the same
+// process and run, through the CUDA driver directly with the same PTX (the compiler
+// component's output for the same source):
+//   1. launch overhead: a chain of tiny kernels (64 work-items, read-modify-write of one
+//      buffer) on an in-order queue, submit -> all done, per kernel; raw: cuLaunchKernel
+//      N times on a stream, then cuStreamSynchronize.
+//   2. vector add c = a + b and a copy kernel b = a over n floats (data resident on the GPU
+//      after a warm-up): Plexus (submit -> event done) vs raw (launch + synchronize), GB/s,
+//      against cuMemcpyDtoD of the same bytes (the copy ceiling).
+// Exits 0 with a note when there is no CUDA device.
+//   plexus-bench-cuda [--kernels 10000] [--mi 256] [--reps 5]
+#include <cuda.h>
+#include <dlfcn.h>
+
+#include <iomanip>
+#include <iostream>
+#include <stdexcept>
+
+#include <plexus/compiler.hpp>
+#include <plexus/plexus.hpp>
+
+#include "bench_support.hpp"
+
+namespace {
+
+const char* const source = R"(
+__kernel void bump(__global int* x) { x[get_global_id(0)] += 1; }
+__kernel void vector_add(__global const float* a, __global const float* b, __global float* c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i];
+}
+__kernel void copy(__global const float* a, __global float* b) {
+  size_t i = get_global_id(0);
+  b[i] = a[i];
+}
+)";
+
+// The few driver entry points the raw side needs, from libcuda.so.1 (versioned names).
+struct RawDriver {
+  void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  template <class F>
+  F get(const char* name) {
+    void* symbol = library ? dlsym(library, name) : nullptr;
+    if (!symbol) throw std::runtime_error(std::string("libcuda.so.1 has no ") + name);
+    return reinterpret_cast<F>(symbol);
+  }
+  decltype(&cuInit) init = get<decltype(&cuInit)>("cuInit");
+  decltype(&cuDeviceGet) device_get = get<decltype(&cuDeviceGet)>("cuDeviceGet");
+  decltype(&cuDevicePrimaryCtxRetain) retain = get<decltype(&cuDevicePrimaryCtxRetain)>("cuDevicePrimaryCtxRetain");
+  decltype(&cuCtxSetCurrent) set_current = get<decltype(&cuCtxSetCurrent)>("cuCtxSetCurrent");
+  decltype(&cuModuleLoadData) load = get<decltype(&cuModuleLoadData)>("cuModuleLoadData");
+  decltype(&cuModuleGetFunction) function = get<decltype(&cuModuleGetFunction)>("cuModuleGetFunction");
+  decltype(&cuMemAlloc) alloc = get<decltype(&cuMemAlloc)>("cuMemAlloc_v2");
+  decltype(&cuMemFree) free = get<decltype(&cuMemFree)>("cuMemFree_v2");
+  decltype(&cuMemsetD32Async) memset = get<decltype(&cuMemsetD32Async)>("cuMemsetD32Async");
+  decltype(&cuMemcpyDtoDAsync) copy = get<decltype(&cuMemcpyDtoDAsync)>("cuMemcpyDtoDAsync_v2");
+  decltype(&cuStreamCreate) stream_create = get<decltype(&cuStreamCreate)>("cuStreamCreate");
+  decltype(&cuStreamSynchronize) sync = get<decltype(&cuStreamSynchronize)>("cuStreamSynchronize");
+  decltype(&cuLaunchKernel) launch = get<decltype(&cuLaunchKernel)>("cuLaunchKernel");
+};
+
+void check(CUresult result, const char* what) {
+  if (result != CUDA_SUCCESS) throw std::runtime_error(std::string(what) + " failed: CUresult " + std::to_string(result));
+}
+
+struct Raw {
+  RawDriver driver;
+  CUcontext context = nullptr;
+  CUmodule module = nullptr;
+  CUstream stream = nullptr;
+
+  explicit Raw(const std::vector<std::byte>& ptx) {
+    CUdevice device = 0;
+    check(driver.init(0), "cuInit");
+    check(driver.device_get(&device, 0), "cuDeviceGet");
+    check(driver.retain(&context, device), "cuDevicePrimaryCtxRetain");
+    check(driver.set_current(context), "cuCtxSetCurrent");
+    std::string text(reinterpret_cast<const char*>(ptx.data()), ptx.size());
+    check(driver.load(&module, text.c_str()), "cuModuleLoadData");
+    check(driver.stream_create(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  }
+  CUfunction kernel(const char* name) {
+    CUfunction f = nullptr;
+    check(driver.function(&f, module, name), "cuModuleGetFunction");
+    return f;
+  }
+  void launch(CUfunction f, std::size_t global, void** args) {
+    const unsigned block = 256 < global ? 256 : static_cast<unsigned>(global);
+    check(driver.launch(f, static_cast<unsigned>((global + block - 1) / block), 1, 1, block, 1, 1, 0,
+                        stream, args, nullptr),
+          "cuLaunchKernel");
+  }
+  void sync() { check(driver.sync(stream), "cuStreamSynchronize"); }
+};
+
+template <class Body>
+double timed(Body&& body) {
+  const auto start = bench::clock::now();
+  body();
+  return bench::seconds_since(start);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const auto options = bench::parse_options(argc, argv, {{"kernels", 10000}, {"mi", 256}, {"reps", 5}});
+  const auto kernels = static_cast<std::size_t>(options.at("kernels"));
+  const std::size_t n = static_cast<std::size_t>(options.at("mi")) << 20;
+  plexus::Runtime runtime(bench::config_with({{"backends", "cuda"}}));
+  if (runtime.devices().empty()) {
+    std::cout << "plexus-bench-cuda: no CUDA device (see `plexus info`): nothing measured\n";
+    return 0;
+  }
+  plexus::Device& gpu = *runtime.devices().front();
+  plexus::Queue queue = runtime.queue(gpu);
+  const plexus::KernelBundle bundle = runtime.build(source);
+  plexus::CompileRequest request;
+  request.source = source;
+  request.target = plexus::BinaryFormat::ptx;
+  const plexus::CompileResult ptx = runtime.components().compiler()->compile(request);
+  if (!ptx.succeeded) throw std::runtime_error(ptx.log);
+  Raw raw(ptx.binary);
+
+  // 1. Launch overhead.
+  plexus::Buffer<int> counter(std::vector<int>(64, 0).data(), 64);
+  const plexus::Kernel bump = bundle.kernel("bump");
+  CUdeviceptr raw_counter = 0;
+  check(raw.driver.alloc(&raw_counter, 64 * sizeof(int)), "cuMemAlloc");
+  check(raw.driver.memset(raw_counter, 0, 64, raw.stream), "cuMemsetD32Async");
+  CUfunction raw_bump = raw.kernel("bump");
+  std::vector<double> plexus_launch, raw_launch;
+  for (long rep = 0; rep <= options.at("reps"); ++rep) {
+    const double p = timed([&] {
+      for (std::size_t k = 0; k < kernels; ++k)
+        queue.submit([&](plexus::Handler& h) {
+          h.parallel_for(bump, plexus::Range{std::size_t{64}}, counter.access(h, plexus::read_write));
+        });
+      queue.wait();
+    });
+    const double r = timed([&] {
+      void* args[] = {&raw_counter};
+      for (std::size_t k = 0; k < kernels; ++k) raw.launch(raw_bump, 64, args);
+      raw.sync();
+    });
+    if (rep == 0) continue;
+    plexus_launch.push_back(p / kernels);
+    raw_launch.push_back(r / kernels);
+  }
+  if (counter.host_access(plexus::read)[63] != static_cast<int>(kernels * (options.at("reps") + 1)))
+    throw std::runtime_error("the Plexus chain counted wrong");
+
+  // 2. Vector add and copy at n floats.
+  plexus::Buffer<float> a(std::vector<float>(n, 1.0f).data(), n), b(std::vector<float>(n, 2.0f).data(), n), c(n);
+  const plexus::Kernel add = bundle.kernel("vector_add"), copy = bundle.kernel("copy");
+  CUdeviceptr ra = 0, rb = 0, rc = 0;
+  for (CUdeviceptr* p : {&ra, &rb, &rc}) check(raw.driver.alloc(p, n * sizeof(float)), "cuMemAlloc");
+  CUfunction raw_add = raw.kernel("vector_add"), raw_copy = raw.kernel("copy");
+  std::vector<double> p_add, r_add, p_copy, r_copy, dtod;
+  for (long rep = 0; rep <= options.at("reps"); ++rep) {
+    const double pa = timed([&] {
+      queue.submit([&](plexus::Handler& h) {
+        h.parallel_for(add, plexus::Range{n}, a.access(h, plexus::read), b.access(h, plexus::read),
+                       c.access(h, plexus::discard_write));
+      }).wait();
+    });
+    const double pc = timed([&] {
+      queue.submit([&](plexus::Handler& h) {
+        h.parallel_for(copy, plexus::Range{n}, a.access(h, plexus::read), c.access(h, plexus::discard_write));
+      }).wait();
+    });
+    const double ra_t = timed([&] {
+      void* args[] = {&ra, &rb, &rc};
+      raw.launch(raw_add, n, args);
+      raw.sync();
+    });
+    const double rc_t = timed([&] {
+      void* args[] = {&ra, &rc};
+      raw.launch(raw_copy, n, args);
+      raw.sync();
+    });
+    const double d = timed([&] {
+      check(raw.driver.copy(rc, ra, n * sizeof(float), raw.stream), "cuMemcpyDtoDAsync");
+      raw.sync();
+    });
+    if (rep == 0) continue;
+    p_add.push_back(pa), r_add.push_back(ra_t), p_copy.push_back(pc), r_copy.push_back(rc_t), dtod.push_back(d);
+  }
+  if (c.host_access(plexus::read)[n - 1] != 1.0f) throw std::runtime_error("the Plexus copy kernel is wrong");
+  for (CUdeviceptr p : {raw_counter, ra, rb, rc}) raw.driver.free(p);
+
+  const double bytes_add = 3.0 * n * sizeof(float), bytes_copy = 2.0 * n * sizeof(float);
+  const auto gbs = [](double bytes, double seconds) { return bytes / seconds / 1e9; };
+  std::cout << std::fixed << std::setprecision(2) << "device: " << gpu.info().name << " ("
+            << gpu.info().architecture << "), medians of " << options.at("reps") << " repetitions\n"
+            << "launch overhead, chain of " << kernels << " tiny kernels: plexus "
+            << bench::median(plexus_launch) * 1e6 << " us/kernel, raw cuLaunchKernel "
+            << bench::median(raw_launch) * 1e6 << " us/kernel, ratio "
+            << bench::median(plexus_launch) / bench::median(raw_launch) << "\n"
+            << "vector add, " << options.at("mi") << " Mi floats: plexus "
+            << gbs(bytes_add, bench::median(p_add)) << " GB/s, raw " << gbs(bytes_add, bench::median(r_add))
+            << " GB/s, plexus/raw " << bench::median(r_add) / bench::median(p_add) << "\n"
+            << "copy kernel, " << options.at("mi") << " Mi floats: plexus "
+            << gbs(bytes_copy, bench::median(p_copy)) << " GB/s, raw " << gbs(bytes_copy, bench::median(r_copy))
+            << " GB/s, plexus/raw " << bench::median(r_copy) / bench::median(p_copy) << "\n"
+            << "copy ceiling, cuMemcpyDtoD: " << gbs(bytes_copy, bench::median(dtod)) << " GB/s\n";
+  return 0;
+} catch (const std::exception& e) {
+  std::cerr << "plexus-bench-cuda: " << e.what() << "\n";
+  return 1;
+}
