@@ -103,7 +103,7 @@ OpenclModule::OpenclModule(OpenclDevice& device, BinaryFormat format,
                                              error_name(status) +
                                              " (the compiler reported a kernel the program "
                                              "does not define)");
-    kernels_.push_back(std::make_unique<OpenclKernel>(info, std::move(kernel), device));
+    kernels_.push_back(std::make_unique<OpenclKernel>(info, std::move(kernel), device, format));
   }
 }
 

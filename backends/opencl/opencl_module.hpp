@@ -29,18 +29,22 @@ class OpenclDevice;
 
 class OpenclKernel final : public DeviceKernel {
  public:
-  OpenclKernel(KernelInfo info, KernelHandle kernel, const OpenclDevice& device)
-      : info_(std::move(info)), kernel_(std::move(kernel)), device_(device) {}
+  OpenclKernel(KernelInfo info, KernelHandle kernel, const OpenclDevice& device,
+               BinaryFormat format)
+      : info_(std::move(info)), kernel_(std::move(kernel)), device_(device), format_(format) {}
 
   const KernelInfo& info() const override { return info_; }
   cl_kernel handle() const { return kernel_.get(); }
   const OpenclDevice& device() const { return device_; }
   std::mutex& launch_mutex() const { return mutex_; }
+  // The format the kernel's module was loaded from.
+  BinaryFormat format() const { return format_; }
 
  private:
   KernelInfo info_;
   KernelHandle kernel_;
   const OpenclDevice& device_;
+  BinaryFormat format_;
   mutable std::mutex mutex_;
 };
 

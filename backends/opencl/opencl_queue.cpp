@@ -178,6 +178,10 @@ void OpenclQueue::launch(const DeviceKernel& kernel, const NdRange& range,
     throw error(error_category::invalid_argument,
                 what + ": the kernel was loaded for another device; load its module on this one");
   validate_launch(loaded->info(), range, arguments, what);
+  if (loaded->format() == BinaryFormat::ptx && range.offset != std::array<std::size_t, 3>{0, 0, 0})
+    throw error(error_category::unsupported,
+                what + ": a global offset cannot be applied to a PTX module (PTX compiled with "
+                       "libclc reads none); launch with offset 0 and add it in the kernel");
   if (!failure_.empty()) return;
   cl_kernel handle = loaded->handle();
   std::lock_guard lock(loaded->launch_mutex());

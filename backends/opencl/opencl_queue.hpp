@@ -4,7 +4,8 @@
 // variants (one 2D copy per slice when slice_pitch is not a multiple of row_pitch). Host
 // memory must stay valid until wait() or on_complete() (copies are non-blocking).
 // Launches: arguments checked by plexus::validate_launch, set with clSetKernelArg under the
-// kernel's launch mutex (allocations pass the cl_mem, local arguments size + nullptr).
+// kernel's launch mutex (allocations pass the cl_mem, local arguments size + nullptr). A
+// non-zero global offset on a PTX module is plexus::error(unsupported): libclc reads none.
 // Failures: each enqueued command's event is kept until it completes; a command that ends
 // with a negative status fails the queue: later commands are not enqueued, and wait() (or
 // an on_complete callback) reports plexus::error(device) naming the command and the CL
