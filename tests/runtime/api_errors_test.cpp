@@ -107,3 +107,21 @@ TEST_CASE("a queue on a device of another runtime is refused") {
   require_error([&] { first->queue(*second->devices().front()); },
                 error_category::invalid_argument, "is not one of this runtime's devices");
 }
+
+TEST_CASE("a host view held past its runtime does not hang the runtime's destruction") {
+  auto rt = make_runtime({"dag", "exact"});
+  plexus::Queue q = rt->queue();
+  plexus::Buffer<int> data(plexus::Range{8});
+  q.submit([&](plexus::Handler& h) {
+    auto out = data.access(h, plexus::discard_write);
+    h.host_task([=] { out[0] = 1; });
+  });
+  auto view = data.host_access(plexus::read_write);
+  auto waiting = q.submit([&](plexus::Handler& h) {
+    auto in = data.access(h, plexus::read);
+    h.host_task([] {});
+  });
+  CHECK(waiting.status() == plexus::TaskStatus::submitted);
+  rt.reset();  // releases the view (with a warning), runs the waiting group, finishes
+  CHECK(view[0] == 1);
+}

@@ -54,7 +54,11 @@ HostAccess& HostAccess::operator=(HostAccess&& other) noexcept {
 HostAccess::~HostAccess() { release(); }
 
 void HostAccess::release() noexcept {
-  if (release_ && !release_->is_done()) release_->mark_complete();
+  try {
+    if (release_ && !release_->is_done()) release_->mark_complete();
+  } catch (const error&) {
+    // Released meanwhile by the runtime's shutdown.
+  }
   release_.reset();
 }
 
@@ -111,6 +115,7 @@ HostAccess BufferHandle::host_access(const AccessRange& range, AccessMode mode) 
     throw;
   }
   view->mark_running();
+  runtime->attach_view(view);
   return HostAccess(storage_, storage_->host_memory(), view);
 }
 

@@ -94,12 +94,38 @@ void RuntimeState::attach(const std::shared_ptr<BundleState>& bundle) {
   bundles_.push_back(bundle);
 }
 
+void RuntimeState::attach_view(const std::shared_ptr<TaskEvent>& view) {
+  std::lock_guard lock(buffers_mutex_);
+  std::erase_if(views_, [](const auto& weak) {
+    auto event = weak.lock();
+    return !event || event->is_done();
+  });
+  views_.push_back(view);
+}
+
 bool RuntimeState::detach(const BufferStorage* buffer) {
   std::lock_guard lock(buffers_mutex_);
   return buffers_.erase(buffer) > 0;
 }
 
 void RuntimeState::shutdown() noexcept {
+  std::vector<std::weak_ptr<TaskEvent>> views;
+  {
+    std::lock_guard lock(buffers_mutex_);
+    views.swap(views_);
+  }
+  for (auto& weak : views) {
+    auto view = weak.lock();
+    if (view && !view->is_done()) {
+      logger().warn("a host view outlives its plexus::Runtime; released so that the runtime "
+                    "can finish (destroy views before their runtime)");
+      try {
+        view->mark_complete();
+      } catch (const error&) {
+        // Its view released it meanwhile.
+      }
+    }
+  }
   try {
     if (Scheduler* scheduler = components->scheduler()) scheduler->wait_all();
   } catch (const std::exception& failure) {

@@ -55,6 +55,9 @@ class RuntimeState {
   void attach(const std::shared_ptr<BufferStorage>& buffer);
   // A bundle whose modules shutdown() drops.
   void attach(const std::shared_ptr<BundleState>& bundle);
+  // An open host view: shutdown() releases it (with a warning) if it is still held, so
+  // that work waiting for it lets the runtime go instead of hanging.
+  void attach_view(const std::shared_ptr<TaskEvent>& view);
   // Whether the buffer was still attached (the caller then releases it).
   bool detach(const BufferStorage* buffer);
 
@@ -70,6 +73,7 @@ class RuntimeState {
   std::mutex buffers_mutex_;
   std::unordered_map<const BufferStorage*, std::weak_ptr<BufferStorage>> buffers_;
   std::vector<std::weak_ptr<BundleState>> bundles_;
+  std::vector<std::weak_ptr<TaskEvent>> views_;
 };
 
 }  // namespace plexus::detail
