@@ -1,6 +1,7 @@
 #include "plexus/task_execution.hpp"
 
 #include "plexus/device.hpp"
+#include "api/held_views.hpp"
 #include "plexus/error.hpp"
 
 namespace plexus {
@@ -8,6 +9,13 @@ namespace plexus {
 std::exception_ptr wait_for_dependencies(const Task& task) {
   for (const auto& dependency : task.dependencies) {
     if (!dependency) continue;
+    if (detail::held_by_this_thread(*dependency)) {  // waiting would never end
+      return std::make_exception_ptr(
+          error(error_category::invalid_argument,
+                "this work conflicts with a host view that the submitting thread still holds, "
+                "and the scheduler runs it on that thread; destroy the view (Buffer::"
+                "host_access) before submitting work on the same data"));
+    }
     try {
       dependency->wait();  // rethrows the dependency's failure
     } catch (...) {

@@ -125,3 +125,32 @@ TEST_CASE("a host view held past its runtime does not hang the runtime's destruc
   rt.reset();  // releases the view (with a warning), runs the waiting group, finishes
   CHECK(view[0] == 1);
 }
+
+TEST_CASE("work that waits for a view its own thread holds fails instead of hanging (inorder)") {
+  auto rt = make_runtime({"inorder", "whole"});
+  plexus::Queue q = rt->queue();
+  plexus::Buffer<int> data(plexus::Range{8});
+  q.submit([&](plexus::Handler& h) {
+    auto out = data.access(h, plexus::discard_write);
+    h.host_task([=] { out[0] = 1; });
+  });
+  {
+    auto view = data.host_access(plexus::write);
+    // inorder runs the group now, on this thread, which holds the view it waits for.
+    auto blocked = q.submit([&](plexus::Handler& h) {
+      auto in = data.access(h, plexus::read);
+      h.host_task([] {});
+    });
+    require_error([&] { blocked.wait(); }, error_category::invalid_argument,
+                  "host view that the submitting thread still holds");
+  }
+  // In an in-order queue a failed group fails the groups after it; on another queue, once
+  // the view is gone, work on the data runs.
+  plexus::Queue fresh = rt->queue();
+  auto after = fresh.submit([&](plexus::Handler& h) {
+    auto io = data.access(h, plexus::read_write);
+    h.host_task([=] { io[0] += 1; });
+  });
+  CHECK_NOTHROW(after.wait());
+  CHECK(data.host_access()[0] == 2);
+}

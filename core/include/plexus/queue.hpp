@@ -5,7 +5,8 @@
 //   plexus::Event e = q.submit([&](plexus::Handler& h) { ... });
 //   q.wait();
 //
-// In order (the default): each command group also depends on the queue's previous one.
+// In order (the default): each command group also depends on the queue's previous one (so
+// a failed group fails the groups after it, with the same error).
 // Out of order: only on its buffer accesses' conflicts and depends_on(). Kernels run on the
 // queue's device; host tasks on a host thread. A command group whose function throws is not
 // submitted (the exception propagates). A cheap shared handle; every member is safe from

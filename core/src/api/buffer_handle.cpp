@@ -2,6 +2,7 @@
 
 #include "buffer_storage.hpp"
 #include "command_body.hpp"
+#include "held_views.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
 #include "runtime_state.hpp"
@@ -54,6 +55,7 @@ HostAccess& HostAccess::operator=(HostAccess&& other) noexcept {
 HostAccess::~HostAccess() { release(); }
 
 void HostAccess::release() noexcept {
+  if (release_) detail::note_view_released(release_.get());
   try {
     if (release_ && !release_->is_done()) release_->mark_complete();
   } catch (const error&) {
@@ -99,6 +101,7 @@ HostAccess BufferHandle::host_access(const AccessRange& range, AccessMode mode) 
     auto view = std::make_shared<TaskEvent>("host view");
     view->mark_running();
     storage_->add_unbound_view(range, mode, view);
+    detail::note_view_held(view);
     return HostAccess(storage_, base, std::move(view));
   }
   detail::CommandGroup group;
@@ -116,6 +119,7 @@ HostAccess BufferHandle::host_access(const AccessRange& range, AccessMode mode) 
   }
   view->mark_running();
   runtime->attach_view(view);
+  detail::note_view_held(view);
   return HostAccess(storage_, storage_->host_memory(), view);
 }
 
