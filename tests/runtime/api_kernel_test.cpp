@@ -24,6 +24,11 @@ __kernel void scale2d(__global int* m, int factor, ulong cols) {
   size_t r = get_global_id(0), c = get_global_id(1);
   m[r * cols + c] *= factor;
 }
+typedef struct { float scale; int offset; } params;
+__kernel void affine(__global int* v, params p) {
+  size_t i = get_global_id(0);
+  v[i] = (int)((float)v[i] * p.scale) + p.offset;
+}
 __kernel void group_sum(__global const int* in, __global int* out, __local int* scratch) {
   size_t l = get_local_id(0);
   scratch[l] = in[get_global_id(0)];
@@ -53,7 +58,8 @@ TEST_CASE("kernels on the host device compute through buffers without copies") {
       REQUIRE(device != nullptr);
       plexus::Queue q = rt->queue(*device);
       plexus::KernelBundle bundle = rt->build(kernels);
-      CHECK(bundle.kernel_names() == std::vector<std::string>{"saxpy", "scale2d", "group_sum"});
+      CHECK(bundle.kernel_names() ==
+            std::vector<std::string>{"saxpy", "scale2d", "affine", "group_sum"});
 
       const std::size_t n = 1024;
       std::vector<float> x(n), y(n, 1.0f);
@@ -81,6 +87,19 @@ TEST_CASE("kernels on the host device compute through buffers without copies") {
                        in.access(h, plexus::read), sums.access(h, plexus::discard_write),
                        plexus::local<int>(64));
       });
+      // A struct passed by value (any trivially copyable type of the parameter's size).
+      struct Params {
+        float scale;
+        int offset;
+      };
+      std::vector<int> values{1, 2, 3, 4};
+      plexus::Buffer<int> bv(values.data(), values.size());
+      q.submit([&](plexus::Handler& h) {
+        h.parallel_for(bundle.kernel("affine"), plexus::Range{4}, bv.access(h, plexus::read_write),
+                       Params{2.5f, 10});
+      });
+      bv.copy_to(values.data());
+      CHECK(values == std::vector<int>{12, 15, 17, 20});
       by.copy_to(y.data());
       for (std::size_t i = 0; i < n; ++i) REQUIRE(y[i] == 2.0f * float(i) + 1.0f);
       auto mv = bm.host_access(plexus::read);
@@ -111,7 +130,7 @@ TEST_CASE("kernel arguments, names and nd-ranges are checked before submission")
     return [&b](plexus::Handler& h) { return b.access(h, plexus::read_write); };
   };
   require_error([&] { bundle.kernel("saxpi"); }, error_category::invalid_argument,
-                "its kernels are: saxpy, scale2d, group_sum");
+                "its kernels are: saxpy, scale2d, affine, group_sum");
   require_error([&] { submit(value(2.0), acc(x), acc(y)); }, error_category::invalid_argument,
                 "argument 1 ('a'): expected a scalar of 4 bytes, got a value of 8 bytes");
   require_error([&] { submit(value(2.0f), value(1.0f), acc(y)); }, error_category::invalid_argument,
