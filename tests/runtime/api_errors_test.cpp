@@ -28,6 +28,14 @@ TEST_CASE("accesses outside a buffer's range are refused with the range and the 
       error_category::invalid_argument, "dimension 1");
   require_error([] { plexus::Buffer<int, 2> empty(plexus::Range{3, 0}); },
                 error_category::invalid_argument, "has a zero in dimension 1");
+  require_error([] { plexus::Buffer<double, 2> huge(plexus::Range{SIZE_MAX / 4, 4}); },
+                error_category::invalid_argument, "the size overflows");
+  require_error(
+      [] {
+        plexus::Buffer<char, 3> too_big(plexus::Range{std::size_t(1) << 24, 1 << 20, 1 << 10});
+        too_big.host_access(plexus::discard_write);
+      },
+      error_category::device, "cannot allocate");
   // The failed submissions left nothing behind: the buffer still works.
   q.submit([&](plexus::Handler& h) {
     auto out = data.access(h, plexus::discard_write);

@@ -41,6 +41,15 @@ BufferStorage::BufferStorage(std::size_t element_size, const Extent3& extent, in
                       std::to_string(d));
     }
   }
+  std::size_t total = element_size;
+  for (std::size_t d = 0; d < 3; ++d) {
+    if (__builtin_mul_overflow(total, extent[d], &total)) {
+      throw error(error_category::invalid_argument,
+                  "buffer: " + extent_text(extent, dimensions) + " elements of " +
+                      std::to_string(element_size) + " bytes do not fit in memory (the size "
+                      "overflows)");
+    }
+  }
   desc_.element_size = element_size;
   desc_.extent = extent;
   desc_.page_extent = page_extent;
@@ -97,7 +106,14 @@ BufferId BufferStorage::id() const {
 
 void* BufferStorage::host_memory() {
   std::lock_guard lock(mutex_);
-  if (!host_) host_ = static_cast<std::byte*>(::operator new[](bytes(), host_alignment));
+  if (!host_) {
+    try {
+      host_ = static_cast<std::byte*>(::operator new[](bytes(), host_alignment));
+    } catch (const std::bad_alloc&) {
+      throw error(error_category::device, "buffer: cannot allocate " + std::to_string(bytes()) +
+                                              " bytes of host memory for its host copy");
+    }
+  }
   return host_;
 }
 
