@@ -132,7 +132,7 @@ TEST_CASE("kernel arguments, names and nd-ranges are checked before submission")
   require_error([&] { bundle.kernel("saxpi"); }, error_category::invalid_argument,
                 "its kernels are: saxpy, scale2d, affine, group_sum");
   require_error([&] { submit(value(2.0), acc(x), acc(y)); }, error_category::invalid_argument,
-                "argument 1 ('a'): expected a scalar of 4 bytes, got a value of 8 bytes");
+                "argument 1 ('a'): expected a scalar of 4 bytes, got a value of 8 bytes (type double)");
   require_error([&] { submit(value(2.0f), value(1.0f), acc(y)); }, error_category::invalid_argument,
                 "argument 2 ('x'): expected a __global pointer");
   require_error([&] { submit(acc(x), acc(x), acc(y)); }, error_category::invalid_argument,

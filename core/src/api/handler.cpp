@@ -1,5 +1,10 @@
 #include "plexus/handler.hpp"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+
 #include "bundle_state.hpp"
 #include "buffer_storage.hpp"
 #include "command_group.hpp"
@@ -21,6 +26,13 @@ std::string_view kind_name(KernelArgKind kind) {
     case KernelArgKind::image: return "an image";
   }
   return "?";
+}
+
+std::string demangle(const char* name) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> readable(abi::__cxa_demangle(name, nullptr, nullptr, &status),
+                                                  std::free);
+  return status == 0 && readable ? std::string(readable.get()) : std::string(name);
 }
 
 }  // namespace
@@ -110,7 +122,7 @@ void Handler::add_scalar(const void* value, std::size_t size, const char* type_n
   const KernelArgInfo& parameter = next_parameter(*group_);
   if (parameter.kind != KernelArgKind::scalar || parameter.size != size) {
     wrong_argument(*group_, parameter,
-                   "a value of " + std::to_string(size) + " bytes (type " + type_name + ")");
+                   "a value of " + std::to_string(size) + " bytes (type " + demangle(type_name) + ")");
   }
   detail::ArgumentSlot slot;
   slot.kind = detail::ArgumentSlot::Kind::scalar;
