@@ -40,6 +40,14 @@ class PLEXUS_API TaskBody {
   virtual bool can_run_on(const Device& device) const = 0;
   // Bytes the memory model would copy if the task were placed there now (cost models).
   virtual std::size_t transfer_bytes(Device* placement) const = 0;
+  // For cost models (scheduler/heft): the work-items a kernel launches (its global size),
+  // 0 for bodies without a kernel; and the earlier tasks place(placement) would return now,
+  // without recording anything. The defaults (0, none) suit bodies without either.
+  virtual std::size_t work_items() const { return 0; }
+  virtual std::vector<std::shared_ptr<TaskEvent>> preview_dependencies(Device* placement) const {
+    (void)placement;
+    return {};
+  }
 
   // Records the body's buffer accesses for `placement` as made by `event`; returns the
   // earlier tasks they depend on (the scheduler waits for them as for explicit ones).

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <exception>
+#include <functional>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include "plexus/device_queue.hpp"
 #include "plexus/export.hpp"
@@ -33,6 +35,12 @@ PLEXUS_API void place_task(Task& task, Device* placement);
 // the body (with `queue`, the placement's queue, nullptr for the host), and completes or
 // fails its event. The task's own failures go to its event, not to the caller.
 PLEXUS_API void run_task_now(Task& task, DeviceQueue* queue = nullptr);
+
+// Calls `ready` exactly once when every event in `dependencies` is done (failed ones
+// included; nullptr entries count as done): on the thread that completes the last of them,
+// or on this thread before returning when all are done already. `ready` must not throw.
+PLEXUS_API void when_done(const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
+                          std::function<void()> ready);
 
 // One DeviceQueue per device, created on first use.
 class PLEXUS_API DeviceQueues {

@@ -33,6 +33,20 @@ std::size_t CommandBody::transfer_bytes(Device* placement) const {
   return total;
 }
 
+std::vector<std::shared_ptr<TaskEvent>> CommandBody::preview_dependencies(
+    Device* placement) const {
+  const LocationId location = runtime_.location_of(placement);
+  std::vector<std::shared_ptr<TaskEvent>> dependencies;
+  for (std::size_t i = 0; i < group_.requirements.size(); ++i) {
+    for (auto& dependency : runtime_.memory().preview(access_at(i, location)).dependencies) {
+      if (std::find(dependencies.begin(), dependencies.end(), dependency) == dependencies.end()) {
+        dependencies.push_back(std::move(dependency));
+      }
+    }
+  }
+  return dependencies;
+}
+
 std::vector<std::shared_ptr<TaskEvent>> CommandBody::place(
     Device* placement, const std::shared_ptr<TaskEvent>& event) {
   placement_ = placement;

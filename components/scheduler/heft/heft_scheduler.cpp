@@ -1,0 +1,336 @@
+#include "heft_scheduler.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "device_choice.hpp"
+#include "history_file.hpp"
+#include "plexus/component_lookup.hpp"
+#include "plexus/device.hpp"
+#include "plexus/error.hpp"
+#include "plexus/log.hpp"
+#include "plexus/task_execution.hpp"
+#include "timed_queue.hpp"
+
+namespace plexus::heft {
+
+namespace {
+
+thread_local const HeftScheduler* running_on = nullptr;  // the scheduler whose worker this is
+
+double bandwidth_option(const ComponentOptions& options) {
+  const double gbps = options.get<double>("bandwidth_gbps", 8.0);
+  if (!(gbps > 0.0)) {
+    throw error(error_category::config, "[" + options.table_path() + "] bandwidth_gbps = " +
+                                            std::to_string(gbps) + ": give a number > 0 (GB/s)");
+  }
+  return gbps * 1e9;
+}
+
+std::string history_option(const ComponentOptions& options) {
+  std::string path = options.get_or_env("history", "PLEXUS_HEFT_HISTORY", "");
+  if (path.empty()) return path;
+  const auto parent = std::filesystem::path(path).parent_path();
+  std::error_code ignored;
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ignored)) {
+    throw error(error_category::config, "[" + options.table_path() + "] history = \"" + path +
+                                            "\": the directory '" + parent.string() +
+                                            "' does not exist; create it or choose another path");
+  }
+  return path;
+}
+
+}  // namespace
+
+struct HeftScheduler::Lane {
+  Device* device = nullptr;  // nullptr: the host
+  std::string key;           // in the cost model and the history: the device's name (+ #n)
+  std::deque<std::shared_ptr<Node>> ready;
+  std::size_t running = 0;
+  double pending = 0.0;  // estimated seconds of work placed here and not yet finished
+  DevicePlacements stats;
+};
+
+struct HeftScheduler::Node {
+  Task task;
+  std::size_t lane = 0;
+  std::string kernel;       // cost-model key; empty: nothing to measure
+  double estimate = 0.0;    // estimated seconds on the lane (transfer + execution)
+  std::size_t planned_bytes = 0;
+  bool by_model = false;    // placed by the cost model, not round-robin
+  std::uint64_t sequence = 0;
+};
+
+HeftScheduler::HeftScheduler(PluginContext& context)
+    : model_(bandwidth_option(context.options)), history_path_(history_option(context.options)),
+      respect_queue_device_(context.options.get<bool>("respect_queue_device", false)) {
+  const std::int64_t per_device = context.options.get_non_negative("tasks_per_device", 1);
+  if (per_device < 1) {
+    throw error(error_category::config, "[" + context.options.table_path() +
+                                            "] tasks_per_device = 0: give at least 1 (the default)");
+  }
+  tasks_per_device_ = static_cast<std::size_t>(per_device);
+  auto host = std::make_unique<Lane>();
+  host->key = host->stats.name = "host";
+  lanes_.push_back(std::move(host));
+  for (Device* device : available_devices(context.components)) {
+    auto lane = std::make_unique<Lane>();
+    lane->device = lane->stats.device = device;
+    lane->stats.name = device->info().name;
+    std::size_t same = 1;
+    for (const auto& other : lanes_) same += other->stats.name == lane->stats.name;
+    lane->key = same == 1 ? lane->stats.name : lane->stats.name + " #" + std::to_string(same);
+    lanes_.push_back(std::move(lane));
+  }
+  if (!history_path_.empty()) {
+    model_.merge(load_history(history_path_));
+    logger().debug("heft: measurements from '{}' ({} devices)", history_path_,
+                   model_.snapshot().size());
+  }
+  const auto hardware = static_cast<std::int64_t>(std::thread::hardware_concurrency());
+  std::int64_t count = context.options.get_non_negative(
+      "workers", std::max<std::int64_t>(hardware, static_cast<std::int64_t>(lanes_.size())));
+  if (count == 0) count = 1;
+  workers_.reserve(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i) workers_.emplace_back([this] { work(); });
+}
+
+HeftScheduler::~HeftScheduler() {
+  {
+    std::unique_lock lock(mutex_);
+    idle_cv_.wait(lock, [this] { return outstanding_ == 0; });
+    stopping_ = true;
+  }
+  ready_cv_.notify_all();
+  for (auto& worker : workers_) worker.join();
+  save_history();
+}
+
+void HeftScheduler::save_history() noexcept {
+  if (history_path_.empty()) return;
+  try {
+    heft::save_history(history_path_, model_.snapshot());
+    logger().debug("heft: measurements written to '{}'", history_path_);
+  } catch (const std::exception& failure) {
+    logger().error("heft: the measurements were not saved: {}", failure.what());
+  }
+}
+
+double HeftScheduler::now() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_).count();
+}
+
+std::size_t HeftScheduler::lane_of(const Device* device) const {
+  for (std::size_t i = 0; i < lanes_.size(); ++i) {
+    if (lanes_[i]->device == device) return i;
+  }
+  return lanes_.size();
+}
+
+double HeftScheduler::ready_time(const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
+                                 double at) const {
+  double ready = at;
+  for (const auto& dependency : dependencies) {
+    if (!dependency || dependency->is_done()) continue;
+    const auto found = finish_estimates_.find(dependency.get());
+    if (found != finish_estimates_.end()) ready = std::max(ready, found->second);
+  }
+  return ready;
+}
+
+void HeftScheduler::decide(Node& node) {
+  const TaskBody& body = *node.task.body;
+  const double at = now();
+  if (body.runs_on_host()) {
+    node.lane = 0;
+    auto dependencies = body.preview_dependencies(nullptr);
+    dependencies.insert(dependencies.end(), node.task.dependencies.begin(),
+                        node.task.dependencies.end());
+    std::lock_guard lock(mutex_);
+    finish_estimates_[node.task.event.get()] = ready_time(dependencies, at);
+    return;
+  }
+  std::vector<std::size_t> lanes;
+  if (Device* preferred = body.preferred_device(); respect_queue_device_ && preferred) {
+    lanes.push_back(lane_of(preferred));
+    if (lanes.back() == lanes_.size()) {
+      throw error(error_category::invalid_argument,
+                  body.name() + ": its queue's device '" + preferred->info().name +
+                      "' is not one of the scheduler's devices");
+    }
+  } else {
+    for (std::size_t i = 1; i < lanes_.size(); ++i) {
+      if (body.can_run_on(*lanes_[i]->device)) lanes.push_back(i);
+    }
+  }
+  if (lanes.empty()) {
+    std::string names;
+    for (std::size_t i = 1; i < lanes_.size(); ++i) {
+      names += (names.empty() ? "'" : ", '") + lanes_[i]->stats.name + "'";
+    }
+    throw error(error_category::invalid_argument,
+                body.name() + " cannot run on any device the heft scheduler has (" +
+                    (names.empty() ? std::string("none") : names) + ")");
+  }
+  node.kernel = kernel_key(body.name(), body.work_items());
+  std::vector<Candidate> candidates(lanes.size());
+  std::vector<std::size_t> bytes(lanes.size());
+  for (std::size_t c = 0; c < lanes.size(); ++c) {
+    Device* device = lanes_[lanes[c]]->device;
+    const std::string& key = lanes_[lanes[c]]->key;
+    auto dependencies = body.preview_dependencies(device);
+    dependencies.insert(dependencies.end(), node.task.dependencies.begin(),
+                        node.task.dependencies.end());
+    bytes[c] = body.transfer_bytes(device);
+    candidates[c].transfer = static_cast<double>(bytes[c]) / model_.bandwidth(key);
+    candidates[c].execution = model_.execution_seconds(node.kernel, key);
+    std::lock_guard lock(mutex_);
+    candidates[c].ready = ready_time(dependencies, at);
+    candidates[c].available =
+        at + lanes_[lanes[c]]->pending / static_cast<double>(tasks_per_device_);
+  }
+  Choice choice;
+  {
+    std::lock_guard lock(mutex_);
+    choice = choose_device(candidates, round_robin_[node.kernel]);
+    node.lane = lanes[choice.index];
+    node.planned_bytes = bytes[choice.index];
+    node.estimate = choice.finish - choice.start;
+    node.by_model = choice.by_model;
+    finish_estimates_[node.task.event.get()] = choice.finish;
+  }
+  if (logger().should_log(spdlog::level::debug)) {
+    std::string others;
+    for (std::size_t c = 0; c < lanes.size(); ++c) {
+      others += fmt::format("{}'{}' {:.3f} ms{}", c ? ", " : "", lanes_[lanes[c]]->key,
+                            (estimated_finish(candidates[c]) - at) * 1e3,
+                            candidates[c].execution ? "" : " (not measured)");
+    }
+    logger().debug("heft: {} -> '{}' by {}: transfer {} B, start +{:.3f} ms, finish +{:.3f} ms "
+                   "(finish on each: {})",
+                   node.kernel, lanes_[node.lane]->key, choice.by_model ? "model" : "round-robin",
+                   node.planned_bytes, (choice.start - at) * 1e3, (choice.finish - at) * 1e3,
+                   others);
+  }
+}
+
+void HeftScheduler::submit(Task task) {
+  if (!task.event) {
+    throw error(error_category::invalid_argument, "heft scheduler: a task without an event");
+  }
+  auto node = std::make_shared<Node>();
+  node->task = std::move(task);
+  {
+    std::lock_guard placing(placing_mutex_);
+    if (node->task.body) {
+      try {
+        decide(*node);
+        place_task(node->task, lanes_[node->lane]->device);
+      } catch (...) {
+        {
+          std::lock_guard lock(mutex_);
+          finish_estimates_.erase(node->task.event.get());
+        }
+        node->task.event->mark_failed(std::current_exception());
+        return;
+      }
+    }
+    std::lock_guard lock(mutex_);
+    Lane& lane = *lanes_[node->lane];
+    lane.pending += node->estimate;
+    ++lane.stats.tasks;
+    lane.stats.by_model += node->by_model;
+    lane.stats.transfer_bytes += node->planned_bytes;
+    ++outstanding_;
+  }
+  when_done(node->task.dependencies, [this, node] { make_ready(node); });
+}
+
+void HeftScheduler::make_ready(std::shared_ptr<Node> node) {
+  {
+    std::lock_guard lock(mutex_);
+    node->sequence = sequence_++;
+    lanes_[node->lane]->ready.push_back(std::move(node));
+  }
+  ready_cv_.notify_one();
+}
+
+std::shared_ptr<HeftScheduler::Node> HeftScheduler::take_ready() {
+  Lane* best = nullptr;
+  for (std::size_t i = 0; i < lanes_.size(); ++i) {
+    Lane& lane = *lanes_[i];
+    if (lane.ready.empty() || (i > 0 && lane.running >= tasks_per_device_)) continue;
+    if (!best || lane.ready.front()->sequence < best->ready.front()->sequence) best = &lane;
+  }
+  if (!best) return nullptr;
+  auto node = std::move(best->ready.front());
+  best->ready.pop_front();
+  ++best->running;
+  return node;
+}
+
+void HeftScheduler::wait_all() {
+  if (running_on == this) {
+    throw error(error_category::invalid_argument,
+                "heft scheduler: wait_all() from inside a task would wait for that task; wait "
+                "on the events you need instead");
+  }
+  std::unique_lock lock(mutex_);
+  idle_cv_.wait(lock, [this] { return outstanding_ == 0; });
+}
+
+void HeftScheduler::run(Node& node, DeviceQueue* queue, double& busy) {
+  const double start = now();
+  if (!queue || node.kernel.empty()) {
+    run_task_now(node.task, queue);
+  } else {
+    TimedQueue timed(*queue);
+    run_task_now(node.task, &timed);
+    if (timed.measured() && node.task.event->status() == TaskStatus::complete) {
+      const std::string& key = lanes_[node.lane]->key;
+      model_.record_execution(node.kernel, key, timed.kernel_seconds());
+      model_.record_transfer(key, node.planned_bytes, timed.copy_seconds());
+    }
+  }
+  busy = now() - start;
+}
+
+void HeftScheduler::work() {
+  running_on = this;
+  DeviceQueues queues;  // this worker's own queue on each device it runs tasks on
+  for (;;) {
+    std::shared_ptr<Node> node;
+    {
+      std::unique_lock lock(mutex_);
+      ready_cv_.wait(lock, [&] { return (node = take_ready()) || stopping_; });
+      if (!node) return;  // stopping, nothing left
+    }
+    const std::size_t lane_index = node->lane;
+    const double estimate = node->estimate;
+    const TaskEvent* event = node->task.event.get();
+    double busy = 0.0;
+    run(*node, queues.for_device(lanes_[lane_index]->device), busy);
+    node.reset();  // release the work's captures before waiters see it finished
+    bool idle = false;
+    {
+      std::lock_guard lock(mutex_);
+      Lane& lane = *lanes_[lane_index];
+      --lane.running;
+      lane.pending = std::max(0.0, lane.pending - estimate);
+      lane.stats.busy_seconds += busy;
+      finish_estimates_.erase(event);
+      idle = --outstanding_ == 0;
+    }
+    ready_cv_.notify_all();  // the lane may take its next task
+    if (idle) idle_cv_.notify_all();
+  }
+}
+
+std::vector<DevicePlacements> HeftScheduler::placements() const {
+  std::lock_guard lock(mutex_);
+  std::vector<DevicePlacements> result;
+  for (const auto& lane : lanes_) result.push_back(lane->stats);
+  return result;
+}
+
+}  // namespace plexus::heft

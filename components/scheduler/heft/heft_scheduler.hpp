@@ -1,0 +1,96 @@
+// HeftScheduler: the `scheduler/heft` component. Places every device task on the device
+// expected to finish it first (HEFT, as StarPU's dmda): for each device that can run it,
+//   start  = max(when the device has done the work already placed on it,
+//                the estimated finish of the task's dependencies — explicit ones and those
+//                the memory model finds for that placement, TaskBody::preview_dependencies)
+//   finish = start + TaskBody::transfer_bytes(device) / bandwidth into the device
+//                  + the kernel's measured execution time on the device
+// Execution times are measured as tasks run (the kernel phase of each run, see TimedQueue)
+// per (kernel name + global-size bucket, device); bandwidth from the copies before each
+// launch. Until every capable device has a measurement for a kernel key, that kernel's
+// tasks go round-robin over the capable devices.
+//
+// Placement happens at submission, in submission order (TaskBody::place must be called in
+// that order, and dependencies are known only once earlier tasks are placed): decisions use
+// the estimates available then. An application that submits a whole graph at once is
+// therefore placed round-robin on its first run; measurements from a history file, or from
+// earlier work in the same process, make later runs model-driven.
+//
+// Running: a pool of worker threads; each device runs at most `tasks_per_device` tasks at
+// once (the model assumes one at a time: a device's own threads parallelise a kernel), host
+// tasks and host accesses have no such limit. Each worker has its own queue per device.
+//
+// Options ([scheduler.heft], docs/configuration.md):
+//   workers (integer, default: max(hardware threads, devices + 1)), tasks_per_device (1),
+//   respect_queue_device (false: heft decides; true: a queue's device is kept),
+//   bandwidth_gbps (8.0: bytes per ns into a device until measured),
+//   history (path, or PLEXUS_HEFT_HISTORY; default none): measurements loaded at start
+//   (a missing file is a first run; a corrupt one is plexus::error(config) naming it) and
+//   written at shutdown (atomically; a failure is logged as an error with the path).
+// Decisions are logged at debug; PlacementStats gives the counters per device.
+// Thread-safety: submit() and wait_all() from any thread; wait_all() from inside a task is
+// refused. The destructor waits for every task, stops the workers and saves the history.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "cost_model.hpp"
+#include "plexus/placement_stats.hpp"
+#include "plexus/plugin_context.hpp"
+#include "plexus/scheduler.hpp"
+
+namespace plexus::heft {
+
+class HeftScheduler final : public Scheduler, public PlacementStats {
+ public:
+  explicit HeftScheduler(PluginContext& context);
+  ~HeftScheduler() override;
+
+  void submit(Task task) override;
+  void wait_all() override;
+  std::vector<DevicePlacements> placements() const override;
+
+ private:
+  struct Node;
+  struct Lane;  // lane 0: the host; lanes 1..: the devices, in device order
+
+  double now() const;
+  void decide(Node& node);                      // under placing_mutex_
+  std::size_t lane_of(const Device* device) const;
+  double ready_time(const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
+                    double now) const;          // under mutex_
+  void make_ready(std::shared_ptr<Node> node);
+  std::shared_ptr<Node> take_ready();           // under mutex_; nullptr: none can run now
+  void run(Node& node, DeviceQueue* queue, double& busy);
+  void work();
+  void save_history() noexcept;
+
+  CostModel model_;
+  std::string history_path_;
+  bool respect_queue_device_ = false;
+  std::size_t tasks_per_device_ = 1;
+  std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
+
+  std::mutex placing_mutex_;  // one decision + place() at a time: submission order
+  mutable std::mutex mutex_;  // everything below
+  std::condition_variable ready_cv_;  // workers: a task can run, or stopping
+  std::condition_variable idle_cv_;   // wait_all: outstanding reached 0
+  std::vector<std::unique_ptr<Lane>> lanes_;
+  std::unordered_map<const TaskEvent*, double> finish_estimates_;  // tasks not yet done
+  std::unordered_map<std::string, std::size_t> round_robin_;       // by kernel key
+  std::uint64_t sequence_ = 0;     // ready order
+  std::uint64_t outstanding_ = 0;  // submitted and not yet finished
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace plexus::heft

@@ -1,0 +1,43 @@
+// TimedQueue: a DeviceQueue that forwards every operation to another queue of the same
+// device and measures one task's run for scheduler/heft: the time from its creation to the
+// first launch (allocations and copies in) and from that launch to the wait() after it
+// (the kernel). Before forwarding a launch it waits for what was enqueued before it, so the
+// two phases do not overlap (the inner queue is in-order: this costs one synchronisation).
+//
+// Thread-safety: as DeviceQueue (one thread at a time). Ownership: does not own `inner`,
+// which must outlive it.
+#pragma once
+
+#include <chrono>
+
+#include "plexus/device_queue.hpp"
+
+namespace plexus::heft {
+
+class TimedQueue final : public DeviceQueue {
+ public:
+  explicit TimedQueue(DeviceQueue& inner);
+
+  void copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) override;
+  void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
+  void launch(const DeviceKernel& kernel, const NdRange& range,
+              std::span<const KernelArgument> arguments) override;
+  void wait() override;
+  void on_complete(std::function<void(std::exception_ptr)> done) override;
+
+  // True once a launch and a wait() after it completed without a failure.
+  bool measured() const { return measured_; }
+  double copy_seconds() const;    // creation -> first launch
+  double kernel_seconds() const;  // first launch -> last successful wait()
+
+ private:
+  using clock = std::chrono::steady_clock;
+  DeviceQueue& inner_;
+  clock::time_point created_ = clock::now();
+  clock::time_point launched_{};
+  clock::time_point finished_{};
+  bool launching_ = false;
+  bool measured_ = false;
+};
+
+}  // namespace plexus::heft

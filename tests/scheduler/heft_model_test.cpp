@@ -1,0 +1,151 @@
+// scheduler/heft's cost model, placement rule and history file, compiled from the
+// component's sources (they are internal to the plugin): decisions on given estimates,
+// running means, the JSON round trip and every way a history file can be broken.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cost_model.hpp"
+#include "device_choice.hpp"
+#include "history_file.hpp"
+#include "plexus/error.hpp"
+#include "test_support.hpp"
+
+using namespace plexus::heft;
+
+TEST_CASE("heft goes round-robin until every candidate is measured, then earliest finish") {
+  std::size_t counter = 0;
+  std::vector<Candidate> candidates(3);
+  candidates[1].execution = 0.001;  // one measured, two not: round-robin over all three
+  std::vector<std::size_t> picks;
+  for (int i = 0; i < 6; ++i) {
+    const Choice choice = choose_device(candidates, counter);
+    CHECK_FALSE(choice.by_model);
+    picks.push_back(choice.index);
+  }
+  CHECK(picks == std::vector<std::size_t>{0, 1, 2, 0, 1, 2});
+
+  // All measured: the fastest device wins while it is free...
+  candidates[0].execution = 0.004;
+  candidates[2].execution = 0.002;
+  Choice choice = choose_device(candidates, counter);
+  CHECK(choice.by_model);
+  CHECK(choice.index == 1);
+  CHECK(choice.finish == Approx(0.001));
+  // ...but not when it is busy until later than a slower one would take.
+  candidates[1].available = 0.010;
+  choice = choose_device(candidates, counter);
+  CHECK(choice.index == 2);
+  // The transfer a placement needs counts: moving data to device 2 costs more than waiting.
+  candidates[2].transfer = 0.020;
+  choice = choose_device(candidates, counter);
+  CHECK(choice.index == 0);
+  CHECK(choice.finish == Approx(0.004));
+  // Dependencies finishing late delay every device alike: start = max(ready, available).
+  for (auto& candidate : candidates) candidate.ready = 1.0;
+  choice = choose_device(candidates, counter);
+  CHECK(choice.index == 1);
+  CHECK(choice.start == Approx(1.0));
+  CHECK(choice.finish == Approx(1.001));
+}
+
+TEST_CASE("heft kernel keys bucket the global size by powers of two") {
+  CHECK(kernel_key("kernel gemm", 16384) == "kernel gemm [16384]");
+  CHECK(kernel_key("kernel gemm", 20000) == "kernel gemm [16384]");
+  CHECK(kernel_key("kernel gemm", 32767) == "kernel gemm [16384]");
+  CHECK(kernel_key("kernel gemm", 32768) == "kernel gemm [32768]");
+  CHECK(kernel_key("host access", 0) == "host access [0]");
+}
+
+TEST_CASE("heft cost model: running means per (kernel, device), bandwidth from large copies") {
+  CostModel model(1e9);
+  CHECK_FALSE(model.execution_seconds("k [64]", "cpu"));
+  model.record_execution("k [64]", "cpu", 0.002);
+  model.record_execution("k [64]", "cpu", 0.004);
+  REQUIRE(model.execution_seconds("k [64]", "cpu"));
+  CHECK(*model.execution_seconds("k [64]", "cpu") == Approx(0.003));
+  CHECK_FALSE(model.execution_seconds("k [64]", "gpu"));
+  CHECK_FALSE(model.execution_seconds("k [128]", "cpu"));
+
+  CHECK(model.bandwidth("gpu") == Approx(1e9));        // the configured default
+  model.record_transfer("gpu", 100, 1e-3);              // small: latency, ignored
+  CHECK(model.bandwidth("gpu") == Approx(1e9));
+  model.record_transfer("gpu", 4 << 20, 2e-3);          // 4 MiB in 2 ms
+  CHECK(model.bandwidth("gpu") == Approx((4 << 20) / 2e-3));
+  CHECK(model.bandwidth("cpu") == Approx(1e9));
+
+  // The weight of old samples is capped: a machine that got slower is followed.
+  for (int i = 0; i < 200; ++i) model.record_execution("k [64]", "cpu", 0.010);
+  CHECK(*model.execution_seconds("k [64]", "cpu") == Approx(0.010).epsilon(0.01));
+
+  // merge() takes the entries with more samples.
+  CostTable seed;
+  seed["gpu"].kernels["k [64]"] = {0.5, 3};
+  seed["cpu"].kernels["k [64]"] = {0.5, 1};
+  model.merge(seed);
+  CHECK(*model.execution_seconds("k [64]", "gpu") == Approx(0.5));
+  CHECK(*model.execution_seconds("k [64]", "cpu") == Approx(0.010).epsilon(0.01));
+}
+
+TEST_CASE("heft history file: round trip, first run, and clear errors") {
+  plexus::test::TempDir dir;
+  const std::string path = (dir.path() / "history.json").string();
+  CHECK(load_history(path).empty());  // no file yet: a first run
+
+  CostTable table;
+  table["Intel CPU (cores 0-0)"].kernels["kernel gemm [16384]"] = {0.00125, 7};
+  table["Intel CPU (cores 0-0)"].kernels["kernel potrf [128]"] = {0.0003, 2};
+  table["pthread-cpu"].bandwidth = {2.5e9, 4};
+  table["pthread-cpu"].kernels["kernel gemm [16384]"] = {0.0009, 5};
+  save_history(path, table);
+  CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
+  const CostTable loaded = load_history(path);
+  REQUIRE(loaded.size() == 2);
+  const auto& cpu = loaded.at("Intel CPU (cores 0-0)");
+  CHECK(cpu.bandwidth.samples == 0);
+  CHECK(cpu.kernels.at("kernel gemm [16384]").mean == Approx(0.00125));
+  CHECK(cpu.kernels.at("kernel gemm [16384]").samples == 7);
+  CHECK(cpu.kernels.at("kernel potrf [128]").samples == 2);
+  CHECK(loaded.at("pthread-cpu").bandwidth.mean == Approx(2.5e9));
+  CHECK(loaded.at("pthread-cpu").bandwidth.samples == 4);
+  CHECK(loaded.at("pthread-cpu").kernels.at("kernel gemm [16384]").mean == Approx(0.0009));
+
+  const auto broken = [&](const std::string& text, const std::string& part) {
+    const auto file = dir.write("broken.json", text).string();
+    INFO(text);
+    try {
+      load_history(file);
+      FAIL("a broken history file was accepted");
+    } catch (const plexus::error& failure) {
+      CHECK(failure.category() == plexus::error_category::config);
+      CHECK_THAT(failure.what(), Catch::Contains(file) && Catch::Contains(part) &&
+                                     Catch::Contains("delete it"));
+    }
+  };
+  broken("{\"format\": \"plexus-heft-history\", \"version\": 1, \"devi", "not valid JSON");
+  broken("", "not valid JSON");
+  broken("[1, 2]", "the top level must be an object");
+  broken("{\"format\": \"something else\", \"version\": 1, \"devices\": {}}", "\"format\"");
+  broken("{\"format\": \"plexus-heft-history\", \"version\": 2, \"devices\": {}}", "\"version\"");
+  broken("{\"format\": \"plexus-heft-history\", \"version\": 1}", "\"devices\" is missing");
+  broken("{\"format\": \"plexus-heft-history\", \"version\": 1, \"devices\": "
+         "{\"cpu\": {\"kernels\": {\"k [1]\": {\"mean\": \"fast\", \"samples\": 1}}}}}",
+         "devices[\"cpu\"].kernels[\"k [1]\"].mean must be a number");
+  broken("{\"format\": \"plexus-heft-history\", \"version\": 1, \"devices\": "
+         "{\"cpu\": {\"kernels\": {\"k [1]\": {\"mean\": -1, \"samples\": 1}}}}}",
+         ">= 0");
+  broken("{\"format\": \"plexus-heft-history\", \"version\": 1, \"devices\": "
+         "{\"cpu\": {\"bandwidth\": {\"mean\": 1e9, \"samples\": 0}}}}",
+         "devices[\"cpu\"].bandwidth.samples must be at least 1");
+
+  // Saving where no file can be written: an io error naming the path.
+  const std::string nowhere = (dir.path() / "missing-dir" / "history.json").string();
+  try {
+    save_history(nowhere, table);
+    FAIL("saving into a missing directory succeeded");
+  } catch (const plexus::error& failure) {
+    CHECK(failure.category() == plexus::error_category::io);
+    CHECK_THAT(failure.what(), Catch::Contains("missing-dir"));
+  }
+}
