@@ -103,7 +103,20 @@ HeftScheduler::~HeftScheduler() {
   }
   ready_cv_.notify_all();
   for (auto& worker : workers_) worker.join();
+  log_summary();
   save_history();
+}
+
+void HeftScheduler::log_summary() const {
+  std::string text;
+  for (const auto& lane : lanes_) {
+    const DevicePlacements& stats = lane->stats;
+    if (stats.tasks == 0) continue;
+    text += fmt::format("{}'{}' {} ({} by model, {} B in, busy {:.3f} s)", text.empty() ? "" : "; ",
+                        lane->key, stats.tasks, stats.by_model, stats.transfer_bytes,
+                        stats.busy_seconds);
+  }
+  if (!text.empty()) logger().info("heft: tasks per device: {}", text);
 }
 
 void HeftScheduler::save_history() noexcept {

@@ -27,7 +27,8 @@
 //   history (path, or PLEXUS_HEFT_HISTORY; default none): measurements loaded at start
 //   (a missing file is a first run; a corrupt one is plexus::error(config) naming it) and
 //   written at shutdown (atomically; a failure is logged as an error with the path).
-// Decisions are logged at debug; PlacementStats gives the counters per device.
+// Decisions are logged at debug, the counters per device at info at shutdown;
+// PlacementStats gives them at any time.
 // Thread-safety: submit() and wait_all() from any thread; wait_all() from inside a task is
 // refused. The destructor waits for every task, stops the workers and saves the history.
 #pragma once
@@ -73,6 +74,7 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
   void run(Node& node, DeviceQueue* queue, double& busy);
   void work();
   void save_history() noexcept;
+  void log_summary() const;  // at info, at shutdown: tasks, model choices, bytes, busy time
 
   CostModel model_;
   std::string history_path_;
