@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <regex>
 #include <string>
 
 #include "cuda_context.hpp"
@@ -13,6 +14,16 @@ namespace plexus::cuda {
 namespace {
 
 constexpr std::size_t log_bytes = 16 * 1024;
+
+// The PTX as the CUDA driver takes it. PTX for OpenCL (LLVM's nvptx64-nvidia-nvcl, which
+// NVIDIA's OpenCL needs) annotates __local pointer parameters ".ptr .shared .align N"; the
+// CUDA driver rejects that annotation (CUDA_ERROR_INVALID_IMAGE, seen on an H100 with driver
+// 580) and accepts the plain .u64 parameter, whose value is the same shared-window address.
+std::string for_cuda_driver(std::span<const std::byte> ptx) {
+  static const std::regex shared_annotation(R"([ \t]+\.ptr[ \t]+\.shared([ \t]+\.align[ \t]+[0-9]+)?)");
+  const std::string text(reinterpret_cast<const char*>(ptx.data()), ptx.size());
+  return std::regex_replace(text, shared_annotation, "");
+}
 
 std::string kernel_names(const std::vector<KernelInfo>& kernels) {
   std::string text;
@@ -35,8 +46,7 @@ CudaModule::CudaModule(CudaDevice& device, std::span<const std::byte> ptx,
     : device_(device), infos_(kernels) {
   const CudaDriver& driver = device.driver();
   ScopedContext scope(driver, device.context());
-  // The JIT reads a NUL-terminated image.
-  const std::string image(reinterpret_cast<const char*>(ptx.data()), ptx.size());
+  const std::string image = for_cuda_driver(ptx);  // c_str(): the NUL-terminated image
   std::string info_log(log_bytes, '\0'), error_log(log_bytes, '\0');
   std::array<CUjit_option, 5> options{CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
                                       CU_JIT_ERROR_LOG_BUFFER,

@@ -1,5 +1,6 @@
 // CudaModule and CudaKernel: PTX loaded into a CUDA device's primary context
-// (cuModuleLoadDataEx; the driver JIT-compiles it for the GPU) and a CUfunction per kernel
+// (cuModuleLoadDataEx; the driver JIT-compiles it for the GPU; ".ptr .shared" parameter
+// annotations of OpenCL PTX are removed first) and a CUfunction per kernel
 // the compiler reported, with the attributes a launch needs.
 //
 // Ownership: a module owns its CUmodule (unloaded with the module); it must not outlive its

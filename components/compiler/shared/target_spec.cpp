@@ -35,7 +35,10 @@ TargetSpec target_spec_for(BinaryFormat format, std::string_view architecture,
       spec.typed_pointers = true;
       return spec;
     case BinaryFormat::ptx:
-      spec.triple = "nvptx64-nvidia-cuda";
+      // NVCL, not CUDA: kernel pointer parameters carry their state space (".ptr .global"),
+      // which NVIDIA's OpenCL driver needs (CUDA-triple PTX fails there with
+      // CL_OUT_OF_RESOURCES at launch); the CUDA driver runs this PTX as well.
+      spec.triple = "nvptx64-nvidia-nvcl";
       spec.cpu = architecture.empty() ? "sm_80" : std::string(architecture);
       spec.features = {ptx_feature_for(spec.cpu)};
       spec.libclc_file = "nvptx64--nvidiacl.bc";
