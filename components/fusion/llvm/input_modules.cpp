@@ -66,8 +66,11 @@ void prepare(llvm::Module& module, std::size_t k, const FusionKernel& kernel,
   for (std::size_t p = 0; p < args.size(); ++p)
     for (std::size_t q = 0; q < args.size(); ++q)
       if (p != q && args[p] == args[q]) entry->removeParamAttr(p, llvm::Attribute::NoAlias);
+  // The linker skips unreferenced internal definitions: the entry stays external until
+  // every input is linked.
   for (llvm::Function& function : module)
-    if (!function.isDeclaration()) function.setLinkage(llvm::GlobalValue::InternalLinkage);
+    if (!function.isDeclaration() && &function != entry)
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
   for (llvm::GlobalVariable& global : module.globals())
     if (!global.isDeclaration()) global.setLinkage(llvm::GlobalValue::InternalLinkage);
 }
@@ -102,6 +105,8 @@ std::unique_ptr<llvm::Module> link_inputs(llvm::LLVMContext& context,
       throw error(error_category::internal,
                   "fusion: linking kernel " + std::to_string(k) + " into the fused module failed");
   }
+  for (std::size_t k = 0; k < bitcode.size(); ++k)
+    fused->getFunction(input_function_name(k))->setLinkage(llvm::GlobalValue::InternalLinkage);
   return fused;
 }
 
