@@ -1,8 +1,8 @@
-// Concurrency of the application API under the dag scheduler with device tasks: several
+// Concurrency of the application API under the dag and heft schedulers with device tasks: several
 // threads submit kernels (PoCL, and the host device) and host tasks over shared and
 // private buffers through out-of-order queues, with host accesses in between. Checks the
 // results; built a second time under ThreadSanitizer (label tsan) to find data races in the
-// core's command bodies, buffer storage, program cache and the dag scheduler.
+// core's command bodies, buffer storage, program cache and both schedulers.
 #include <catch2/catch.hpp>
 
 #include <thread>
@@ -21,11 +21,15 @@ __kernel void copy(__global const int* from, __global int* to) {
 
 }  // namespace
 
-TEST_CASE("threads submit kernels and host tasks concurrently under dag") {
-  for (const char* memory : {"exact", "paged", "whole"}) {
-    DYNAMIC_SECTION("memory/" << memory) {
-      auto rt = plexus::test::make_runtime({"dag", memory}, "\"host\", \"opencl\"",
-                                           "[scheduler.dag]\nworkers = 4\n");
+TEST_CASE("threads submit kernels and host tasks concurrently under dag and heft") {
+  // heft too: it places each kernel itself (on the host device or PoCL, whichever its queue),
+  // so data also moves between the threads' devices.
+  for (const plexus::test::RuntimeChoice choice :
+       {plexus::test::RuntimeChoice{"dag", "exact"}, {"dag", "paged"}, {"dag", "whole"},
+        {"heft", "exact"}, {"heft", "whole"}}) {
+    DYNAMIC_SECTION(choice.label()) {
+      auto rt = plexus::test::make_runtime(choice, "\"host\", \"opencl\"",
+                                           "[scheduler." + choice.scheduler + "]\nworkers = 4\n");
       std::vector<plexus::Device*> devices = rt->devices();
       REQUIRE(!devices.empty());
       constexpr std::size_t n = 256;
