@@ -293,3 +293,44 @@ TEST_CASE("heft refuses bad options with the key and what to give") {
       [&] { plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\nworkers = -1\n"); },
       plexus::error_category::config, "workers");
 }
+
+TEST_CASE("heft overlaps a task's copies into a device with the kernel running there") {
+  for (const bool overlap : {true, false}) {
+    DYNAMIC_SECTION("overlap_transfers = " << overlap) {
+      auto rt = plexus::test::make_runtime(
+          {"heft", "whole"}, "\"host\", \"opencl\"",
+          std::string("[scheduler.heft]\nrespect_queue_device = true\nworkers = 4\n") +
+              "overlap_transfers = " + (overlap ? "true" : "false") + "\n");
+      plexus::Device* pocl = plexus::test::device_with_own_memory(*rt);
+      REQUIRE(pocl != nullptr);
+      auto bundle = rt->build(kernels);
+      plexus::Queue queue = rt->queue(*pocl, plexus::QueueOrder::out_of_order);
+      // A: a long kernel on a small buffer. B: independent, with 8 MiB to copy in first.
+      std::vector<float> small(1024, 1.0f), large(2 << 20, 2.0f);
+      plexus::Buffer<float> a(small.data(), small.size()), b(large.data(), large.size());
+      constexpr int long_rounds = 200000;
+      auto first = queue.submit([&](plexus::Handler& h) {
+        h.parallel_for(bundle.kernel("step"), plexus::Range{small.size()},
+                       a.access(h, plexus::read_write), 1.0f, long_rounds);
+      });
+      auto second = queue.submit([&](plexus::Handler& h) {
+        h.parallel_for(bundle.kernel("step"), plexus::Range{large.size()},
+                       b.access(h, plexus::read_write), 1.0f, 1);
+      });
+      queue.wait();
+      if (overlap) {
+        CHECK(second.start_time() < first.end_time());  // B's copies ran during A's kernel
+      } else {
+        CHECK(second.start_time() >= first.end_time());  // B waited for A to be done
+      }
+      std::vector<float> out_a(small.size()), out_b(large.size());
+      a.copy_to(out_a.data());
+      b.copy_to(out_b.data());
+      float expected_a = 1.0f;
+      for (int r = 0; r < long_rounds; ++r) expected_a = expected_a * 0.5f + 1.0f;
+      for (float x : out_a) REQUIRE(x == expected_a);
+      for (float x : out_b) REQUIRE(x == 2.0f * 0.5f + 1.0f);
+      CHECK(rt->memory_report().between(0, 1).bytes == (small.size() + large.size()) * 4);
+    }
+  }
+}

@@ -10,6 +10,7 @@
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
 #include "plexus/task_execution.hpp"
+#include "compute_gate.hpp"
 #include "timed_queue.hpp"
 
 namespace plexus::heft {
@@ -46,7 +47,8 @@ struct HeftScheduler::Lane {
   Device* device = nullptr;  // nullptr: the host
   std::string key;           // in the cost model and the history: the device's name (+ #n)
   std::deque<std::shared_ptr<Node>> ready;
-  std::size_t running = 0;
+  std::unique_ptr<ComputeGate> gate;  // kernels at once on the device (tasks_per_device)
+  std::size_t running = 0;            // tasks taken (copying in, waiting or running)
   double pending = 0.0;  // estimated seconds of work placed here and not yet finished
   DevicePlacements stats;
 };
@@ -70,12 +72,14 @@ HeftScheduler::HeftScheduler(PluginContext& context)
                                             "] tasks_per_device = 0: give at least 1 (the default)");
   }
   tasks_per_device_ = static_cast<std::size_t>(per_device);
+  lane_capacity_ = tasks_per_device_ + (context.options.get<bool>("overlap_transfers", true) ? 1 : 0);
   auto host = std::make_unique<Lane>();
   host->key = host->stats.name = "host";
   lanes_.push_back(std::move(host));
   for (Device* device : available_devices(context.components)) {
     auto lane = std::make_unique<Lane>();
     lane->device = lane->stats.device = device;
+    lane->gate = std::make_unique<ComputeGate>(tasks_per_device_);
     lane->stats.name = device->info().name;
     std::size_t same = 1;
     for (const auto& other : lanes_) same += other->stats.name == lane->stats.name;
@@ -88,8 +92,9 @@ HeftScheduler::HeftScheduler(PluginContext& context)
                    model_.snapshot().size());
   }
   const auto hardware = static_cast<std::int64_t>(std::thread::hardware_concurrency());
-  std::int64_t count = context.options.get_non_negative(
-      "workers", std::max<std::int64_t>(hardware, static_cast<std::int64_t>(lanes_.size())));
+  const auto busiest = static_cast<std::int64_t>(1 + (lanes_.size() - 1) * lane_capacity_);
+  std::int64_t count =
+      context.options.get_non_negative("workers", std::max<std::int64_t>(hardware, busiest));
   if (count == 0) count = 1;
   workers_.reserve(static_cast<std::size_t>(count));
   for (std::int64_t i = 0; i < count; ++i) workers_.emplace_back([this] { work(); });
@@ -272,7 +277,7 @@ std::shared_ptr<HeftScheduler::Node> HeftScheduler::take_ready() {
   Lane* best = nullptr;
   for (std::size_t i = 0; i < lanes_.size(); ++i) {
     Lane& lane = *lanes_[i];
-    if (lane.ready.empty() || (i > 0 && lane.running >= tasks_per_device_)) continue;
+    if (lane.ready.empty() || (i > 0 && lane.running >= lane_capacity_)) continue;
     if (!best || lane.ready.front()->sequence < best->ready.front()->sequence) best = &lane;
   }
   if (!best) return nullptr;
@@ -297,7 +302,7 @@ void HeftScheduler::run(Node& node, DeviceQueue* queue, double& busy) {
   if (!queue || node.kernel.empty()) {
     run_task_now(node.task, queue);
   } else {
-    TimedQueue timed(*queue);
+    TimedQueue timed(*queue, lanes_[node.lane]->gate.get());
     run_task_now(node.task, &timed);
     if (timed.measured() && node.task.event->status() == TaskStatus::complete) {
       const std::string& key = lanes_[node.lane]->key;

@@ -16,12 +16,15 @@
 // therefore placed round-robin on its first run; measurements from a history file, or from
 // earlier work in the same process, make later runs model-driven.
 //
-// Running: a pool of worker threads; each device runs at most `tasks_per_device` tasks at
+// Running: a pool of worker threads; each device runs at most `tasks_per_device` kernels at
 // once (the model assumes one at a time: a device's own threads parallelise a kernel), host
-// tasks and host accesses have no such limit. Each worker has its own queue per device.
+// tasks and host accesses have no such limit. With overlap_transfers, one more task per
+// device copies its data in while the device's kernels run (it waits for a slot of the
+// device's ComputeGate only to launch). Each worker has its own queue per device.
 //
 // Options ([scheduler.heft], docs/configuration.md):
-//   workers (integer, default: max(hardware threads, devices + 1)), tasks_per_device (1),
+//   workers (integer, default: max(hardware threads, 1 + devices * (tasks_per_device + 1))),
+//   tasks_per_device (1), overlap_transfers (true),
 //   respect_queue_device (false: heft decides; true: a queue's device is kept),
 //   bandwidth_gbps (8.0: bytes per ns into a device until measured),
 //   history (path, or PLEXUS_HEFT_HISTORY; default none): measurements loaded at start
@@ -79,7 +82,8 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
   CostModel model_;
   std::string history_path_;
   bool respect_queue_device_ = false;
-  std::size_t tasks_per_device_ = 1;
+  std::size_t tasks_per_device_ = 1;  // kernels at once per device
+  std::size_t lane_capacity_ = 2;     // tasks at once per device: + 1 copying in (overlap)
   std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
 
   std::mutex placing_mutex_;  // one decision + place() at a time: submission order

@@ -2,7 +2,22 @@
 
 namespace plexus::heft {
 
-TimedQueue::TimedQueue(DeviceQueue& inner) : inner_(inner) {}
+TimedQueue::TimedQueue(DeviceQueue& inner, ComputeGate* gate) : inner_(inner), gate_(gate) {}
+
+TimedQueue::~TimedQueue() {
+  if (!holds_slot_) return;
+  try {
+    inner_.wait();  // a kernel still running keeps its slot until it is done
+  } catch (...) {
+    // the failure was (or will be) reported to the task by its own wait()
+  }
+  release_slot();
+}
+
+void TimedQueue::release_slot() {
+  if (holds_slot_) gate_->release();
+  holds_slot_ = false;
+}
 
 void TimedQueue::copy_to_device(void* allocation, const void* host_base,
                                 const CopyLayout& layout) {
@@ -15,9 +30,13 @@ void TimedQueue::copy_to_host(void* host_base, const void* allocation, const Cop
 
 void TimedQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                         std::span<const KernelArgument> arguments) {
-  if (!launching_) {
+  if (!launching_ || (gate_ && !holds_slot_)) {
     inner_.wait();  // the copies before the launch: they end the first phase
-    launched_ = clock::now();
+    if (gate_ && !holds_slot_) {
+      gate_->acquire();
+      holds_slot_ = true;
+    }
+    if (!launching_) launched_ = clock::now();
     launching_ = true;
   }
   inner_.launch(kernel, range, arguments);
@@ -28,6 +47,7 @@ void TimedQueue::wait() {
   if (launching_) {
     finished_ = clock::now();
     measured_ = true;
+    release_slot();
   }
 }
 

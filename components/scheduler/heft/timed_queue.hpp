@@ -2,21 +2,26 @@
 // device and measures one task's run for scheduler/heft: the time from its creation to the
 // first launch (allocations and copies in) and from that launch to the wait() after it
 // (the kernel). Before forwarding a launch it waits for what was enqueued before it, so the
-// two phases do not overlap (the inner queue is in-order: this costs one synchronisation).
+// two phases do not overlap (the inner queue is in-order: this costs one synchronisation),
+// then takes a slot of the device's ComputeGate (when given), held until that wait() (or
+// the destructor): copies of one task overlap with another task's kernel, kernels do not
+// exceed the gate's slots, and the kernel time excludes the wait for a slot.
 //
-// Thread-safety: as DeviceQueue (one thread at a time). Ownership: does not own `inner`,
-// which must outlive it.
+// Thread-safety: as DeviceQueue (one thread at a time). Ownership: does not own `inner` or
+// `gate`, which must outlive it.
 #pragma once
 
 #include <chrono>
 
+#include "compute_gate.hpp"
 #include "plexus/device_queue.hpp"
 
 namespace plexus::heft {
 
 class TimedQueue final : public DeviceQueue {
  public:
-  explicit TimedQueue(DeviceQueue& inner);
+  explicit TimedQueue(DeviceQueue& inner, ComputeGate* gate = nullptr);
+  ~TimedQueue() override;
 
   void copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) override;
   void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
@@ -32,7 +37,11 @@ class TimedQueue final : public DeviceQueue {
 
  private:
   using clock = std::chrono::steady_clock;
+  void release_slot();
+
   DeviceQueue& inner_;
+  ComputeGate* gate_;
+  bool holds_slot_ = false;
   clock::time_point created_ = clock::now();
   clock::time_point launched_{};
   clock::time_point finished_{};
