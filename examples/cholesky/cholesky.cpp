@@ -2,7 +2,7 @@
 // as a task graph of POTRF/TRSM/SYRK/GEMM tile kernels over one buffer with per-tile
 // accesses (the memory model finds the dependencies; an out-of-order queue lets the
 // scheduler run independent tiles at once). Checks L * L^T against the input.
-//   cholesky [--n N] [--tile T]      (T divides N)
+//   cholesky [--n N] [--tile T] [--device I]      (T divides N; I indexes runtime.devices())
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -40,7 +40,7 @@ double factor_error(const std::vector<double>& l, const std::vector<double>& a, 
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const examples::Options options(argc, argv, {{"n", 1024}, {"tile", 128}});
+  const examples::Options options(argc, argv, {{"n", 1024}, {"tile", 128}, {"device", 0}});
   const std::size_t n = options["n"], tile = options["tile"];
   if (n % tile != 0) {
     std::cerr << "cholesky: --tile " << tile << " does not divide --n " << n << "\n";
@@ -50,7 +50,7 @@ int main(int argc, char** argv) try {
   const std::vector<double> input = spd_matrix(n);
 
   plexus::Runtime runtime;
-  plexus::Device& device = *runtime.devices().at(0);
+  plexus::Device& device = examples::pick_device(runtime, options["device"]);
   plexus::Queue queue = runtime.queue(device, plexus::QueueOrder::out_of_order);
   const plexus::KernelBundle bundle =
       runtime.build(examples::cholesky_kernels, "-DTILE=" + std::to_string(tile));

@@ -11,8 +11,8 @@
 
 namespace examples {
 
-// Parses "--key value" pairs; unknown keys or values that are not positive integers end the
-// program with a usage message (exit 2).
+// Parses "--key value" pairs; unknown keys or values that are not non-negative integers (or
+// zero where the default is not zero) end the program with a usage message (exit 2).
 class Options {
  public:
   Options(int argc, char** argv, std::map<std::string, std::size_t> defaults)
@@ -22,7 +22,8 @@ class Options {
       if (!key.starts_with("--") || !values_.count(key.substr(2)) || i + 1 >= argc) usage(argv[0]);
       char* end = nullptr;
       const unsigned long long value = std::strtoull(argv[i + 1], &end, 10);
-      if (!end || *end != '\0' || value == 0) usage(argv[0]);
+      if (!end || *end != '\0' || argv[i + 1][0] == '-' || (value == 0 && values_[key.substr(2)] != 0))
+        usage(argv[0]);
       values_[key.substr(2)] = value;
     }
   }
@@ -37,6 +38,20 @@ class Options {
   }
   std::map<std::string, std::size_t> values_;
 };
+
+// The device `--device I` names: an index into runtime.devices() (0: the first).
+inline plexus::Device& pick_device(plexus::Runtime& runtime, std::size_t index) {
+  const auto devices = runtime.devices();
+  if (index >= devices.size()) {
+    std::string names;
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      names += "\n  " + std::to_string(i) + ": " + devices[i]->info().name;
+    throw plexus::error(plexus::error_category::invalid_argument,
+                        "--device " + std::to_string(index) + ": the runtime has " +
+                            std::to_string(devices.size()) + " device(s):" + names);
+  }
+  return *devices[index];
+}
 
 inline std::string component_name(const plexus::Runtime& runtime, plexus::ComponentKind kind) {
   const auto loaded = runtime.components().loaded(kind);

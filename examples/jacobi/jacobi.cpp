@@ -1,7 +1,7 @@
 // 2D Jacobi stencil: `iterations` sweeps over an n x n grid with fixed boundaries, ping-
 // ponging between two buffers; each sweep writes only the interior (a sub-range access), so
 // the boundary never moves. Checked against the same sweeps on the host.
-//   jacobi [--n GRID] [--iterations K]
+//   jacobi [--n GRID] [--iterations K] [--device I]
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -38,7 +38,7 @@ void sweep_on_host(const std::vector<float>& in, std::vector<float>& out, std::s
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const examples::Options options(argc, argv, {{"n", 512}, {"iterations", 100}});
+  const examples::Options options(argc, argv, {{"n", 512}, {"iterations", 100}, {"device", 0}});
   const std::size_t n = options["n"], iterations = options["iterations"];
   if (n < 3) {
     std::cerr << "jacobi: --n must be at least 3\n";
@@ -47,7 +47,7 @@ int main(int argc, char** argv) try {
   const std::vector<float> grid = initial_grid(n);
 
   plexus::Runtime runtime;
-  plexus::Queue queue = runtime.queue();
+  plexus::Queue queue = runtime.queue(examples::pick_device(runtime, options["device"]));
   plexus::Kernel kernel = runtime.build(source).kernel("jacobi");
   plexus::Buffer<float, 2> a(grid.data(), plexus::Range{n, n}), b(grid.data(), plexus::Range{n, n});
   plexus::NdRange interior;

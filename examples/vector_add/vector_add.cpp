@@ -1,5 +1,5 @@
 // Vector add: c = a + b over n floats on the first device, checked element by element.
-//   vector_add [--n ELEMENTS]
+//   vector_add [--n ELEMENTS] [--device I]
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -20,7 +20,7 @@ __kernel void vector_add(__global const float* a, __global const float* b,
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const examples::Options options(argc, argv, {{"n", 1 << 20}});
+  const examples::Options options(argc, argv, {{"n", 1 << 20}, {"device", 0}});
   const std::size_t n = options["n"];
   std::vector<float> a(n), b(n), c(n, -1.0f);
   for (std::size_t i = 0; i < n; ++i) {
@@ -29,7 +29,7 @@ int main(int argc, char** argv) try {
   }
 
   plexus::Runtime runtime;
-  plexus::Queue queue = runtime.queue();
+  plexus::Queue queue = runtime.queue(examples::pick_device(runtime, options["device"]));
   plexus::Kernel kernel = runtime.build(source).kernel("vector_add");
   plexus::Buffer<float> da(a.data(), n), db(b.data(), n), dc(n);
   const auto start = std::chrono::steady_clock::now();
