@@ -2,12 +2,17 @@
 // schedulers: results, dependencies, uninitialized and discarded data, events.
 #include <catch2/catch.hpp>
 
+#include <spdlog/sinks/ostream_sink.h>
+
+#include <algorithm>
 #include <atomic>
+#include <sstream>
 #include <chrono>
 #include <numeric>
 #include <thread>
 #include <vector>
 
+#include "plexus/log.hpp"
 #include "runtime_test_support.hpp"
 
 using plexus::test::make_runtime;
@@ -279,4 +284,25 @@ TEST_CASE("depends_on orders groups that share no buffer on an out-of-order queu
       CHECK(first.end_time() <= second.start_time());
     }
   }
+}
+
+TEST_CASE("the memory report is logged at info level when the runtime goes") {
+  std::ostringstream captured;
+  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(captured);
+  plexus::logger().sinks().push_back(sink);
+  {
+    plexus::Config config = plexus::test::runtime_config({"inorder", "exact"});
+    config.set("log.level", "info", "test");
+    plexus::Runtime rt(config);
+    plexus::Queue q = rt.queue();
+    plexus::Buffer<int> data(plexus::Range{4});
+    q.submit([&](plexus::Handler& h) {
+      auto out = data.access(h, plexus::discard_write);
+      h.host_task([=] { out[0] = 1; });
+    });
+    CHECK_THAT(rt.memory_report_text(), Catch::Contains("1 accesses"));
+  }
+  auto& sinks = plexus::logger().sinks();
+  sinks.erase(std::remove(sinks.begin(), sinks.end(), sink), sinks.end());
+  CHECK_THAT(captured.str(), Catch::Contains("plexus memory report: 1 accesses"));
 }
