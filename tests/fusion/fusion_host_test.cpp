@@ -199,3 +199,23 @@ __kernel void consume(__global const float* t, __global float* y) {
   CHECK(count_lines(body, std::regex("store .*addrspace\\(1\\)")) == 1);
   CHECK(body.find("addrspace(3)") != std::string::npos);
 }
+
+TEST_CASE("fusion host: integer and vector constants are propagated", "[fusion][backend-host]") {
+  TestProgram program;
+  program.source = R"(
+__kernel void combine(__global float* out, int a, float4 v, char c) {
+  size_t i = get_global_id(0);
+  out[i] = (float)(a * (int)i) + v.x + v.y * v.z - v.w + (float)c;
+}
+)";
+  program.buffers = {{1, std::vector<float>(128)}};
+  struct {
+    float x, y, z, w;
+  } vector{1.5f, 2.0f, 3.0f, 0.25f};
+  program.scalars = {{2, bytes_of(-3)}, {3, bytes_of(vector)}, {4, bytes_of(char{5})}};
+  program.kernels = {{"combine", range1(128), {{1}, {2, {}, true}, {3, {}, true}, {4, {}, true}}}};
+  const FusionResult fused = check_fused_equals_unfused_on_host(program);
+  CHECK(fused.arg_identities == std::vector<std::uint32_t>{1});
+  CHECK(fused.warnings.empty());
+  CHECK(run_fused(host_device(), fused, program).at(1)[2] == -6.0f + 1.5f + 6.0f - 0.25f + 5.0f);
+}
