@@ -306,3 +306,31 @@ TEST_CASE("the memory report is logged at info level when the runtime goes") {
   sinks.erase(std::remove(sinks.begin(), sinks.end(), sink), sinks.end());
   CHECK_THAT(captured.str(), Catch::Contains("plexus memory report: 1 accesses"));
 }
+
+TEST_CASE("threads sharing an in-order queue and a buffer never deadlock") {
+  for (const auto& choice : runtime_matrix()) {
+    DYNAMIC_SECTION(choice.label()) {
+      auto rt = make_runtime(choice, "\"host\", \"opencl\"", "[scheduler.dag]\nworkers = 4\n");
+      plexus::Queue q = rt->queue();
+      plexus::Buffer<int> counter(plexus::Range{1});
+      {
+        auto init = counter.host_access(plexus::discard_write);
+        init[0] = 0;
+      }
+      std::vector<std::thread> threads;
+      for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([&] {
+          for (int i = 0; i < 25; ++i) {
+            q.submit([&](plexus::Handler& h) {
+              auto io = counter.access(h, plexus::read_write);
+              h.host_task([=] { io[0] += 1; });
+            });
+          }
+        });
+      }
+      for (auto& thread : threads) thread.join();
+      q.wait();
+      CHECK(counter.host_access()[0] == 100);
+    }
+  }
+}

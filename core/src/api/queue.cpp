@@ -4,6 +4,7 @@
 
 #include "command_body.hpp"
 #include "command_group.hpp"
+#include "fusion_session.hpp"
 #include "plexus/error.hpp"
 #include "queue_state.hpp"
 #include "runtime_state.hpp"
@@ -31,9 +32,21 @@ Event Queue::end_group(Handler& handler) {
   std::string name = group.kernel          ? "kernel " + group.kernel->name()
                      : group.has_host_task ? std::string("host task")
                                            : std::string("barrier");
+  // Kernel fusion: early cancellation of fusions this group depends on; kernels are held.
+  detail::cancel_conflicting(*runtime, state_.get(), group.requirements, group.dependencies, name);
+  if (detail::in_fusion(*state_)) {
+    if (group.kernel) {
+      std::vector<std::shared_ptr<TaskEvent>> held_dependencies = std::move(group.dependencies);
+      return Event(detail::hold(*state_, std::move(group), std::move(held_dependencies), name),
+                   state_->runtime);
+    }
+    detail::cancel_fusion(*runtime, *state_, "a " + name + " was submitted to the queue");
+  }
   auto event = std::make_shared<TaskEvent>(name);
   std::vector<std::shared_ptr<TaskEvent>> dependencies = std::move(group.dependencies);
   auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), name);
+  std::unique_lock in_order(state_->submit_mutex, std::defer_lock);
+  if (state_->order == QueueOrder::in_order) in_order.lock();
   {
     std::lock_guard lock(state_->mutex);
     if (state_->order == QueueOrder::in_order && state_->last) {
@@ -53,7 +66,8 @@ Event Queue::end_group(Handler& handler) {
 }
 
 void Queue::wait() {
-  detail::RuntimeState::lock(state_->runtime, "a queue");
+  auto runtime = detail::RuntimeState::lock(state_->runtime, "a queue");
+  detail::cancel_fusion(*runtime, *state_, "the queue is waited for");
   std::vector<std::shared_ptr<TaskEvent>> pending;
   {
     std::lock_guard lock(state_->mutex);

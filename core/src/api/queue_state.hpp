@@ -6,6 +6,8 @@
 #include <mutex>
 #include <vector>
 
+#include "fusion_session.hpp"
+
 #include "plexus/queue.hpp"
 #include "plexus/task_event.hpp"
 
@@ -22,9 +24,14 @@ class QueueState {
   Device* const device;
   const QueueOrder order;
 
+  // In order: held from taking `last` until the scheduler has the group, so that groups are
+  // recorded in the memory model in queue order (else two threads could record them in the
+  // opposite order and each wait for the other).
+  std::mutex submit_mutex;
   std::mutex mutex;
   std::shared_ptr<TaskEvent> last;                  // the previous command group's event
   std::vector<std::shared_ptr<TaskEvent>> pending;  // not yet seen done
+  std::shared_ptr<FusionSession> fusion;  // the current or last fusion (fusion_session.hpp)
 };
 
 }  // namespace plexus::detail
