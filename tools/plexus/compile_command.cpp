@@ -12,6 +12,7 @@
 #include "plexus/compiler.hpp"
 #include "plexus/error.hpp"
 #include "plexus/runtime.hpp"
+#include "plexus/syclbin/kernel_metadata.hpp"
 #include "plexus/syclbin/syclbin.hpp"
 
 namespace plexus::tool {
@@ -223,6 +224,7 @@ int compile_command(const std::vector<std::string>& raw_args) {
                           " (kernels: " + kernel_list(result.kernels) + ")");
         }
         module = &syclbin.add_abstract_module(kernel_names);
+        syclbin::set_kernel_info(module->metadata, result.kernels);  // runtime loading
         kernels = kernel_list(result.kernels);
       }
       add_to_syclbin(syclbin, *module, *each, request.target_architecture, std::move(result.binary));

@@ -9,6 +9,7 @@
 #include "plexus/error.hpp"
 #include "plexus/syclbin/mapped_file.hpp"
 #include "plexus/syclbin/syclbin.hpp"
+#include "syclbin_plan.hpp"
 
 namespace plexus::tool {
 
@@ -20,6 +21,7 @@ constexpr const char* usage = R"(usage: plexus syclbin dump FILE
        plexus syclbin create -o OUT [--state S] [--kernel NAME]... [--bare]
                              [--ir TYPE:TRIPLE:FILE]... [--native ARCH[:TRIPLE]:FILE]...
        plexus syclbin extract FILE -o OUT [--module N] (--ir N | --native N)
+       plexus syclbin plan FILE [--config FILE] [--load]
 
 SYCLBIN version 1 files (DPC++'s container for separately compiled device code).
 
@@ -34,6 +36,8 @@ SYCLBIN version 1 files (DPC++'s container for separately compiled device code).
                               the triple defaults from ARCH (sm_*: nvptx64-nvidia-cuda,
                               gfx*: amdgcn-amd-amdhsa)
   extract   writes the bytes of one image (abstract module N, default 0) to OUT
+  plan      per available device, the image it would run (per abstract module) and why, or
+            why none fits (exit status 1 when no device fits); --load loads it too
 )";
 
 std::vector<std::byte> read_bytes(const std::filesystem::path& file) {
@@ -264,7 +268,8 @@ int syclbin_command(const std::vector<std::string>& raw_args) {
   }
   const std::string sub = args[0];
   args.erase(args.begin());
-  CommandLine line(args, {"output", "state", "kernel", "ir", "native", "module"}, {"help", "bare"});
+  CommandLine line(args, {"output", "state", "kernel", "ir", "native", "module", "config"},
+                   {"help", "bare", "load"});
   if (line.flag("help")) {
     std::cout << usage;
     return 0;
@@ -272,8 +277,9 @@ int syclbin_command(const std::vector<std::string>& raw_args) {
   if (sub == "dump") return dump(line.positional());
   if (sub == "create") return create(line);
   if (sub == "extract") return extract(line);
+  if (sub == "plan") return syclbin_plan(line);
   throw error(error_category::invalid_argument,
-              "unknown syclbin command '" + sub + "' (expected dump, create or extract)");
+              "unknown syclbin command '" + sub + "' (expected dump, create, extract or plan)");
 }
 
 }  // namespace plexus::tool

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "plexus/bundle_image.hpp"
 #include "plexus/export.hpp"
 #include "plexus/kernel_info.hpp"
 
@@ -50,6 +51,13 @@ class PLEXUS_API KernelBundle {
   Kernel kernel(const std::string& name) const;
   std::vector<std::string> kernel_names() const;
   std::vector<Device*> devices() const;  // where the bundle is loaded
+  // The device code behind the bundle, per device (and per group): bytes, formats, kernels,
+  // origin. A bundle built from source holds what the compiler produced for each device; one
+  // loaded with Runtime::load (e.g. from SYCLBIN) holds the images it was given. Writers such
+  // as plexus::syclbin::to_syclbin() persist these.
+  std::vector<BundleImage> images() const;
+  // One line per image: "'device': origin" (which image was chosen for each device and why).
+  std::string description() const;
 
  private:
   std::shared_ptr<const detail::BundleState> state_;

@@ -71,6 +71,15 @@ class PLEXUS_API Runtime {
   // compile: plexus::error(build) with the compiler's log. No device can take it:
   // plexus::error(unsupported) naming each device and why.
   KernelBundle build(const std::string& source, const std::string& options = "");
+  // Loads prebuilt device code (plexus/bundle_image.hpp; plexus::syclbin::load_bundle picks
+  // the images of a SYCLBIN file), each image on its device, through the program cache (key:
+  // hashes of the bytes, their format, the load format, architecture; then the device). An
+  // image whose format is not its load_format, or that lists no kernels, is compiled to the
+  // load format first (SPIR-V or LLVM bitcode; cached the same way). The bundle has the
+  // kernels of every image; images() gives them back. Errors: a device not of this runtime
+  // or a load format it does not take: invalid_argument; a translation that fails: build,
+  // with the compiler's log; every message names the device and the image's origin.
+  KernelBundle load(std::vector<BundleImage> images);
   ProgramCacheStats program_cache_stats() const;
 
   // The memory model's counters since the runtime started (per-direction copies and bytes,

@@ -2,8 +2,10 @@
 // and, per device, the loaded module. The modules come from the runtime's program cache;
 // the runtime drops them from every live bundle when it shuts down (a module, and even a
 // weak reference to it, must not outlive its plugin).
-// Thread-safety: `devices` and `kernels` are immutable after Runtime::build; the modules
-// are behind a mutex.
+// A device may hold several modules (one per group of a loaded bundle, e.g. per SYCLBIN
+// abstract module); a kernel's module there is the one that has it.
+// Thread-safety: `devices`, `kernels` and `images` are immutable after Runtime::build or
+// Runtime::load; the modules are behind a mutex.
 #pragma once
 
 #include <memory>
@@ -11,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "plexus/bundle_image.hpp"
 #include "plexus/device_module.hpp"
 #include "plexus/kernel_info.hpp"
 
@@ -23,10 +26,13 @@ class BundleState {
   std::weak_ptr<RuntimeState> runtime;
   std::vector<KernelInfo> kernels;
   std::vector<Device*> devices;  // where a module is loaded, parallel to the modules
+  std::vector<BundleImage> images;  // the code behind each module, in the same order
 
   void add_module(Device* device, std::shared_ptr<DeviceModule> module);
   // The module on `device`; nullptr when not loaded there or dropped.
   std::shared_ptr<DeviceModule> module_on(const Device* device) const;
+  // The module on `device` that has kernel `name` (the first one on `device` when none has).
+  std::shared_ptr<DeviceModule> module_on(const Device* device, const std::string& name) const;
   void drop_modules() noexcept;
 
   std::string kernel_names() const;  // "a, b, c"

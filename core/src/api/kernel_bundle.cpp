@@ -1,5 +1,7 @@
 #include "plexus/kernel_bundle.hpp"
 
+#include <algorithm>
+
 #include "bundle_state.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
@@ -35,6 +37,19 @@ std::shared_ptr<DeviceModule> BundleState::module_on(const Device* device) const
   return nullptr;
 }
 
+std::shared_ptr<DeviceModule> BundleState::module_on(const Device* device,
+                                                    const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  std::shared_ptr<DeviceModule> first;
+  for (std::size_t i = 0; i < devices.size() && i < modules_.size(); ++i) {
+    if (devices[i] != device || !modules_[i]) continue;
+    if (!first) first = modules_[i];
+    for (const auto& kernel : modules_[i]->kernels())
+      if (kernel.name == name) return modules_[i];
+  }
+  return first;
+}
+
 void BundleState::drop_modules() noexcept {
   std::lock_guard lock(mutex_);
   modules_.clear();
@@ -54,7 +69,7 @@ bool Kernel::available_on(const Device& device) const {
 
 std::shared_ptr<DeviceModule> Kernel::module_on(const Device& device) const {
   auto runtime = detail::RuntimeState::lock(bundle_->runtime, "a kernel bundle");
-  if (auto module = bundle_->module_on(&device)) return module;
+  if (auto module = bundle_->module_on(&device, name())) return module;
   throw error(error_category::invalid_argument,
               "kernel '" + name() + "' is not loaded on device '" + device.info().name +
                   "'; its bundle is loaded on " + bundle_->device_names());
@@ -79,6 +94,23 @@ std::vector<std::string> KernelBundle::kernel_names() const {
   return names;
 }
 
-std::vector<Device*> KernelBundle::devices() const { return state_->devices; }
+std::vector<Device*> KernelBundle::devices() const {
+  std::vector<Device*> unique;
+  for (Device* device : state_->devices)
+    if (std::find(unique.begin(), unique.end(), device) == unique.end()) unique.push_back(device);
+  return unique;
+}
+
+std::vector<BundleImage> KernelBundle::images() const { return state_->images; }
+
+std::string KernelBundle::description() const {
+  std::string text;
+  for (const BundleImage& image : state_->images) {
+    text += (text.empty() ? "" : "\n") + std::string("'") +
+            (image.device ? image.device->info().name : std::string("?")) + "': " +
+            image.origin;
+  }
+  return text;
+}
 
 }  // namespace plexus

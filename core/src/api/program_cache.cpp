@@ -37,6 +37,47 @@ std::shared_ptr<const CompiledProgram> ProgramCache::compile(Compiler& compiler,
   });
 }
 
+ProgramKey image_key(std::span<const std::byte> bytes, BinaryFormat from, BinaryFormat to,
+                     const std::string& architecture) {
+  std::uint64_t fnv = 1469598103934665603ull;
+  std::uint64_t mix = 0x9e3779b97f4a7c15ull;  // a second, independent hash
+  for (std::byte b : bytes) {
+    fnv = (fnv ^ static_cast<unsigned char>(b)) * 1099511628211ull;
+    mix = (mix ^ static_cast<unsigned char>(b)) * 0xff51afd7ed558ccdull + 0x2545f4914f6cdd1dull;
+  }
+  ProgramKey key;
+  key.source_hash = fnv;
+  key.options = "image " + std::string(to_string(from)) + " " + std::to_string(bytes.size()) +
+                " " + std::to_string(mix);
+  key.format = to;
+  key.architecture = architecture;
+  return key;
+}
+
+std::shared_ptr<const CompiledProgram> ProgramCache::translate(Compiler& compiler,
+                                                               const ProgramKey& key,
+                                                               SourceLanguage language,
+                                                               std::span<const std::byte> bytes) {
+  return programs_.get_or_build(key, [&]() -> std::shared_ptr<const CompiledProgram> {
+    CompileRequest request;
+    request.language = language;
+    request.source.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    request.target = key.format;
+    request.target_architecture = key.architecture;
+    CompileResult result = compiler.compile(request);
+    if (!result.succeeded) {
+      throw error(error_category::build, "the image does not compile to " +
+                                             std::string(to_string(key.format)) + ":\n" +
+                                             result.log);
+    }
+    auto program = std::make_shared<CompiledProgram>();
+    program->binary = std::move(result.binary);
+    program->format = result.format;
+    program->kernels = std::move(result.kernels);
+    return program;
+  });
+}
+
 std::shared_ptr<DeviceModule> ProgramCache::load(Device& device, const ProgramKey& key,
                                                  const CompiledProgram& program) {
   auto loaded = modules_.get_or_build(ModuleKey{key, &device}, [&] {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -46,6 +47,11 @@ class ProgramCache {
   // Compiles (once per key) through `compiler`; plexus::error(build) with the log.
   std::shared_ptr<const CompiledProgram> compile(Compiler& compiler, const ProgramKey& key,
                                                  const std::vector<std::string>& options);
+  // Compiles (once per key) binary input `bytes` in `language` (spirv or llvm_bitcode) to
+  // key.format through `compiler`: a loaded image's translation (key: image_key()).
+  std::shared_ptr<const CompiledProgram> translate(Compiler& compiler, const ProgramKey& key,
+                                                   SourceLanguage language,
+                                                   std::span<const std::byte> bytes);
   // Loads (once per key and device) the compiled program on `device`.
   std::shared_ptr<DeviceModule> load(Device& device, const ProgramKey& key,
                                      const CompiledProgram& program);
@@ -65,6 +71,12 @@ class ProgramCache {
   BuildCache<ProgramKey, CompiledProgram> programs_;
   BuildCache<ModuleKey, LoadedProgram> modules_;
 };
+
+// The key of prebuilt device code (Runtime::load): 64-bit FNV-1a of the bytes, and in
+// `options` their format, size and a second hash (so that keys differ unless the contents
+// match); `format`: the format loaded; no source text.
+ProgramKey image_key(std::span<const std::byte> bytes, BinaryFormat from, BinaryFormat to,
+                     const std::string& architecture);
 
 // 64-bit FNV-1a of the source: the cache key's quick discriminator.
 std::uint64_t source_hash(const std::string& source);

@@ -68,6 +68,15 @@ KernelBundle Runtime::build(const std::string& source, const std::string& option
     try {
       auto module = runtime.programs.load(*device, key, *program);
       bundle->add_module(device, std::move(module));
+      bundle->images.push_back({.device = device,
+                                .format = program->format,
+                                .load_format = program->format,
+                                .architecture = key.architecture,
+                                .bytes = program->binary,
+                                .storage = program,
+                                .kernels = program->kernels,
+                                .origin = "compiled from source to " +
+                                          std::string(to_string(program->format))});
     } catch (const error& failure) {
       if (failure.category() != error_category::unsupported) throw;
       skipped.push_back("'" + info.name + "': " + failure.what());
