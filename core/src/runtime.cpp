@@ -34,12 +34,14 @@ std::shared_ptr<TaskEvent> Runtime::host_task(std::function<void()> work,
                                               std::vector<std::shared_ptr<TaskEvent>> dependencies) {
   Scheduler& scheduler = state_->scheduler();
   if (!work) throw error(error_category::invalid_argument, "host_task: the work is empty");
+  detail::cancel_conflicting(*state_, nullptr, {}, dependencies, "a host task");
   auto event = std::make_shared<TaskEvent>("host task");
   scheduler.submit(Task{event, std::move(dependencies), std::move(work)});
   return event;
 }
 
 void Runtime::wait() {
+  detail::cancel_conflicting(*state_, nullptr, {}, {}, "a wait on the runtime", true);
   if (Scheduler* scheduler = state_->components->scheduler()) scheduler->wait_all();
 }
 
@@ -61,7 +63,8 @@ Queue Runtime::queue(Device& device, QueueOrder order) {
 }
 
 ProgramCacheStats Runtime::program_cache_stats() const {
-  return {state_->programs.program_stats(), state_->programs.module_stats()};
+  return {state_->programs.program_stats(), state_->programs.module_stats(),
+          state_->programs.fusion_stats()};
 }
 
 MemoryStats Runtime::memory_report() const {

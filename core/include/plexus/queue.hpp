@@ -19,6 +19,7 @@
 
 #include "plexus/event.hpp"
 #include "plexus/export.hpp"
+#include "plexus/fusion_properties.hpp"
 #include "plexus/handler.hpp"
 
 namespace plexus {
@@ -43,6 +44,19 @@ class PLEXUS_API Queue {
   void wait();
   Device& device() const;
   QueueOrder order() const;
+
+  // Kernel fusion (docs/api.md): after start_fusion, kernels submitted here are held (their
+  // dependencies recorded) and submit returns the fusion command's event, which stays valid
+  // whatever becomes of the fusion. cancel_fusion runs them unfused, in order;
+  // complete_fusion fuses them into one kernel through the fusion component (see
+  // fusion_properties.hpp) and returns that event. A command that depends on a held kernel
+  // (another queue's kernel or a host access on one of its buffers, a host task or barrier
+  // on this queue, a wait on this queue, the runtime or the event) cancels the fusion first,
+  // with a warning. start_fusion while fusing throws plexus::error(invalid_argument).
+  void start_fusion();
+  void cancel_fusion();
+  Event complete_fusion(const std::vector<FusionProperty>& properties = {});
+  bool is_in_fusion_mode() const;
   std::weak_ptr<detail::RuntimeState> runtime_state() const;
 
  private:

@@ -40,6 +40,7 @@ class RuntimeState;
 struct ProgramCacheStats {
   BuildCacheStats programs;  // compiled binaries, keyed by source, options, format, arch
   BuildCacheStats modules;   // binaries loaded on a device
+  BuildCacheStats fused;     // fused kernels (Queue::complete_fusion), keyed by the request
 };
 
 class PLEXUS_API Runtime {

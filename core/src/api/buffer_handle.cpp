@@ -5,6 +5,7 @@
 #include "held_views.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
+#include "fusion_session.hpp"
 #include "runtime_state.hpp"
 
 namespace plexus {
@@ -107,6 +108,7 @@ HostAccess BufferHandle::host_access(const AccessRange& range, AccessMode mode) 
   detail::CommandGroup group;
   group.runtime = runtime;
   group.requirements.push_back(Requirement{storage_, range, mode});
+  detail::cancel_conflicting(*runtime, nullptr, group.requirements, {}, "a host access");
   auto view = std::make_shared<TaskEvent>("host view");
   auto event = std::make_shared<TaskEvent>("host access");
   auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), "host access", view);

@@ -1,5 +1,6 @@
 #include "plexus/event.hpp"
 
+#include "fusion_session.hpp"
 #include "plexus/error.hpp"
 #include "runtime_state.hpp"
 
@@ -18,7 +19,11 @@ const TaskEvent& Event::checked() const {
 }
 
 void Event::wait() const {
-  if (event_) checked().wait();
+  if (!event_) return;
+  auto runtime = detail::RuntimeState::lock(runtime_, "an event");
+  // Waiting for a fusion command (or a held kernel) cancels that fusion first.
+  detail::cancel_conflicting(*runtime, nullptr, {}, {event_}, "a wait on an event");
+  event_->wait();
 }
 TaskStatus Event::status() const { return event_ ? checked().status() : TaskStatus::complete; }
 bool Event::is_done() const { return !event_ || checked().is_done(); }

@@ -92,4 +92,11 @@ std::shared_ptr<DeviceModule> ProgramCache::load(Device& device, const ProgramKe
   return loaded->module;
 }
 
+std::shared_ptr<const FusionResult> ProgramCache::fuse(FusionEngine& engine, const std::string& key,
+                                                      const FusionRequest& request) {
+  return fused_.get_or_build(key, [&] {
+    return std::make_shared<const FusionResult>(engine.fuse(request));
+  });
+}
+
 }  // namespace plexus::detail

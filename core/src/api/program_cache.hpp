@@ -2,7 +2,8 @@
 // kernel-program-cache.txt "In-memory cache"), two levels over BuildCache::get_or_build:
 //   programs: (hash of the source, options, binary format, architecture, source) -> the
 //             compiler's binary and kernel list;
-//   modules:  (program key, device) -> the binary loaded on that device.
+//   modules:  (program key, device) -> the binary loaded on that device;
+//   fused:    (a description of a fusion request) -> the fusion engine's result.
 // One build per key across threads; waiters share the result or the plexus::error.
 // Internal to the core. Thread-safety: every member is safe from any thread.
 #pragma once
@@ -18,6 +19,7 @@
 #include "plexus/build_cache.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/device.hpp"
+#include "plexus/fusion_engine.hpp"
 
 namespace plexus::detail {
 
@@ -56,7 +58,13 @@ class ProgramCache {
   std::shared_ptr<DeviceModule> load(Device& device, const ProgramKey& key,
                                      const CompiledProgram& program);
 
+  // Fuses (once per key) through `engine`; a result that is not fused is cached too. The
+  // key describes the request (see fusion_session.cpp).
+  std::shared_ptr<const FusionResult> fuse(FusionEngine& engine, const std::string& key,
+                                           const FusionRequest& request);
+
   BuildCacheStats program_stats() const { return programs_.stats(); }
+  BuildCacheStats fusion_stats() const { return fused_.stats(); }
   BuildCacheStats module_stats() const { return modules_.stats(); }
 
  private:
@@ -70,6 +78,7 @@ class ProgramCache {
 
   BuildCache<ProgramKey, CompiledProgram> programs_;
   BuildCache<ModuleKey, LoadedProgram> modules_;
+  BuildCache<std::string, FusionResult> fused_;
 };
 
 // The key of prebuilt device code (Runtime::load): 64-bit FNV-1a of the bytes, and in

@@ -109,6 +109,10 @@ bool RuntimeState::detach(const BufferStorage* buffer) {
 }
 
 void RuntimeState::shutdown() noexcept {
+  try {  // kernels still held for fusion run unfused before the runtime goes
+    cancel_conflicting(*this, nullptr, {}, {}, "the runtime shutting down", true);
+  } catch (...) {
+  }
   std::vector<std::weak_ptr<TaskEvent>> views;
   {
     std::lock_guard lock(buffers_mutex_);

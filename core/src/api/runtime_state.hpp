@@ -19,6 +19,7 @@
 #include "plexus/memory_model.hpp"
 #include "plexus/plugin_registry.hpp"
 #include "plexus/scheduler.hpp"
+#include "fusion_session.hpp"
 #include "program_cache.hpp"
 
 namespace plexus::detail {
@@ -41,6 +42,7 @@ class RuntimeState {
   std::unique_ptr<ComponentSet> components;
   std::vector<Device*> devices;  // available, in config order
   ProgramCache programs;
+  FusionRegistry fusions;  // queues in fusion mode (early cancellation)
 
   // The configured components, or plexus::error(config) saying how to select one.
   Scheduler& scheduler() const;

@@ -1,0 +1,141 @@
+// FusionSession and FusionRegistry: holding kernels, cancelling (explicitly or early),
+// releasing the held kernels unfused. Completion is in fusion_complete.cpp.
+#include "fusion_session.hpp"
+
+#include <algorithm>
+
+#include "command_body.hpp"
+#include "plexus/log.hpp"
+#include "queue_state.hpp"
+#include "runtime_state.hpp"
+
+namespace plexus::detail {
+
+void FusionRegistry::add(const std::shared_ptr<QueueState>& queue) {
+  std::lock_guard lock(mutex_);
+  queues_.push_back(queue);
+}
+
+std::vector<std::shared_ptr<QueueState>> FusionRegistry::fusing() {
+  std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<QueueState>> live;
+  std::erase_if(queues_, [&](const std::weak_ptr<QueueState>& weak) {
+    auto queue = weak.lock();
+    if (!queue) return true;
+    std::lock_guard queue_lock(queue->mutex);
+    if (!queue->fusion || !queue->fusion->active) return true;
+    live.push_back(std::move(queue));
+    return false;
+  });
+  return live;
+}
+
+void start_fusion(RuntimeState& runtime, const std::shared_ptr<QueueState>& queue) {
+  {
+    std::lock_guard lock(queue->mutex);
+    if (queue->fusion && queue->fusion->active)
+      throw error(error_category::invalid_argument,
+                  "start_fusion: the queue is already in fusion mode (complete_fusion or "
+                  "cancel_fusion first)");
+    // The previous session (and its event) goes now: complete_fusion after an early
+    // cancellation still returned it until here.
+    queue->fusion = std::make_shared<FusionSession>(std::make_shared<TaskEvent>("kernel fusion"));
+  }
+  runtime.fusions.add(queue);
+}
+
+bool in_fusion(QueueState& queue) {
+  std::lock_guard lock(queue.mutex);
+  return queue.fusion && queue.fusion->active;
+}
+
+std::shared_ptr<TaskEvent> hold(QueueState& queue, CommandGroup group,
+                                std::vector<std::shared_ptr<TaskEvent>> dependencies,
+                                std::string name) {
+  auto event = std::make_shared<TaskEvent>(name);
+  std::lock_guard lock(queue.mutex);
+  if (queue.order == QueueOrder::in_order && queue.last) dependencies.push_back(queue.last);
+  queue.last = event;
+  queue.fusion->held.push_back({std::move(group), event, std::move(dependencies), std::move(name)});
+  if (std::find(queue.pending.begin(), queue.pending.end(), queue.fusion->command) ==
+      queue.pending.end())
+    queue.pending.push_back(queue.fusion->command);
+  return queue.fusion->command;
+}
+
+namespace {
+
+// Submits the fusion command: done once `after` is.
+void submit_command(RuntimeState& runtime, const std::shared_ptr<TaskEvent>& command,
+                    std::vector<std::shared_ptr<TaskEvent>> after) {
+  runtime.scheduler().submit(Task{command, std::move(after), [] {}, nullptr});
+}
+
+}  // namespace
+
+void release_unfused(RuntimeState& runtime, QueueState& queue,
+                     std::shared_ptr<FusionSession> session) {
+  std::vector<std::shared_ptr<TaskEvent>> events;
+  for (HeldKernel& held : session->held) {
+    auto body = std::make_shared<CommandBody>(runtime, std::move(held.group), held.name);
+    events.push_back(held.event);
+    try {
+      runtime.scheduler().submit(Task{held.event, std::move(held.dependencies), {}, std::move(body)});
+    } catch (...) {
+      if (!held.event->is_done()) held.event->mark_failed(std::current_exception());
+    }
+  }
+  session->held.clear();
+  {
+    std::lock_guard lock(queue.mutex);
+    if (queue.order == QueueOrder::in_order) queue.last = session->command;
+  }
+  submit_command(runtime, session->command, std::move(events));
+}
+
+std::shared_ptr<FusionSession> take_active(QueueState& queue) {
+  std::lock_guard lock(queue.mutex);
+  if (!queue.fusion || !queue.fusion->active) return nullptr;
+  queue.fusion->active = false;
+  return queue.fusion;
+}
+
+void cancel_fusion(RuntimeState& runtime, QueueState& queue, const std::string& why) {
+  std::shared_ptr<FusionSession> session = take_active(queue);
+  if (!session) {
+    if (why.empty()) logger().debug("cancel_fusion: the queue is not in fusion mode");
+    return;
+  }
+  if (!why.empty())
+    logger().warn("kernel fusion cancelled early ({} held kernels run unfused): {}",
+                  session->held.size(), why);
+  release_unfused(runtime, queue, std::move(session));
+}
+
+void cancel_conflicting(RuntimeState& runtime, const QueueState* except,
+                        const std::vector<Requirement>& requirements,
+                        const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
+                        const std::string& what, bool all) {
+  for (const std::shared_ptr<QueueState>& queue : runtime.fusions.fusing()) {
+    if (queue.get() == except) continue;
+    bool depends = all;
+    {
+      std::lock_guard lock(queue->mutex);
+      if (!queue->fusion || !queue->fusion->active) continue;
+      const FusionSession& session = *queue->fusion;
+      for (const auto& dependency : dependencies)
+        depends = depends || dependency == session.command ||
+                  std::any_of(session.held.begin(), session.held.end(),
+                              [&](const HeldKernel& h) { return h.event == dependency; });
+      for (const HeldKernel& held : session.held)
+        for (const Requirement& theirs : held.group.requirements)
+          for (const Requirement& ours : requirements)
+            depends = depends || (theirs.storage == ours.storage &&
+                                  (writes(theirs.mode) || writes(ours.mode)));
+    }
+    if (depends)
+      cancel_fusion(runtime, *queue, what + " depends on a kernel held for fusion");
+  }
+}
+
+}  // namespace plexus::detail

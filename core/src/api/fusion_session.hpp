@@ -1,0 +1,76 @@
+// FusionSession: one queue's kernel fusion between start_fusion and its end (internal to
+// the core). Kernels submitted meanwhile are held: their command groups, events and
+// dependencies are kept here and enter the scheduler only when the fusion ends, unfused in
+// order (cancel) or as one fused kernel (complete). `command` is the fusion command's
+// event: submit returns it while fusing and complete_fusion returns it, so it stays valid
+// whatever becomes of the fusion (it completes after the kernels, fused or not).
+// FusionRegistry: the runtime's queues in fusion mode, so that a command elsewhere that
+// depends on a held kernel (a buffer conflict, an explicit dependency, a wait) cancels that
+// fusion first: the seed's early cancellation.
+// Thread-safety: a session is guarded by its QueueState's mutex; the registry by its own.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "command_group.hpp"
+#include "plexus/fusion_properties.hpp"
+#include "plexus/task_event.hpp"
+
+namespace plexus::detail {
+
+class QueueState;
+class RuntimeState;
+
+struct HeldKernel {
+  CommandGroup group;
+  std::shared_ptr<TaskEvent> event;
+  std::vector<std::shared_ptr<TaskEvent>> dependencies;
+  std::string name;
+};
+
+struct FusionSession {
+  explicit FusionSession(std::shared_ptr<TaskEvent> fusion_command)
+      : command(std::move(fusion_command)) {}
+  const std::shared_ptr<TaskEvent> command;
+  bool active = true;
+  std::vector<HeldKernel> held;
+};
+
+class FusionRegistry {
+ public:
+  void add(const std::shared_ptr<QueueState>& queue);
+  // The queues still registered, pruned of those no longer fusing or gone.
+  std::vector<std::shared_ptr<QueueState>> fusing();
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::weak_ptr<QueueState>> queues_;
+};
+
+// Queue operations (queue_fusion.cpp). `why` for a cancellation names the command that
+// forced it (empty: cancel_fusion was called).
+void start_fusion(RuntimeState& runtime, const std::shared_ptr<QueueState>& queue);
+bool in_fusion(QueueState& queue);
+// Holds a kernel's group; returns the fusion command's event.
+std::shared_ptr<TaskEvent> hold(QueueState& queue, CommandGroup group,
+                                std::vector<std::shared_ptr<TaskEvent>> dependencies,
+                                std::string name);
+void cancel_fusion(RuntimeState& runtime, QueueState& queue, const std::string& why);
+std::shared_ptr<TaskEvent> complete_fusion(RuntimeState& runtime, QueueState& queue,
+                                           const std::vector<FusionProperty>& properties);
+// The queue's active session, made inactive; nullptr when not fusing.
+std::shared_ptr<FusionSession> take_active(QueueState& queue);
+// Submits the held kernels unfused, in order, then the fusion command after them.
+void release_unfused(RuntimeState& runtime, QueueState& queue,
+                     std::shared_ptr<FusionSession> session);
+// Cancels the fusion of every queue but `except` whose held kernels the command described
+// by `requirements` and `dependencies` depends on (or every fusion when `all`).
+void cancel_conflicting(RuntimeState& runtime, const QueueState* except,
+                        const std::vector<Requirement>& requirements,
+                        const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
+                        const std::string& what, bool all = false);
+
+}  // namespace plexus::detail
