@@ -117,6 +117,14 @@ expect "compile --syclbin with three targets" 0 \
 expect "its dump lists the three IR modules and the kernels" 0 \
   "State: executable.*saxpy: 1.*other: 1.*Number of IR modules: 3.*IR module 0: SPIR-V, target spir64-unknown-unknown.*IR module 1: PTX, target nvptx64-nvidia-cuda.*IR module 2: LLVM bitcode, target x86_64" -- \
   sh -c "'$plexus' syclbin dump src/saxpy.syclbin | tr '\n' ' '"
+expect "syclbin plan: the host device runs the host bitcode as it is" 0 \
+  "device '.*' \(x86_64\):  *abstract module 0: IR module 2 \(LLVM bitcode, x86_64[^)]*\): the device loads llvm-bitcode as it is" -- \
+  sh -c "'$plexus' syclbin plan src/saxpy.syclbin | tr '\n' ' '"
+expect "syclbin plan --load loads it and lists the kernels" 0 "kernels: saxpy other" -- \
+  "$plexus" syclbin plan src/saxpy.syclbin --load
+expect "syclbin plan: a PTX-only file fits no host device" 1 \
+  "no fit: no image of abstract module 0 fits: the device loads llvm-bitcode" -- \
+  "$plexus" syclbin plan bare.syclbin
 expect "the SPIR-V image extracted from it is valid" 0 "" -- \
   sh -c "'$plexus' syclbin extract src/saxpy.syclbin --ir 0 -o from_syclbin.spv && spirv-val --target-env opencl2.0 from_syclbin.spv"
 expect "compile --syclbin with amdgcn makes a native image" 0 "SYCLBIN: amdgcn;" -- \
