@@ -68,7 +68,11 @@ struct Chain {
 
 TEST_CASE("fusion queue: complete_fusion runs one fused kernel; events stay valid",
           "[fusion][runtime][backend-host]") {
-  for (const char* scheduler : {"inorder", "dag"}) {
+  std::vector<std::string> schedulers{"inorder", "dag"};
+#ifdef PLEXUS_TEST_HAVE_HEFT
+  schedulers.push_back("heft");
+#endif
+  for (const std::string& scheduler : schedulers) {
     INFO(scheduler);
     Chain chain(scheduler);
     CHECK_FALSE(chain.queue.is_in_fusion_mode());
