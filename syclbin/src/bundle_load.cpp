@@ -81,14 +81,16 @@ KernelBundle load_bundle(Runtime& runtime, const Syclbin& file, const std::strin
                     (skipped.empty() ? std::string("; the runtime has no devices") : skipped));
   }
   KernelBundle bundle = runtime.load(std::move(images));
-  // Every kernel the file names must be reachable.
-  const std::vector<std::string> have = bundle.kernel_names();
-  for (std::size_t m = 0; m < file.abstract_modules.size(); ++m) {
-    for (const std::string& kernel : file.abstract_modules[m].kernel_names()) {
-      if (std::find(have.begin(), have.end(), kernel) == have.end()) {
+  // Every kernel the file names must be reachable on every device the bundle is loaded on.
+  for (const BundleImage& image : bundle.images()) {
+    for (const std::string& kernel : file.abstract_modules[image.group].kernel_names()) {
+      const bool defined = std::any_of(image.kernels.begin(), image.kernels.end(),
+                                       [&](const KernelInfo& info) { return info.name == kernel; });
+      if (!defined) {
         throw error(error_category::invalid_argument,
-                    name + ": abstract module " + std::to_string(m) + " names kernel '" + kernel +
-                        "' ([SYCL/kernel names]) but the image loaded for it does not define it");
+                    name + ": abstract module " + std::to_string(image.group) + " names kernel '" +
+                        kernel + "' ([SYCL/kernel names]) but the image chosen for device '" +
+                        image.device->info().name + "' does not define it (" + image.origin + ")");
       }
     }
   }
