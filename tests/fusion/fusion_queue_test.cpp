@@ -233,3 +233,22 @@ TEST_CASE("fusion queue: PoCL (a device with its own memory) fuses from SPIR cod
   CHECK(t.data()[5] == 7.0f);  // promoted: never written, nothing copied back
   CHECK(chain->runtime->program_cache_stats().fused.builds == 1);
 }
+
+TEST_CASE("fusion queue: destroying a buffer a held kernel uses cancels the fusion",
+          "[fusion][runtime][backend-host]") {
+  Chain chain;
+  chain.queue.start_fusion();
+  Event first = chain.scale(chain.queue);
+  {
+    Buffer<float> result(n);
+    chain.queue.submit([&](Handler& h) {
+      h.parallel_for(chain.bundle.kernel("add_one"), Range<1>{n}, chain.t.access(h, plexus::read),
+                     result.access(h, plexus::discard_write));
+    });
+    CHECK(chain.queue.is_in_fusion_mode());
+  }  // the buffer waits for its tasks: the held kernels must run first
+  CHECK_FALSE(chain.queue.is_in_fusion_mode());
+  first.wait();
+  auto t = chain.t.host_access(plexus::read);
+  CHECK(t.data()[3] == 6.0f);
+}

@@ -81,6 +81,16 @@ BufferHandle::~BufferHandle() {
   } catch (const error&) {
     return;  // its runtime is gone and released the buffer's allocations on the way out
   }
+  if (runtime) {
+    try {  // a kernel held for fusion that uses the buffer runs (unfused) first
+      detail::cancel_conflicting(
+          *runtime, nullptr,
+          {Requirement{storage_, AccessRange{{0, 0, 0}, storage_->desc().extent},
+                       AccessMode::read_write}},
+          {}, "a buffer's destruction");
+    } catch (...) {
+    }
+  }
   storage_->wait_for_tasks();
   if (runtime && runtime->detach(storage_.get())) storage_->release(*runtime);
 }
