@@ -288,3 +288,38 @@ TEST_CASE("a bundle built from source persists as SYCLBIN and reloads in a new r
   REQUIRE(again.abstract_modules.size() == 1);
   CHECK(again.abstract_modules[0].kernel_names() == std::vector<std::string>{"saxpy", "fill"});
 }
+
+// The device machine: PTX images of a SYCLBIN run on every device that loads PTX (CUDA,
+// NVIDIA's OpenCL). Without such a device there is nothing to check (a warning says so).
+// PLEXUS_TEST_SYCLBIN names a prebuilt file (a machine without the compiler); otherwise the
+// tool makes one.
+TEST_CASE("PTX images of a SYCLBIN run on the devices that load PTX") {
+  auto rt = std::make_unique<plexus::Runtime>(plexus::Config::from_string(
+      "[log]\nlevel = \"warn\"\n[backends]\nuse = [\"cuda\", \"opencl\"]\nskip_missing = true\n"
+      "[scheduler]\nuse = \"inorder\"\n[memory]\nuse = \"whole\"\n",
+      "gpu-test.toml"));
+  std::vector<plexus::Device*> ptx_devices;
+  for (plexus::Device* device : rt->devices()) {
+    const auto& formats = device->info().formats;
+    if (std::find(formats.begin(), formats.end(), plexus::BinaryFormat::ptx) != formats.end())
+      ptx_devices.push_back(device);
+  }
+  if (ptx_devices.empty()) {
+    WARN("no device loads PTX here (the device machine runs this case)");
+    return;
+  }
+  plexus::test::TempDir dir;
+  const char* prebuilt = std::getenv("PLEXUS_TEST_SYCLBIN");
+  const auto file = prebuilt ? std::filesystem::path(prebuilt)
+                             : plexus::test::compile_syclbin(
+                                   dir, "kernels", source, "--target spirv --target ptx --target host");
+  plexus::KernelBundle bundle = sb::load_bundle(*rt, file);
+  INFO(bundle.description());
+  for (plexus::Device* device : ptx_devices) {
+    CHECK_THAT(bundle.description(),
+               Catch::Contains("'" + device->info().name +
+                               "': abstract module 0: IR module 1 (PTX, nvptx64-nvidia-cuda): the "
+                               "device loads ptx as it is"));
+    check_saxpy(run_saxpy(*rt, *device, bundle));
+  }
+}
