@@ -68,10 +68,10 @@ TEST_CASE("heft cost model: running means per (kernel, device), bandwidth from l
   CHECK_FALSE(model.execution_seconds("k [64]", "gpu"));
   CHECK_FALSE(model.execution_seconds("k [128]", "cpu"));
 
-  CHECK(model.bandwidth("gpu") == Approx(1e9));        // the configured default
-  model.record_transfer("gpu", 100, 1e-3);              // small: latency, ignored
+  CHECK(model.bandwidth("gpu") == Approx(1e9));  // the configured default
+  model.record_transfer("gpu", 100, 1e-3);       // small: latency, ignored
   CHECK(model.bandwidth("gpu") == Approx(1e9));
-  model.record_transfer("gpu", 4 << 20, 2e-3);          // 4 MiB in 2 ms
+  model.record_transfer("gpu", 4 << 20, 2e-3);  // 4 MiB in 2 ms
   CHECK(model.bandwidth("gpu") == Approx((4 << 20) / 2e-3));
   CHECK(model.bandwidth("cpu") == Approx(1e9));
 
@@ -119,8 +119,8 @@ TEST_CASE("heft history file: round trip, first run, and clear errors") {
       FAIL("a broken history file was accepted");
     } catch (const plexus::error& failure) {
       CHECK(failure.category() == plexus::error_category::config);
-      CHECK_THAT(failure.what(), Catch::Contains(file) && Catch::Contains(part) &&
-                                     Catch::Contains("delete it"));
+      CHECK_THAT(failure.what(),
+                 Catch::Contains(file) && Catch::Contains(part) && Catch::Contains("delete it"));
     }
   };
   broken("{\"format\": \"plexus-heft-history\", \"version\": 1, \"devi", "not valid JSON");
@@ -129,15 +129,18 @@ TEST_CASE("heft history file: round trip, first run, and clear errors") {
   broken("{\"format\": \"something else\", \"version\": 1, \"devices\": {}}", "\"format\"");
   broken("{\"format\": \"plexus-heft-history\", \"version\": 2, \"devices\": {}}", "\"version\"");
   broken("{\"format\": \"plexus-heft-history\", \"version\": 1}", "\"devices\" is missing");
-  broken("{\"format\": \"plexus-heft-history\", \"version\": 1, \"devices\": "
-         "{\"cpu\": {\"kernels\": {\"k [1]\": {\"mean\": \"fast\", \"samples\": 1}}}}}",
-         "devices[\"cpu\"].kernels[\"k [1]\"].mean must be a number");
-  broken("{\"format\": \"plexus-heft-history\", \"version\": 1, \"devices\": "
-         "{\"cpu\": {\"kernels\": {\"k [1]\": {\"mean\": -1, \"samples\": 1}}}}}",
-         ">= 0");
-  broken("{\"format\": \"plexus-heft-history\", \"version\": 1, \"devices\": "
-         "{\"cpu\": {\"bandwidth\": {\"mean\": 1e9, \"samples\": 0}}}}",
-         "devices[\"cpu\"].bandwidth.samples must be at least 1");
+  broken(
+      "{\"format\": \"plexus-heft-history\", \"version\": 1, \"devices\": "
+      "{\"cpu\": {\"kernels\": {\"k [1]\": {\"mean\": \"fast\", \"samples\": 1}}}}}",
+      "devices[\"cpu\"].kernels[\"k [1]\"].mean must be a number");
+  broken(
+      "{\"format\": \"plexus-heft-history\", \"version\": 1, \"devices\": "
+      "{\"cpu\": {\"kernels\": {\"k [1]\": {\"mean\": -1, \"samples\": 1}}}}}",
+      ">= 0");
+  broken(
+      "{\"format\": \"plexus-heft-history\", \"version\": 1, \"devices\": "
+      "{\"cpu\": {\"bandwidth\": {\"mean\": 1e9, \"samples\": 0}}}}",
+      "devices[\"cpu\"].bandwidth.samples must be at least 1");
 
   // Saving where no file can be written: an io error naming the path.
   const std::string nowhere = (dir.path() / "missing-dir" / "history.json").string();

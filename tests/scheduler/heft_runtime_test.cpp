@@ -43,8 +43,9 @@ std::vector<plexus::DevicePlacements> device_placements(const plexus::Runtime& r
   return {all.begin() + 1, all.end()};
 }
 
-std::vector<plexus::DevicePlacements> difference(const std::vector<plexus::DevicePlacements>& now,
-                                                 const std::vector<plexus::DevicePlacements>& before) {
+std::vector<plexus::DevicePlacements> difference(
+    const std::vector<plexus::DevicePlacements>& now,
+    const std::vector<plexus::DevicePlacements>& before) {
   auto result = now;
   for (std::size_t i = 0; i < result.size(); ++i) {
     result[i].tasks -= before[i].tasks;
@@ -249,8 +250,8 @@ TEST_CASE("heft history: written at shutdown, read at start, corrupt files are c
   REQUIRE(in);
   std::stringstream text;
   text << in.rdbuf();
-  CHECK_THAT(text.str(), Catch::Contains("\"plexus-heft-history\"") &&
-                             Catch::Contains("kernel step [16384]"));
+  CHECK_THAT(text.str(),
+             Catch::Contains("\"plexus-heft-history\"") && Catch::Contains("kernel step [16384]"));
   for (const auto& name : names) CHECK_THAT(text.str(), Catch::Contains(name));
 
   {  // A new runtime starts measured: the model places from the first task on.
@@ -267,10 +268,16 @@ TEST_CASE("heft history: written at shutdown, read at start, corrupt files are c
   }
 
   std::ofstream(path, std::ios::trunc) << "{\"format\": \"plexus-heft-history\", \"vers";
-  plexus::test::require_error([&] { plexus::test::make_runtime({"heft", "whole"}, "\"host\"", options); },
-                              plexus::error_category::config, path);
-  plexus::test::require_error([&] { plexus::test::make_runtime({"heft", "whole"}, "\"host\"", options); },
-                              plexus::error_category::config, "not valid JSON");
+  plexus::test::require_error(
+      [&] {
+        plexus::test::make_runtime({"heft", "whole"}, "\"host\"", options);
+      },
+      plexus::error_category::config, path);
+  plexus::test::require_error(
+      [&] {
+        plexus::test::make_runtime({"heft", "whole"}, "\"host\"", options);
+      },
+      plexus::error_category::config, "not valid JSON");
 }
 
 TEST_CASE("heft refuses bad options with the key and what to give") {
@@ -284,10 +291,14 @@ TEST_CASE("heft refuses bad options with the key and what to give") {
       },
       plexus::error_category::config, "does not exist");
   plexus::test::require_error(
-      [&] { plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\nbandwidth_gbps = 0.0\n"); },
+      [&] {
+        plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\nbandwidth_gbps = 0.0\n");
+      },
       plexus::error_category::config, "bandwidth_gbps");
   plexus::test::require_error(
-      [&] { plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\ntasks_per_device = 0\n"); },
+      [&] {
+        plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\ntasks_per_device = 0\n");
+      },
       plexus::error_category::config, "tasks_per_device");
   plexus::test::require_error(
       [&] { plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\nworkers = -1\n"); },

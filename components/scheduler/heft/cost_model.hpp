@@ -26,8 +26,8 @@ struct Measurement {
 };
 
 struct DeviceCosts {
-  Measurement bandwidth;                        // copies into the device, bytes per second
-  std::map<std::string, Measurement> kernels;   // by kernel_key
+  Measurement bandwidth;                       // copies into the device, bytes per second
+  std::map<std::string, Measurement> kernels;  // by kernel_key
 };
 
 using CostTable = std::map<std::string, DeviceCosts>;  // by device key

@@ -24,10 +24,10 @@ struct Candidate {
 };
 
 struct Choice {
-  std::size_t index = 0;   // into the candidates
-  bool by_model = false;   // false: round-robin
+  std::size_t index = 0;  // into the candidates
+  bool by_model = false;  // false: round-robin
   double start = 0.0;
-  double finish = 0.0;     // estimated (execution counted as 0 when not measured)
+  double finish = 0.0;  // estimated (execution counted as 0 when not measured)
 };
 
 double estimated_start(const Candidate& candidate);

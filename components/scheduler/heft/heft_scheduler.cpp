@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "compute_gate.hpp"
 #include "device_choice.hpp"
 #include "history_file.hpp"
 #include "plexus/component_lookup.hpp"
@@ -10,7 +11,6 @@
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
 #include "plexus/task_execution.hpp"
-#include "compute_gate.hpp"
 #include "timed_queue.hpp"
 
 namespace plexus::heft {
@@ -49,30 +49,33 @@ struct HeftScheduler::Lane {
   std::deque<std::shared_ptr<Node>> ready;
   std::unique_ptr<ComputeGate> gate;  // kernels at once on the device (tasks_per_device)
   std::size_t running = 0;            // tasks taken (copying in, waiting or running)
-  double pending = 0.0;  // estimated seconds of work placed here and not yet finished
+  double pending = 0.0;               // estimated seconds of work placed here and not yet finished
   DevicePlacements stats;
 };
 
 struct HeftScheduler::Node {
   Task task;
   std::size_t lane = 0;
-  std::string kernel;       // cost-model key; empty: nothing to measure
-  double estimate = 0.0;    // estimated seconds on the lane (transfer + execution)
+  std::string kernel;     // cost-model key; empty: nothing to measure
+  double estimate = 0.0;  // estimated seconds on the lane (transfer + execution)
   std::size_t planned_bytes = 0;
-  bool by_model = false;    // placed by the cost model, not round-robin
+  bool by_model = false;  // placed by the cost model, not round-robin
   std::uint64_t sequence = 0;
 };
 
 HeftScheduler::HeftScheduler(PluginContext& context)
-    : model_(bandwidth_option(context.options)), history_path_(history_option(context.options)),
+    : model_(bandwidth_option(context.options)),
+      history_path_(history_option(context.options)),
       respect_queue_device_(context.options.get<bool>("respect_queue_device", false)) {
   const std::int64_t per_device = context.options.get_non_negative("tasks_per_device", 1);
   if (per_device < 1) {
-    throw error(error_category::config, "[" + context.options.table_path() +
-                                            "] tasks_per_device = 0: give at least 1 (the default)");
+    throw error(error_category::config,
+                "[" + context.options.table_path() +
+                    "] tasks_per_device = 0: give at least 1 (the default)");
   }
   tasks_per_device_ = static_cast<std::size_t>(per_device);
-  lane_capacity_ = tasks_per_device_ + (context.options.get<bool>("overlap_transfers", true) ? 1 : 0);
+  lane_capacity_ =
+      tasks_per_device_ + (context.options.get<bool>("overlap_transfers", true) ? 1 : 0);
   auto host = std::make_unique<Lane>();
   host->key = host->stats.name = "host";
   lanes_.push_back(std::move(host));
@@ -172,9 +175,9 @@ void HeftScheduler::decide(Node& node) {
   if (Device* preferred = body.preferred_device(); respect_queue_device_ && preferred) {
     lanes.push_back(lane_of(preferred));
     if (lanes.back() == lanes_.size()) {
-      throw error(error_category::invalid_argument,
-                  body.name() + ": its queue's device '" + preferred->info().name +
-                      "' is not one of the scheduler's devices");
+      throw error(error_category::invalid_argument, body.name() + ": its queue's device '" +
+                                                        preferred->info().name +
+                                                        "' is not one of the scheduler's devices");
     }
   } else {
     for (std::size_t i = 1; i < lanes_.size(); ++i) {
@@ -224,11 +227,11 @@ void HeftScheduler::decide(Node& node) {
                             (estimated_finish(candidates[c]) - at) * 1e3,
                             candidates[c].execution ? "" : " (not measured)");
     }
-    logger().debug("heft: {} -> '{}' by {}: transfer {} B, start +{:.3f} ms, finish +{:.3f} ms "
-                   "(finish on each: {})",
-                   node.kernel, lanes_[node.lane]->key, choice.by_model ? "model" : "round-robin",
-                   node.planned_bytes, (choice.start - at) * 1e3, (choice.finish - at) * 1e3,
-                   others);
+    logger().debug(
+        "heft: {} -> '{}' by {}: transfer {} B, start +{:.3f} ms, finish +{:.3f} ms "
+        "(finish on each: {})",
+        node.kernel, lanes_[node.lane]->key, choice.by_model ? "model" : "round-robin",
+        node.planned_bytes, (choice.start - at) * 1e3, (choice.finish - at) * 1e3, others);
   }
 }
 

@@ -68,12 +68,12 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
   struct Lane;  // lane 0: the host; lanes 1..: the devices, in device order
 
   double now() const;
-  void decide(Node& node);                      // under placing_mutex_
+  void decide(Node& node);  // under placing_mutex_
   std::size_t lane_of(const Device* device) const;
   double ready_time(const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
-                    double now) const;          // under mutex_
+                    double now) const;  // under mutex_
   void make_ready(std::shared_ptr<Node> node);
-  std::shared_ptr<Node> take_ready();           // under mutex_; nullptr: none can run now
+  std::shared_ptr<Node> take_ready();  // under mutex_; nullptr: none can run now
   void run(Node& node, DeviceQueue* queue, double& busy);
   void work();
   void save_history() noexcept;
@@ -86,15 +86,15 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
   std::size_t lane_capacity_ = 2;     // tasks at once per device: + 1 copying in (overlap)
   std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
 
-  std::mutex placing_mutex_;  // one decision + place() at a time: submission order
-  mutable std::mutex mutex_;  // everything below
+  std::mutex placing_mutex_;          // one decision + place() at a time: submission order
+  mutable std::mutex mutex_;          // everything below
   std::condition_variable ready_cv_;  // workers: a task can run, or stopping
   std::condition_variable idle_cv_;   // wait_all: outstanding reached 0
   std::vector<std::unique_ptr<Lane>> lanes_;
   std::unordered_map<const TaskEvent*, double> finish_estimates_;  // tasks not yet done
   std::unordered_map<std::string, std::size_t> round_robin_;       // by kernel key
-  std::uint64_t sequence_ = 0;     // ready order
-  std::uint64_t outstanding_ = 0;  // submitted and not yet finished
+  std::uint64_t sequence_ = 0;                                     // ready order
+  std::uint64_t outstanding_ = 0;                                  // submitted and not yet finished
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 };

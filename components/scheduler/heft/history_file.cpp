@@ -96,8 +96,8 @@ CostTable load_history(const std::string& path) {
     }
     if (const json::value* kernels = entry.if_contains("kernels")) {
       for (const auto& [kernel, measured] : object_at(*kernels, path, where + ".kernels")) {
-        costs.kernels[std::string(kernel)] = measurement_at(
-            measured, path, where + ".kernels[\"" + std::string(kernel) + "\"]");
+        costs.kernels[std::string(kernel)] =
+            measurement_at(measured, path, where + ".kernels[\"" + std::string(kernel) + "\"]");
       }
     }
   }
@@ -128,8 +128,8 @@ void save_history(const std::string& path, const CostTable& table) {
     out << json::serialize(root) << "\n";
     out.flush();
     if (!out) {
-      throw error(error_category::io, "heft history file '" + temporary +
-                                          "': writing failed: " + std::strerror(errno));
+      throw error(error_category::io,
+                  "heft history file '" + temporary + "': writing failed: " + std::strerror(errno));
     }
   }
   std::error_code rename_error;
@@ -137,8 +137,8 @@ void save_history(const std::string& path, const CostTable& table) {
   if (rename_error) {
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
-    throw error(error_category::io, "heft history file '" + path +
-                                        "' cannot be replaced: " + rename_error.message());
+    throw error(error_category::io,
+                "heft history file '" + path + "' cannot be replaced: " + rename_error.message());
   }
 }
 

@@ -19,8 +19,7 @@ void TimedQueue::release_slot() {
   holds_slot_ = false;
 }
 
-void TimedQueue::copy_to_device(void* allocation, const void* host_base,
-                                const CopyLayout& layout) {
+void TimedQueue::copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) {
   inner_.copy_to_device(allocation, host_base, layout);
 }
 

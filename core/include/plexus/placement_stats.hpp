@@ -17,12 +17,12 @@ namespace plexus {
 class Device;
 
 struct DevicePlacements {
-  Device* device = nullptr;       // nullptr: the host (host tasks and host accesses)
-  std::string name;               // the device's name, "host" for nullptr
-  std::uint64_t tasks = 0;        // tasks placed there since the scheduler started
-  std::uint64_t by_model = 0;     // of those, placed by the cost model (not round-robin)
+  Device* device = nullptr;          // nullptr: the host (host tasks and host accesses)
+  std::string name;                  // the device's name, "host" for nullptr
+  std::uint64_t tasks = 0;           // tasks placed there since the scheduler started
+  std::uint64_t by_model = 0;        // of those, placed by the cost model (not round-robin)
   std::uint64_t transfer_bytes = 0;  // bytes the memory model planned to move there
-  double busy_seconds = 0.0;      // measured run time of the tasks done there
+  double busy_seconds = 0.0;         // measured run time of the tasks done there
 };
 
 class PLEXUS_API PlacementStats {
