@@ -1,7 +1,5 @@
 #include "dag_scheduler.hpp"
 
-#include <atomic>
-
 #include "plexus/component_lookup.hpp"
 #include "plexus/error.hpp"
 #include "plexus/task_execution.hpp"
@@ -15,7 +13,6 @@ thread_local const DagScheduler* running_on = nullptr;  // the scheduler whose w
 struct DagScheduler::Node {
   Task task;
   Device* placement = nullptr;  // nullptr: the host
-  std::atomic<std::size_t> waiting_for{0};  // dependencies not yet done, plus one guard
 };
 
 DagScheduler::DagScheduler(PluginContext& context) {
@@ -57,18 +54,7 @@ void DagScheduler::submit(Task task) {
     std::lock_guard lock(mutex_);
     ++outstanding_;
   }
-  // The guard keeps the node from becoming ready while callbacks are still registered.
-  node->waiting_for = node->task.dependencies.size() + 1;
-  for (const auto& dependency : node->task.dependencies) {
-    if (!dependency) {
-      if (--node->waiting_for == 0) make_ready(node);
-      continue;
-    }
-    dependency->on_done([this, node] {
-      if (--node->waiting_for == 0) make_ready(node);
-    });
-  }
-  if (--node->waiting_for == 0) make_ready(node);
+  when_done(node->task.dependencies, [this, node] { make_ready(node); });
 }
 
 void DagScheduler::make_ready(std::shared_ptr<Node> node) {
