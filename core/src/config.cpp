@@ -99,6 +99,9 @@ void Config::set(std::string_view key, std::string_view value, std::string_view 
   if (key == "log.level") {
     if (!updated->table.contains("log")) updated->table.insert("log", toml::table{});
     updated->table["log"].as_table()->insert_or_assign("level", std::string(value));
+  } else if (key == "trace.file") {
+    if (!updated->table.contains("trace")) updated->table.insert("trace", toml::table{});
+    updated->table["trace"].as_table()->insert_or_assign("file", std::string(value));
   } else {
     std::optional<ComponentKind> kind;
     for (ComponentKind candidate : all_component_kinds) {
@@ -108,7 +111,7 @@ void Config::set(std::string_view key, std::string_view value, std::string_view 
       throw error(error_category::config,
                   std::string(why) + ": unknown setting '" + std::string(key) +
                       "' (expected one of: backends, scheduler, memory, cache, compiler, "
-                      "fusion, log.level)");
+                      "fusion, log.level, trace.file)");
     }
     if (!updated->table.contains(key)) updated->table.insert(key, toml::table{});
     toml::table& table = *updated->table[key].as_table();
@@ -169,6 +172,10 @@ std::vector<std::filesystem::path> Config::plugin_paths() const {
     }
   }
   return paths;
+}
+
+std::string Config::trace_file() const {
+  return impl_->table["trace"]["file"].value_or(std::string());
 }
 
 std::string Config::log_level() const {

@@ -13,8 +13,8 @@ namespace plexus::detail {
 
 namespace {
 
-constexpr std::array<std::string_view, 8> top_level_tables = {
-    "log", "plugins", "backends", "scheduler", "memory", "cache", "compiler", "fusion"};
+constexpr std::array<std::string_view, 9> top_level_tables = {
+    "log", "plugins", "trace", "backends", "scheduler", "memory", "cache", "compiler", "fusion"};
 
 std::string joined(const auto& names) {
   std::string text;
@@ -67,6 +67,14 @@ class SchemaChecker {
         fail(node, "'log.level' is '" + level +
                        "' (expected one of: trace, debug, info, warn, error, critical, off)");
       }
+    }
+  }
+
+  void check_trace(const toml::table& table) const {
+    for (const auto& [key, node] : table) {
+      std::string path = "trace." + std::string(key.str());
+      if (key.str() != "file") fail(node, "unknown key '" + path + "' (expected: file)");
+      expect_type(node, path, toml::node_type::string, "a string (the trace file's path)");
     }
   }
 
@@ -125,6 +133,8 @@ void validate_config(const toml::table& table, const std::string& source_name) {
       checker.check_log(sub);
     } else if (name == "plugins") {
       checker.check_plugins(sub);
+    } else if (name == "trace") {
+      checker.check_trace(sub);
     } else {
       checker.check_kind(name, sub);
     }

@@ -71,6 +71,9 @@ void apply_environment_overrides(Config& config) {
   if (const char* level = non_empty_env("PLEXUS_LOG_LEVEL")) {
     config.set("log.level", level, std::string("PLEXUS_LOG_LEVEL=") + level);
   }
+  if (const char* file = non_empty_env("PLEXUS_TRACE")) {
+    config.set("trace.file", file, std::string("PLEXUS_TRACE=") + file);
+  }
 }
 
 }  // namespace detail

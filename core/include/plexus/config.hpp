@@ -5,7 +5,8 @@
 // PLEXUS_CONFIG, ./plexus.toml, $XDG_CONFIG_HOME/plexus/plexus.toml (else
 // ~/.config/plexus/plexus.toml), then the built-in default (config/default.toml, embedded).
 // Environment overrides are applied on top: PLEXUS_SCHEDULER, PLEXUS_MEMORY, PLEXUS_CACHE,
-// PLEXUS_COMPILER, PLEXUS_FUSION, PLEXUS_BACKENDS (comma-separated), PLEXUS_LOG_LEVEL.
+// PLEXUS_COMPILER, PLEXUS_FUSION, PLEXUS_BACKENDS (comma-separated), PLEXUS_LOG_LEVEL,
+// PLEXUS_TRACE.
 //
 // Errors (plexus::error(config)) name the file, line and column, the key, what was
 // expected and what was found. Thread-safety: immutable after loading; copies are cheap.
@@ -46,7 +47,8 @@ class PLEXUS_API Config {
   // The built-in default's text.
   static std::string_view builtin_text();
 
-  // Overrides one selection: "scheduler" = "heft", "backends" = "host,opencl", "log.level".
+  // Overrides one selection: "scheduler" = "heft", "backends" = "host,opencl", "log.level",
+  // "trace.file".
   // Recorded in overrides(). Throws plexus::error(config) for an unknown key.
   void set(std::string_view key, std::string_view value, std::string_view why);
 
@@ -64,6 +66,9 @@ class PLEXUS_API Config {
   // `[plugins] paths`, relative entries resolved against the config file's directory.
   std::vector<std::filesystem::path> plugin_paths() const;
   std::string log_level() const;  // "info" unless set
+  // `[trace] file` (PLEXUS_TRACE overrides): where the runtime writes its trace at shutdown
+  // (and the summary next to it, see docs/tracing.md); empty: tracing off.
+  std::string trace_file() const;
 
   std::string to_toml() const;  // the config in force (overrides applied)
 

@@ -6,6 +6,7 @@
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
+#include "trace/trace_writer.hpp"
 
 namespace plexus::detail {
 
@@ -29,9 +30,20 @@ RuntimeState::RuntimeState(Config loaded)
       device_location_.push_back(max_locations);  // refused when used
     }
   }
+  if (std::string file = config.trace_file(); !file.empty()) {
+    tracer = std::make_unique<Tracer>(
+        file, config.selected(ComponentKind::scheduler).value_or(std::string("none")));
+    if (!activate_tracer(tracer.get())) {
+      logger().warn("trace file '{}' is not written: another plexus::Runtime of this process "
+                    "is tracing (one traced runtime at a time)", file);
+      tracer.reset();
+    }
+  }
 }
 
-RuntimeState::~RuntimeState() = default;
+RuntimeState::~RuntimeState() {
+  if (tracer) deactivate_tracer(tracer.get());
+}
 
 std::shared_ptr<RuntimeState> RuntimeState::lock(const std::weak_ptr<RuntimeState>& runtime,
                                                  const char* what) {
@@ -134,6 +146,15 @@ void RuntimeState::shutdown() noexcept {
     if (Scheduler* scheduler = components->scheduler()) scheduler->wait_all();
   } catch (const std::exception& failure) {
     logger().error("runtime shutdown: waiting for tasks failed: {}", failure.what());
+  }
+  if (tracer) {
+    deactivate_tracer(tracer.get());
+    try {
+      write_trace(*tracer);
+      logger().info("plexus trace written: {} and {}", tracer->file(), summary_path(tracer->file()));
+    } catch (const std::exception& failure) {
+      logger().error("{}", failure.what());
+    }
   }
   std::unordered_map<const BufferStorage*, std::weak_ptr<BufferStorage>> live;
   std::vector<std::weak_ptr<BundleState>> bundles;

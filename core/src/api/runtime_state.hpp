@@ -21,6 +21,7 @@
 #include "plexus/scheduler.hpp"
 #include "fusion_session.hpp"
 #include "program_cache.hpp"
+#include "trace/tracer.hpp"
 
 namespace plexus::detail {
 
@@ -43,6 +44,7 @@ class RuntimeState {
   std::vector<Device*> devices;  // available, in config order
   ProgramCache programs;
   FusionRegistry fusions;  // queues in fusion mode (early cancellation)
+  std::unique_ptr<Tracer> tracer;  // [trace] file / PLEXUS_TRACE; written by shutdown()
 
   // The configured components, or plexus::error(config) saying how to select one.
   Scheduler& scheduler() const;
@@ -63,8 +65,8 @@ class RuntimeState {
   // Whether the buffer was still attached (the caller then releases it).
   bool detach(const BufferStorage* buffer);
 
-  // Waits for every task, releases the allocations of buffers still alive, logs the
-  // memory report. Called once, by ~Runtime.
+  // Waits for every task, writes the trace (when tracing), releases the allocations of
+  // buffers still alive, logs the memory report. Called once, by ~Runtime.
   void shutdown() noexcept;
 
  private:

@@ -1,0 +1,286 @@
+#include "trace_writer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+#include <utility>
+
+#include "plexus/error.hpp"
+
+namespace plexus::detail {
+namespace {
+
+using time_point = TaskEvent::clock::time_point;
+
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+          out += escaped;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", value);
+  return text;
+}
+
+const char* op_name(TraceOp::Kind kind) {
+  switch (kind) {
+    case TraceOp::Kind::copy_to_device: return "copy host->device";
+    case TraceOp::Kind::copy_to_host: return "copy device->host";
+    case TraceOp::Kind::launch: return "launch";
+  }
+  return "op";
+}
+
+// Total length of the union of [start, end) intervals.
+double union_length(std::vector<std::pair<double, double>> intervals) {
+  std::sort(intervals.begin(), intervals.end());
+  double total = 0, open = 0, close = -1;
+  for (auto [start, end] : intervals) {
+    if (start > close) {
+      if (close > open) total += close - open;
+      open = start;
+      close = end;
+    } else {
+      close = std::max(close, end);
+    }
+  }
+  if (close > open) total += close - open;
+  return total;
+}
+
+struct DeviceTotals {
+  int pid = 0;
+  std::map<std::thread::id, int> tracks;  // worker -> tid
+  std::size_t tasks = 0;
+  double work_us = 0;
+  std::vector<std::pair<double, double>> intervals;
+};
+
+struct Direction {
+  std::size_t count = 0, bytes = 0;
+};
+
+class Writer {
+ public:
+  explicit Writer(const Tracer& tracer) : tracer_(tracer), records_(tracer.records()) {
+    if (records_.empty()) return;
+    origin_ = records_.front().event->submitted_at();
+    for (std::size_t i = 0; i < records_.size(); ++i) {
+      origin_ = std::min(origin_, records_[i].event->submitted_at());
+      ids_[records_[i].event.get()] = i;
+    }
+  }
+
+  std::string trace() {
+    std::ostringstream out;
+    out << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
+    std::vector<std::string> events;
+    for (std::size_t i = 0; i < records_.size(); ++i) add_task(i, events);
+    add_flows(events);
+    add_names(events);
+    for (std::size_t i = 0; i < events.size(); ++i) out << (i ? ",\n" : "") << events[i];
+    out << "\n],\"otherData\":" << totals_json() << "}\n";
+    return out.str();
+  }
+
+  std::string summary() {
+    return "{\"format\":\"plexus-trace-summary\",\"version\":1,\"trace\":" +
+           quoted(tracer_.file()) + "," + totals_json().substr(1) + "\n";
+  }
+
+ private:
+  double us(time_point at) const {
+    return std::chrono::duration<double, std::micro>(at - origin_).count();
+  }
+  DeviceTotals& device(const std::string& name) {
+    auto [found, added] = devices_.try_emplace(name);
+    if (added) found->second.pid = static_cast<int>(devices_.size());
+    return found->second;
+  }
+  int track(DeviceTotals& totals, std::thread::id thread) {
+    auto [found, added] = totals.tracks.try_emplace(thread, 0);
+    if (added) found->second = static_cast<int>(totals.tracks.size());
+    return found->second;
+  }
+  std::pair<int, int> where(const TaskTrace& record) {
+    DeviceTotals& totals = device(record.device);
+    return {totals.pid, track(totals, record.thread)};
+  }
+
+  void add_task(std::size_t id, std::vector<std::string>& events) {
+    const TaskTrace& record = records_[id];
+    const TaskEvent& event = *record.event;
+    const double submit = us(event.submitted_at()), start = us(event.started_at()),
+                 end = us(event.finished_at());
+    double ready = submit;
+    std::string deps;
+    for (const auto& dependency : record.dependencies) {
+      if (!dependency) continue;
+      ready = std::max(ready, us(dependency->finished_at()));
+      auto found = ids_.find(dependency.get());
+      if (found == ids_.end()) continue;  // not a task (a host view's release)
+      deps += (deps.empty() ? "" : ",") + std::to_string(found->second);
+      edges_.emplace_back(found->second, id);
+    }
+    auto [pid, tid] = where(record);
+    DeviceTotals& totals = device(record.device);
+    totals.tasks++;
+    totals.work_us += end - start;
+    totals.intervals.emplace_back(start, end);
+    makespan_ = std::max(makespan_, end);
+    const bool failed = event.status() == TaskStatus::failed;
+    failed_ += failed;
+    kernels_ += !record.kernel.empty();
+    std::size_t bytes = 0;
+    for (const auto& op : record.ops) {
+      if (op.kind == TraceOp::Kind::launch) {
+        events.push_back(slice(record.kernel.empty() ? "launch" : "launch " + record.kernel,
+                               "launch", pid, tid, us(op.start), us(op.end),
+                               "\"task\":" + std::to_string(id)));
+        continue;
+      }
+      bytes += op.bytes;
+      Direction& direction =
+          op.kind == TraceOp::Kind::copy_to_device ? to_device_ : to_host_;
+      direction.count++;
+      direction.bytes += op.bytes;
+      events.push_back(slice(op_name(op.kind), "copy", pid, tid, us(op.start), us(op.end),
+                             "\"task\":" + std::to_string(id) + ",\"bytes\":" +
+                                 std::to_string(op.bytes) + ",\"device\":" + quoted(op.device)));
+    }
+    events.push_back(slice(event.label(), "task", pid, tid, start, end,
+                           "\"id\":" + std::to_string(id) + ",\"submit_us\":" + number(submit) +
+                               ",\"ready_us\":" + number(ready) + ",\"start_us\":" +
+                               number(start) + ",\"end_us\":" + number(end) +
+                               ",\"device\":" + quoted(record.device) + ",\"kernel\":" +
+                               quoted(record.kernel) + ",\"bytes\":" + std::to_string(bytes) +
+                               ",\"status\":\"" + (failed ? "failed" : "complete") +
+                               "\",\"dependencies\":[" + deps + "]"));
+  }
+
+  static std::string slice(const std::string& name, const char* category, int pid, int tid,
+                           double start, double end, const std::string& args) {
+    return "{\"ph\":\"X\",\"name\":" + quoted(name) + ",\"cat\":\"" + category +
+           "\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
+           ",\"ts\":" + number(start) + ",\"dur\":" + number(std::max(0.0, end - start)) +
+           ",\"args\":{" + args + "}}";
+  }
+
+  void add_flows(std::vector<std::string>& events) {
+    std::size_t flow = 0;
+    for (auto [from, to] : edges_) {
+      const TaskTrace& source = records_[from];
+      const TaskTrace& target = records_[to];
+      // The arrow leaves the dependency just before its end and enters the task at its start.
+      const double start = us(source.event->started_at()), end = us(source.event->finished_at());
+      const double leave = std::max(start, end - 0.001);
+      auto [source_pid, source_tid] = where(source);
+      auto [target_pid, target_tid] = where(target);
+      const std::string id = std::to_string(++flow);
+      events.push_back("{\"ph\":\"s\",\"name\":\"dependency\",\"cat\":\"dependency\",\"id\":" +
+                       id + ",\"pid\":" + std::to_string(source_pid) + ",\"tid\":" +
+                       std::to_string(source_tid) + ",\"ts\":" + number(leave) + "}");
+      events.push_back("{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"dependency\",\"cat\":"
+                       "\"dependency\",\"id\":" + id + ",\"pid\":" + std::to_string(target_pid) +
+                       ",\"tid\":" + std::to_string(target_tid) + ",\"ts\":" +
+                       number(us(target.event->started_at())) + "}");
+    }
+  }
+
+  void add_names(std::vector<std::string>& events) {
+    for (const auto& [name, totals] : devices_) {
+      events.push_back("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" +
+                       std::to_string(totals.pid) + ",\"args\":{\"name\":" + quoted(name) + "}}");
+      for (const auto& [thread, tid] : totals.tracks) {
+        events.push_back("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" +
+                         std::to_string(totals.pid) + ",\"tid\":" + std::to_string(tid) +
+                         ",\"args\":{\"name\":\"queue " + std::to_string(tid) + "\"}}");
+      }
+    }
+  }
+
+  std::string totals_json() {
+    std::string devices;
+    for (auto& [name, totals] : devices_) {
+      const double busy = union_length(totals.intervals);
+      devices += std::string(devices.empty() ? "" : ",") + "\n  {\"name\":" + quoted(name) +
+                 ",\"tasks\":" + std::to_string(totals.tasks) +
+                 ",\"queues\":" + std::to_string(totals.tracks.size()) +
+                 ",\"busy_us\":" + number(busy) + ",\"work_us\":" + number(totals.work_us) +
+                 ",\"utilisation\":" + number(makespan_ > 0 ? busy / makespan_ : 0) + "}";
+    }
+    auto direction = [](const Direction& d) {
+      return "{\"count\":" + std::to_string(d.count) + ",\"bytes\":" + std::to_string(d.bytes) +
+             "}";
+    };
+    return "{\"scheduler\":" + quoted(tracer_.scheduler()) +
+           ",\"makespan_us\":" + number(makespan_) +
+           ",\"tasks\":" + std::to_string(records_.size()) +
+           ",\"kernels\":" + std::to_string(kernels_) +
+           ",\"failed_tasks\":" + std::to_string(failed_) +
+           ",\"dependencies\":" + std::to_string(edges_.size()) +
+           ",\"copies\":" + std::to_string(to_device_.count + to_host_.count) +
+           ",\"bytes_moved\":" + std::to_string(to_device_.bytes + to_host_.bytes) +
+           ",\"host_to_device\":" + direction(to_device_) +
+           ",\"device_to_host\":" + direction(to_host_) + ",\"devices\":[" + devices + "]}";
+  }
+
+  const Tracer& tracer_;
+  const std::deque<TaskTrace>& records_;
+  time_point origin_{};
+  std::unordered_map<const TaskEvent*, std::size_t> ids_;
+  std::map<std::string, DeviceTotals> devices_;
+  std::vector<std::pair<std::size_t, std::size_t>> edges_;
+  Direction to_device_, to_host_;
+  double makespan_ = 0;
+  std::size_t failed_ = 0, kernels_ = 0;
+};
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    throw error(error_category::io, "cannot write the trace file '" + path +
+                                        "' (check that its directory exists and is writable)");
+  }
+}
+
+}  // namespace
+
+std::string summary_path(const std::string& trace_file) {
+  const std::string suffix = ".json";
+  std::string stem = trace_file;
+  if (stem.size() > suffix.size() && stem.ends_with(suffix)) stem.resize(stem.size() - suffix.size());
+  return stem + ".summary.json";
+}
+
+void write_trace(const Tracer& tracer) {
+  Writer writer(tracer);
+  const std::string trace = writer.trace();  // fills the totals the summary reports
+  write_file(tracer.file(), trace);
+  write_file(summary_path(tracer.file()), writer.summary());
+}
+
+}  // namespace plexus::detail

@@ -1,0 +1,23 @@
+// Writes a Tracer's records (every task done) as two files:
+//   FILE                  Chrome/Perfetto trace-event JSON: one process per device, one
+//                         thread (track) per worker queue on it; tasks as complete ("X")
+//                         events of category "task", their copies ("copy") and launches
+//                         ("launch") nested inside; flow arrows ("s"/"f") for dependencies.
+//   summary_path(FILE)    the summary: makespan, per-device busy time, copies and bytes per
+//                         direction, tasks, the scheduler and its placements.
+// Times in microseconds from the first submission. makespan = last task end - first
+// submission. Internal to the core. Throws plexus::error(io) when a file cannot be written.
+#pragma once
+
+#include <string>
+
+#include "tracer.hpp"
+
+namespace plexus::detail {
+
+// FILE without a trailing ".json", plus ".summary.json".
+std::string summary_path(const std::string& trace_file);
+
+void write_trace(const Tracer& tracer);
+
+}  // namespace plexus::detail

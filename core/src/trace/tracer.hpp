@@ -1,0 +1,91 @@
+// Tracer: records every task the schedulers run (through run_task_now) with its copies and
+// launches, and writes them at runtime shutdown as Chrome/Perfetto trace-event JSON plus a
+// compact summary (trace_writer.hpp). Internal to the core.
+//
+// Enabled by `[trace] file = "..."` or PLEXUS_TRACE=FILE. One runtime traces at a time: the
+// active tracer is a process-wide pointer (nullptr when tracing is off, so the launch path
+// pays one branch). A task's record is owned by the tracer and reached by the thread that
+// runs it through current_task_trace (set only while the task runs on that thread).
+// Times: the host steady clock (TaskEvent::clock). Thread-safety: begin() and the records'
+// ops from any thread (each record is filled by the one thread running its task);
+// records() after every task is done.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "plexus/task.hpp"
+
+namespace plexus::detail {
+
+struct TraceOp {
+  enum class Kind { copy_to_device, copy_to_host, launch };
+  Kind kind = Kind::launch;
+  std::string device;  // the device whose queue ran it
+  std::size_t bytes = 0;
+  TaskEvent::clock::time_point start, end;
+};
+
+struct TaskTrace {
+  std::shared_ptr<TaskEvent> event;  // submit, start, end times and status
+  std::vector<std::shared_ptr<TaskEvent>> dependencies;  // explicit and from placement
+  std::string device = "host";  // the placement: a device's name, "host" for host work
+  std::string kernel;           // kernels only
+  std::thread::id thread;       // the worker that ran it: one track per device and worker
+  std::vector<TraceOp> ops;
+};
+
+class Tracer {
+ public:
+  Tracer(std::string file, std::string scheduler)
+      : file_(std::move(file)), scheduler_(std::move(scheduler)) {}
+
+  const std::string& file() const { return file_; }
+  const std::string& scheduler() const { return scheduler_; }
+
+  // A new record for `task`, about to run on this thread.
+  TaskTrace& begin(const Task& task);
+  const std::deque<TaskTrace>& records() const { return records_; }
+
+ private:
+  std::string file_, scheduler_;
+  std::mutex mutex_;
+  std::deque<TaskTrace> records_;  // stable addresses
+};
+
+// The tracer of the runtime that traces, or nullptr.
+extern std::atomic<Tracer*> active_tracer_slot;
+inline Tracer* active_tracer() { return active_tracer_slot.load(std::memory_order_acquire); }
+// Makes `tracer` the active one; false (nothing changed) when another runtime traces.
+bool activate_tracer(Tracer* tracer);
+void deactivate_tracer(Tracer* tracer);
+
+// The record of the task running on this thread, or nullptr (tracing off, or no task).
+extern thread_local TaskTrace* current_task_trace;
+
+// Records an op of the current task (when traced) from construction to finish().
+class TraceOpScope {
+ public:
+  TraceOpScope(TraceOp::Kind kind, const std::string& device, std::size_t bytes);
+  void finish();  // the op's end (also on destruction when not called)
+  ~TraceOpScope() { finish(); }
+  TraceOpScope(const TraceOpScope&) = delete;
+  TraceOpScope& operator=(const TraceOpScope&) = delete;
+
+ private:
+  TaskTrace* task_;
+  TraceOp op_;
+};
+
+// Runs `run` (the untraced run_task_now) for `task` with a record of it current on this
+// thread.
+void run_traced(Tracer& tracer, Task& task, DeviceQueue* queue,
+                void (*run)(Task&, DeviceQueue*));
+
+}  // namespace plexus::detail
