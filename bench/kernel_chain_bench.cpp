@@ -138,10 +138,9 @@ int main(int argc, char** argv) try {
     auto& runtime = runtimes.emplace_back(std::make_unique<plexus::Runtime>(
         bench::config_with({{"scheduler", scheduler}, {"backends", "host,opencl"}})));
     for (plexus::Device* device : runtime->devices()) {
-      const bool pocl = device->info().vendor.find("pocl") != std::string::npos ||
-                        device->info().name.find("pocl") != std::string::npos ||
-                        device->info().name.find("cpu-") == 0;
-      const std::string where = device->shares_host_memory() ? "host" : (pocl ? "PoCL" : "");
+      // Here: the host device, and PoCL (an OpenCL CPU device with its own memory).
+      const bool opencl_cpu = !device->shares_host_memory() && device->info().type == plexus::DeviceType::cpu;
+      const std::string where = device->shares_host_memory() ? "host" : (opencl_cpu ? "PoCL" : "");
       if (where.empty()) continue;
       variants.push_back({std::string("plexus ") + scheduler + " on " + where, runtime.get(),
                           device, {}});
