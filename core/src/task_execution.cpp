@@ -3,6 +3,7 @@
 #include "plexus/device.hpp"
 #include "api/held_views.hpp"
 #include "plexus/error.hpp"
+#include "trace/tracer.hpp"
 
 namespace plexus {
 
@@ -54,6 +55,7 @@ void place_task(Task& task, Device* placement) {
 }
 
 void run_task_now(Task& task, DeviceQueue* queue) {
+  detail::TraceTaskScope traced(task);  // a branch on a null pointer when tracing is off
   if (std::exception_ptr failure = wait_for_dependencies(task)) {
     task.event->mark_failed(failure);
     return;

@@ -7,6 +7,7 @@
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
 #include "runtime_state.hpp"
+#include "trace/tracer.hpp"
 
 namespace plexus::detail {
 
@@ -87,6 +88,7 @@ void CommandBody::run(DeviceQueue* queue) {
 }
 
 void CommandBody::launch(DeviceQueue& queue) {
+  TraceOpScope traced(TraceOp::Kind::launch, placement_->info().name, 0, group_.kernel->name());
   std::vector<KernelArgument> arguments;
   arguments.reserve(group_.arguments.size());
   for (const auto& slot : group_.arguments) {

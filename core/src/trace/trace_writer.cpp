@@ -131,8 +131,7 @@ class Writer {
   void add_task(std::size_t id, std::vector<std::string>& events) {
     const TaskTrace& record = records_[id];
     const TaskEvent& event = *record.event;
-    const double submit = us(event.submitted_at()), start = us(event.started_at()),
-                 end = us(event.finished_at());
+    const double submit = us(event.submitted_at()), end = us(event.finished_at());
     double ready = submit;
     std::string deps;
     for (const auto& dependency : record.dependencies) {
@@ -143,6 +142,9 @@ class Writer {
       deps += (deps.empty() ? "" : ",") + std::to_string(found->second);
       edges_.emplace_back(found->second, id);
     }
+    // A task enqueued behind work still in its queue (start_task) starts when that ends.
+    const double start = std::min(end, std::max(us(event.started_at()), ready));
+    starts_[id] = start;
     auto [pid, tid] = where(record);
     DeviceTotals& totals = device(record.device);
     totals.tasks++;
@@ -156,7 +158,7 @@ class Writer {
     for (const auto& op : record.ops) {
       if (op.kind == TraceOp::Kind::launch) {
         events.push_back(slice(record.kernel.empty() ? "launch" : "launch " + record.kernel,
-                               "launch", pid, tid, us(op.start), us(op.end),
+                               "launch", pid, tid, std::max(start, us(op.start)), end,
                                "\"task\":" + std::to_string(id)));
         continue;
       }
@@ -193,7 +195,7 @@ class Writer {
       const TaskTrace& source = records_[from];
       const TaskTrace& target = records_[to];
       // The arrow leaves the dependency just before its end and enters the task at its start.
-      const double start = us(source.event->started_at()), end = us(source.event->finished_at());
+      const double start = starts_[from], end = us(source.event->finished_at());
       const double leave = std::max(start, end - 0.001);
       auto [source_pid, source_tid] = where(source);
       auto [target_pid, target_tid] = where(target);
@@ -204,7 +206,7 @@ class Writer {
       events.push_back("{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"dependency\",\"cat\":"
                        "\"dependency\",\"id\":" + id + ",\"pid\":" + std::to_string(target_pid) +
                        ",\"tid\":" + std::to_string(target_tid) + ",\"ts\":" +
-                       number(us(target.event->started_at())) + "}");
+                       number(starts_[to]) + "}");
     }
   }
 
@@ -250,6 +252,7 @@ class Writer {
   const std::deque<TaskTrace>& records_;
   time_point origin_{};
   std::unordered_map<const TaskEvent*, std::size_t> ids_;
+  std::unordered_map<std::size_t, double> starts_;  // by id, as written
   std::map<std::string, DeviceTotals> devices_;
   std::vector<std::pair<std::size_t, std::size_t>> edges_;
   Direction to_device_, to_host_;

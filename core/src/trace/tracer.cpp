@@ -23,9 +23,11 @@ void deactivate_tracer(Tracer* tracer) {
   active_tracer_slot.compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel);
 }
 
-TraceOpScope::TraceOpScope(TraceOp::Kind kind, const std::string& device, std::size_t bytes)
+TraceOpScope::TraceOpScope(TraceOp::Kind kind, const std::string& device, std::size_t bytes,
+                           const std::string& kernel)
     : task_(current_task_trace) {
   if (!task_) return;
+  kernel_ = kernel;
   op_.kind = kind;
   op_.device = device;
   op_.bytes = bytes;
@@ -35,22 +37,20 @@ TraceOpScope::TraceOpScope(TraceOp::Kind kind, const std::string& device, std::s
 void TraceOpScope::finish() {
   if (!task_) return;
   op_.end = TaskEvent::clock::now();
+  if (op_.kind == TraceOp::Kind::launch) {
+    task_->device = op_.device;
+    task_->kernel = kernel_;
+  }
   task_->ops.push_back(std::move(op_));
   task_ = nullptr;
 }
 
-void run_traced(Tracer& tracer, Task& task, DeviceQueue* queue,
-                void (*run)(Task&, DeviceQueue*)) {
+void TraceTaskScope::begin(Tracer& tracer, const Task& task) {
   TaskTrace& record = tracer.begin(task);
-  TaskTrace* outer = current_task_trace;  // a task run from inside another (inline runs)
-  current_task_trace = &record;
-  // Dependencies are complete here: place_task() ran before the task can run.
   record.dependencies = task.dependencies;
-  struct Restore {
-    TaskTrace* outer;
-    ~Restore() { current_task_trace = outer; }
-  } restore{outer};
-  run(task, queue);
+  outer_ = current_task_trace;
+  current_task_trace = &record;
+  begun_ = true;
 }
 
 }  // namespace plexus::detail

@@ -69,10 +69,13 @@ void deactivate_tracer(Tracer* tracer);
 // The record of the task running on this thread, or nullptr (tracing off, or no task).
 extern thread_local TaskTrace* current_task_trace;
 
-// Records an op of the current task (when traced) from construction to finish().
+// Records an op of the current task (when traced) from construction to finish(). A launch
+// also names the task's device and kernel; it is written as lasting until the task's end
+// (the launching queue is waited for, or completes the task, once the kernel is done).
 class TraceOpScope {
  public:
-  TraceOpScope(TraceOp::Kind kind, const std::string& device, std::size_t bytes);
+  TraceOpScope(TraceOp::Kind kind, const std::string& device, std::size_t bytes,
+               const std::string& kernel = {});
   void finish();  // the op's end (also on destruction when not called)
   ~TraceOpScope() { finish(); }
   TraceOpScope(const TraceOpScope&) = delete;
@@ -81,11 +84,27 @@ class TraceOpScope {
  private:
   TaskTrace* task_;
   TraceOp op_;
+  std::string kernel_;
 };
 
-// Runs `run` (the untraced run_task_now) for `task` with a record of it current on this
-// thread.
-void run_traced(Tracer& tracer, Task& task, DeviceQueue* queue,
-                void (*run)(Task&, DeviceQueue*));
+// While alive, a record of `task` (begun when a tracer is active) is current on this thread:
+// construct it where a scheduler helper starts running or enqueuing a task. The record
+// takes the task's dependencies as they are now (place_task() has added its own).
+class TraceTaskScope {
+ public:
+  explicit TraceTaskScope(const Task& task) {
+    if (Tracer* tracer = active_tracer()) [[unlikely]] begin(*tracer, task);
+  }
+  ~TraceTaskScope() {
+    if (begun_) [[unlikely]] current_task_trace = outer_;
+  }
+  TraceTaskScope(const TraceTaskScope&) = delete;
+  TraceTaskScope& operator=(const TraceTaskScope&) = delete;
+
+ private:
+  void begin(Tracer& tracer, const Task& task);
+  bool begun_ = false;
+  TaskTrace* outer_ = nullptr;  // a task run from inside another (inline runs)
+};
 
 }  // namespace plexus::detail
