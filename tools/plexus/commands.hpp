@@ -12,5 +12,6 @@ int plugins_command(const std::vector<std::string>& args);
 int compile_command(const std::vector<std::string>& args);
 int cache_command(const std::vector<std::string>& args);
 int syclbin_command(const std::vector<std::string>& args);
+int ab_command(const std::vector<std::string>& args);
 
 }  // namespace plexus::tool

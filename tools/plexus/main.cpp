@@ -18,11 +18,12 @@ Commands:
   compile   compile a kernel file to a device binary (SPIR-V, SPIR, PTX, AMDGCN, host)
   cache     inspect and maintain the persistent cache (stats, ls, show, verify, prune, clear)
   syclbin   dump, create or extract SYCLBIN files (dump FILE; create -o OUT ...)
+  ab        run a program under several configs, alternately, and compare the runs
   help      show this help
 
 Run `plexus <command> --help` for a command's options.
 Environment: PLEXUS_CONFIG, PLEXUS_PLUGIN_PATH, PLEXUS_LOG_LEVEL, PLEXUS_SCHEDULER,
-PLEXUS_MEMORY, PLEXUS_CACHE, PLEXUS_COMPILER, PLEXUS_FUSION, PLEXUS_BACKENDS.
+PLEXUS_MEMORY, PLEXUS_CACHE, PLEXUS_COMPILER, PLEXUS_FUSION, PLEXUS_BACKENDS, PLEXUS_TRACE.
 )";
 
 using Command = int (*)(const std::vector<std::string>&);
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
       {"compile", &plexus::tool::compile_command},
       {"cache", &plexus::tool::cache_command},
       {"syclbin", &plexus::tool::syclbin_command},
+      {"ab", &plexus::tool::ab_command},
   };
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Tracing and `plexus ab` over the Cholesky example on the host device.
+# usage: plexus_ab_test.sh PLEXUS CHOLESKY
+# Needs python3 (check_trace.py). Environment from CTest: PLEXUS_PLUGIN_PATH, PLEXUS_CACHE_DIR.
+set -u
+plexus=$1
+cholesky=$2
+here=$(cd "$(dirname "$0")" && pwd)
+configs=$here/ab
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+unset PLEXUS_SCHEDULER PLEXUS_MEMORY PLEXUS_BACKENDS PLEXUS_TRACE
+source "$here/expect.sh"
+
+# 1. PLEXUS_TRACE on a run of the example: the trace matches the tasks it submitted.
+for scheduler in inorder dag; do
+  out=$(PLEXUS_CONFIG=$configs/$scheduler.toml PLEXUS_TRACE=$work/$scheduler.json \
+        "$cholesky" --n 128 --tile 32 2>&1)
+  kernels=$(sed -nE 's/.*\(([0-9]+) tasks\).*/\1/p' <<<"$out")
+  expect "trace of cholesky under $scheduler matches its $kernels kernels" 0 "check_trace: ok" -- \
+    python3 "$here/check_trace.py" "$work/$scheduler.json" "$work/$scheduler.summary.json" "$kernels"
+  expect "summary names the scheduler ($scheduler)" 0 "\"scheduler\":\"$scheduler\"" -- \
+    cat "$work/$scheduler.summary.json"
+done
+# The config key does the same as the variable.
+sed "s|^\[scheduler\]|[trace]\nfile = \"$work/from-config.json\"\n[scheduler]|" \
+  "$configs/dag.toml" >"$work/traced.toml"
+PLEXUS_CONFIG=$work/traced.toml "$cholesky" --n 64 --tile 32 >/dev/null 2>&1
+expect "[trace] file writes the trace" 0 "check_trace: ok" -- \
+  python3 "$here/check_trace.py" "$work/from-config.json" "$work/from-config.summary.json"
+printf '[trace]\npath = "x"\n' >"$work/bad-trace.toml"
+expect "a bad [trace] key is a config error" 1 "unknown key 'trace.path'" -- \
+  env PLEXUS_CONFIG=$work/bad-trace.toml "$cholesky" --n 64 --tile 32
+expect "an unwritable trace file is reported, the run still succeeds" 0 "cannot write the trace" -- \
+  env PLEXUS_CONFIG=$configs/dag.toml PLEXUS_LOG_LEVEL=info PLEXUS_TRACE=/nonexistent/dir/t.json \
+  "$cholesky" --n 64 --tile 32
+
+# 2. plexus ab: inorder vs dag, with the raw numbers and an SVG.
+expect "ab: inorder vs dag prints the table and the ratio" 0 \
+  "B/A = [0-9.]+ \[[0-9.]+-[0-9.]+\]: (B is (faster|slower)|the difference is within run-to-run noise)" -- \
+  "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml" --runs 3 --warmup 1 \
+  --out "$work/ab" --csv "$work/ab.csv" --json "$work/ab.json" --svg "$work/ab.svg" \
+  -- "$cholesky" --n 128 --tile 32
+expect "ab: the table has both configs' schedulers" 0 "inorder.*dag" -- \
+  tr '\n' ' ' < <("$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml" \
+  --runs 1 --warmup 0 -- "$cholesky" --n 64 --tile 32)
+# The numbers come from the runs: each CSV row's makespan is its trace's latest task end.
+check_csv() {
+  python3 - "$1" "$here/check_trace.py" <<'PY'
+import csv, json, subprocess, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 6, "want 6 rows (3 runs x 2 configs), got %d" % len(rows)
+assert {r["scheduler"] for r in rows} == {"inorder", "dag"}, rows
+for r in rows:
+    trace = r["trace"]
+    summary = trace[:-5] + ".summary.json"
+    subprocess.run([sys.executable, sys.argv[2], trace, summary], check=True, stdout=subprocess.DEVNULL)
+    events = json.load(open(trace))["traceEvents"]
+    end = max(e["ts"] + e["dur"] for e in events if e.get("cat") == "task")
+    assert abs(end - float(r["makespan_us"])) < 0.01, (end, r["makespan_us"])
+    assert float(r["wall_ms"]) * 1000 > float(r["makespan_us"]), r
+print("csv ok")
+PY
+}
+expect "ab: CSV rows are the runs' trace makespans" 0 "csv ok" -- check_csv "$work/ab.csv"
+expect "ab: JSON has the ratio and verdict" 0 '"ratio_to_first":\{"median":[0-9.]+' -- cat "$work/ab.json"
+expect "ab: SVG is well-formed with a Gantt chart and a box plot" 0 "svg ok" -- python3 -c "
+import sys, xml.etree.ElementTree as ET
+root = ET.parse('$work/ab.svg').getroot()
+rects = root.findall('.//{http://www.w3.org/2000/svg}rect')
+circles = root.findall('.//{http://www.w3.org/2000/svg}circle')
+assert len(rects) > 20 and len(circles) == 6, (len(rects), len(circles))
+print('svg ok')"
+expect "ab: three configs (--set adds one)" 0 "C/A = " -- \
+  "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml" \
+  --set scheduler=dag --runs 1 --warmup 0 -- "$cholesky" --n 64 --tile 32
+
+# 3. Failures are reported with the config and the status.
+expect "ab: program failing under one config" 1 \
+  "failed under config B \(.*no_device.toml\), warmup-1: '.*cholesky' exited with status 1" -- \
+  "$plexus" ab --config "$configs/inorder.toml" --config "$configs/no_device.toml" --runs 2 \
+  -- "$cholesky" --n 64 --tile 32
+cat >"$work/crashy.sh" <<SH
+#!/bin/sh
+case "\$PLEXUS_CONFIG" in *dag*) kill -SEGV \$\$ ;; esac
+exec "$cholesky" "\$@"
+SH
+chmod +x "$work/crashy.sh"
+expect "ab: program crashing under one config" 1 \
+  "failed under config B \(.*dag.toml\), run-1: .* killed by signal 11" -- \
+  "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml" --runs 2 --warmup 0 \
+  -- "$work/crashy.sh" --n 64 --tile 32
+expect "ab: a program that writes no trace" 1 "exited normally but no trace summary" -- \
+  "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml" --runs 1 -- true
+expect "ab: a program that does not exist" 1 "exited with status 127" -- \
+  "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml" --runs 1 \
+  -- "$work/no-such-program"
+expect "ab: one config only" 2 "two or more configs" -- \
+  "$plexus" ab --config "$configs/inorder.toml" -- "$cholesky"
+expect "ab: missing config file" 2 "--config '.*missing.toml': no such file" -- \
+  "$plexus" ab --config "$work/missing.toml" --config "$configs/dag.toml" -- "$cholesky"
+expect "ab: no program" 2 "no program to run" -- \
+  "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml"
+expect "ab: bad --runs" 2 "--runs 'x': expected a whole number" -- \
+  "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml" --runs x -- true
+expect "ab: bad --set" 2 "expected KEY=VALUE" -- \
+  "$plexus" ab --config "$configs/inorder.toml" --set heft -- true
+expect "ab: a hanging program times out" 1 "timed out after 1 s" -- \
+  "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml" --runs 1 --warmup 0 \
+  --timeout 1 -- sleep 30
+report

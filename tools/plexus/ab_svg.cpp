@@ -1,0 +1,261 @@
+#include "ab_svg.hpp"
+
+#include <algorithm>
+#include <boost/json.hpp>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+
+#include "ab_stats.hpp"
+#include "plexus/error.hpp"
+
+namespace plexus::tool {
+namespace {
+
+struct Bar {
+  std::string name;
+  bool copy = false;
+  double start_us = 0, end_us = 0;
+};
+
+struct Gantt {
+  std::map<std::pair<int, int>, std::vector<Bar>> rows;  // (pid, tid) -> bars
+  std::map<int, std::string> devices;                    // pid -> name
+  double makespan_us = 0;
+};
+
+Gantt read_gantt(const std::string& trace) {
+  std::ifstream in(trace);
+  if (!in) throw error(error_category::io, "cannot read the trace '" + trace + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  Gantt gantt;
+  try {
+    const auto root = boost::json::parse(text.str()).as_object();
+    for (const auto& value : root.at("traceEvents").as_array()) {
+      const auto& event = value.as_object();
+      const std::string phase(event.at("ph").as_string());
+      const int pid = static_cast<int>(event.at("pid").to_number<double>());
+      if (phase == "M" && event.at("name").as_string() == "process_name") {
+        gantt.devices[pid] = std::string(event.at("args").as_object().at("name").as_string());
+        continue;
+      }
+      if (phase != "X") continue;
+      const std::string category(event.at("cat").as_string());
+      if (category == "launch") continue;  // the task bar shows the kernel
+      const double ts = event.at("ts").to_number<double>(), dur = event.at("dur").to_number<double>();
+      const int tid = static_cast<int>(event.at("tid").to_number<double>());
+      gantt.rows[{pid, tid}].push_back(
+          {std::string(event.at("name").as_string()), category == "copy", ts, ts + dur});
+      gantt.makespan_us = std::max(gantt.makespan_us, ts + dur);
+    }
+  } catch (const std::exception& failure) {
+    throw error(error_category::io, "the trace '" + trace + "' is not valid: " + failure.what());
+  }
+  return gantt;
+}
+
+const char* palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#edc948",
+                         "#76b7b2", "#ff9da7", "#9c755f", "#e15759", "#bab0ac"};
+
+std::string colour(const std::string& name) {
+  return palette[std::hash<std::string>{}(name) % (sizeof palette / sizeof *palette)];
+}
+
+std::string escaped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+std::string num(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
+}
+
+// A "nice" tick step for an axis of `span` units with about `ticks` ticks.
+double tick_step(double span, int ticks) {
+  const double raw = span / ticks;
+  double step = 1;
+  while (step * 10 <= raw) step *= 10;
+  while (step > raw && step > 1e-6) step /= 10;
+  for (double factor : {1.0, 2.0, 5.0, 10.0}) {
+    if (step * factor >= raw) return step * factor;
+  }
+  return step * 10;
+}
+
+const RunResult& representative(const AbConfig& config) {
+  std::vector<double> makespans;
+  for (const auto& run : config.runs) makespans.push_back(run.makespan_us);
+  const double median = spread_of(makespans).median;
+  return *std::min_element(config.runs.begin(), config.runs.end(),
+                           [&](const RunResult& a, const RunResult& b) {
+                             return std::abs(a.makespan_us - median) <
+                                    std::abs(b.makespan_us - median);
+                           });
+}
+
+// A config's name without its directories ("dag.toml", "dag.toml + scheduler=heft").
+std::string short_name(const std::string& name) {
+  const auto plus = name.find(" + ");
+  const std::string file = name.substr(0, plus);
+  const auto slash = file.rfind('/');
+  return (slash == std::string::npos ? file : file.substr(slash + 1)) +
+         (plus == std::string::npos ? "" : name.substr(plus));
+}
+
+constexpr double panel_width = 460, label_width = 120, row_height = 22, margin = 20;
+
+}  // namespace
+
+void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
+  std::vector<Gantt> gantts;
+  double span_us = 0;
+  std::size_t max_rows = 1;
+  for (const auto& config : configs) {
+    gantts.push_back(read_gantt(representative(config).trace));
+    span_us = std::max(span_us, gantts.back().makespan_us);
+    max_rows = std::max(max_rows, gantts.back().rows.size());
+  }
+  span_us = std::max(span_us, 1.0);
+  const double span_ms = span_us / 1000;
+  const double gantt_top = margin + 40, gantt_height = max_rows * row_height;
+  const double box_top = gantt_top + gantt_height + 105, box_height = 200;
+  const double width = margin * 2 + configs.size() * (label_width + panel_width + margin);
+  const double height = box_top + box_height + 60;
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\""
+      << num(height) << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      << "<text x=\"" << margin << "\" y=\"" << margin + 4
+      << "\" font-size=\"14\" font-weight=\"bold\">plexus ab: one representative run (median "
+         "makespan) per config, same time scale</text>\n";
+  const double step = tick_step(span_ms, 5);
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    const Gantt& gantt = gantts[c];
+    const double left = margin + c * (label_width + panel_width + margin) + label_width;
+    auto x_of = [&](double us) { return left + us / span_us * panel_width; };
+    svg << "<text x=\"" << num(left) << "\" y=\"" << num(gantt_top - 8)
+        << "\" font-weight=\"bold\">" << escaped(configs[c].label + ": " + short_name(configs[c].name) + " (" +
+                                                 representative(configs[c]).scheduler + ", " +
+                                                 num(gantt.makespan_us / 1000) + " ms)")
+        << "</text>\n";
+    std::size_t row = 0;
+    for (const auto& [where, bars] : gantt.rows) {
+      const double y = gantt_top + row * row_height;
+      auto device = gantt.devices.find(where.first);
+      std::string name = device == gantt.devices.end() ? "?" : device->second;
+      if (name.size() > 14) name = name.substr(0, 13) + "…";
+      svg << "<text x=\"" << num(left - 4) << "\" y=\"" << num(y + 15)
+          << "\" text-anchor=\"end\">" << escaped(name) << " q" << where.second << "</text>\n"
+          << "<rect x=\"" << num(left) << "\" y=\"" << num(y + 2) << "\" width=\""
+          << num(panel_width) << "\" height=\"" << num(row_height - 4)
+          << "\" fill=\"#f4f4f4\"/>\n";
+      for (const auto& bar : bars) {
+        const double x = x_of(bar.start_us), w = std::max(0.5, x_of(bar.end_us) - x);
+        const double inset = bar.copy ? 8 : 3;
+        svg << "<rect x=\"" << num(x) << "\" y=\"" << num(y + inset) << "\" width=\"" << num(w)
+            << "\" height=\"" << num(row_height - 2 * inset) << "\" fill=\""
+            << (bar.copy ? "#222222" : colour(bar.name)) << "\" stroke=\"white\" "
+            << "stroke-width=\"0.3\"><title>" << escaped(bar.name) << ": "
+            << num(bar.start_us / 1000) << "-" << num(bar.end_us / 1000) << " ms</title></rect>\n";
+      }
+      ++row;
+    }
+    const double axis = gantt_top + gantt_height + 6;
+    svg << "<line x1=\"" << num(left) << "\" y1=\"" << num(axis) << "\" x2=\""
+        << num(left + panel_width) << "\" y2=\"" << num(axis) << "\" stroke=\"black\"/>\n";
+    for (double t = 0; t <= span_ms + 1e-9; t += step) {
+      const double x = x_of(t * 1000);
+      svg << "<line x1=\"" << num(x) << "\" y1=\"" << num(axis) << "\" x2=\"" << num(x)
+          << "\" y2=\"" << num(axis + 4) << "\" stroke=\"black\"/><text x=\"" << num(x)
+          << "\" y=\"" << num(axis + 16) << "\" text-anchor=\"middle\">" << num(t) << "</text>\n";
+    }
+    svg << "<text x=\"" << num(left + panel_width) << "\" y=\"" << num(axis + 30)
+        << "\" text-anchor=\"end\">time since first submission (ms)</text>\n";
+  }
+  // Kernel legend: the names seen, with their colours; copies dark.
+  std::map<std::string, std::string> legend;
+  for (const auto& gantt : gantts) {
+    for (const auto& [where, bars] : gantt.rows) {
+      for (const auto& bar : bars) legend[bar.copy ? "copy" : bar.name] = bar.copy ? "#222222" : colour(bar.name);
+    }
+  }
+  double legend_x = margin;
+  const double legend_y = gantt_top + gantt_height + 58;
+  for (const auto& [name, fill] : legend) {
+    svg << "<rect x=\"" << num(legend_x) << "\" y=\"" << num(legend_y - 9)
+        << "\" width=\"10\" height=\"10\" fill=\"" << fill << "\"/><text x=\""
+        << num(legend_x + 14) << "\" y=\"" << num(legend_y) << "\">" << escaped(name)
+        << "</text>\n";
+    legend_x += 30 + 7 * name.size();
+  }
+
+  // Box plot of makespans (ms), one box per config, shared axis starting at 0.
+  double top_ms = 0;
+  for (const auto& config : configs) {
+    for (const auto& run : config.runs) top_ms = std::max(top_ms, run.makespan_us / 1000);
+  }
+  top_ms = std::max(top_ms * 1.1, 1e-3);
+  const double plot_left = margin + 60, plot_width = std::min(width - plot_left - margin, 140.0 * configs.size() + 40);
+  auto y_of = [&](double ms) { return box_top + box_height - ms / top_ms * box_height; };
+  svg << "<text x=\"" << margin << "\" y=\"" << num(box_top - 12)
+      << "\" font-size=\"13\" font-weight=\"bold\">makespan per run (ms): box = quartiles, "
+         "line = median, whiskers = min-max, dots = runs</text>\n"
+      << "<line x1=\"" << num(plot_left) << "\" y1=\"" << num(box_top) << "\" x2=\""
+      << num(plot_left) << "\" y2=\"" << num(box_top + box_height) << "\" stroke=\"black\"/>\n";
+  const double ystep = tick_step(top_ms, 5);
+  for (double t = 0; t <= top_ms + 1e-9; t += ystep) {
+    svg << "<line x1=\"" << num(plot_left - 4) << "\" y1=\"" << num(y_of(t)) << "\" x2=\""
+        << num(plot_left + plot_width) << "\" y2=\"" << num(y_of(t))
+        << "\" stroke=\"#dddddd\"/><text x=\"" << num(plot_left - 6) << "\" y=\""
+        << num(y_of(t) + 4) << "\" text-anchor=\"end\">" << num(t) << "</text>\n";
+  }
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    std::vector<double> ms;
+    for (const auto& run : configs[c].runs) ms.push_back(run.makespan_us / 1000);
+    std::sort(ms.begin(), ms.end());
+    const std::size_t n = ms.size();
+    const Spread s = spread_of(ms);
+    const double q1 = spread_of({ms.begin(), ms.begin() + (n + 1) / 2}).median;
+    const double q3 = spread_of({ms.begin() + n / 2, ms.end()}).median;
+    const double cx = plot_left + 40 + c * 140 + 40;
+    const std::string fill = palette[c % (sizeof palette / sizeof *palette)];
+    svg << "<line x1=\"" << num(cx) << "\" y1=\"" << num(y_of(s.min)) << "\" x2=\"" << num(cx)
+        << "\" y2=\"" << num(y_of(s.max)) << "\" stroke=\"black\"/>\n"
+        << "<rect x=\"" << num(cx - 30) << "\" y=\"" << num(y_of(q3)) << "\" width=\"60\" height=\""
+        << num(std::max(1.0, y_of(q1) - y_of(q3))) << "\" fill=\"" << fill
+        << "\" fill-opacity=\"0.5\" stroke=\"black\"/>\n"
+        << "<line x1=\"" << num(cx - 30) << "\" y1=\"" << num(y_of(s.median)) << "\" x2=\""
+        << num(cx + 30) << "\" y2=\"" << num(y_of(s.median))
+        << "\" stroke=\"black\" stroke-width=\"2\"/>\n";
+    for (double value : {s.min, s.max}) {
+      svg << "<line x1=\"" << num(cx - 12) << "\" y1=\"" << num(y_of(value)) << "\" x2=\""
+          << num(cx + 12) << "\" y2=\"" << num(y_of(value)) << "\" stroke=\"black\"/>\n";
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      svg << "<circle cx=\"" << num(cx + 38) << "\" cy=\"" << num(y_of(ms[i]))
+          << "\" r=\"2.5\" fill=\"black\"/>\n";
+    }
+    std::string name = configs[c].label + ": " + configs[c].runs.front().scheduler;
+    svg << "<text x=\"" << num(cx) << "\" y=\"" << num(box_top + box_height + 16)
+        << "\" text-anchor=\"middle\">" << escaped(name) << "</text>\n";
+  }
+  svg << "</svg>\n";
+  std::ofstream out(path, std::ios::trunc);
+  out << svg.str();
+  out.close();
+  if (!out) throw error(error_category::io, "cannot write the SVG '" + path + "'");
+}
+
+}  // namespace plexus::tool
