@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "plexus/component_lookup.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
 
@@ -27,6 +28,8 @@ std::size_t read_queue_limit(const plexus::ComponentOptions& options) {
 
 FifoScheduler::FifoScheduler(plexus::PluginContext& context)
     : queue_limit_(read_queue_limit(context.options)), worker_([this] { worker_loop(); }) {
+  const auto devices = plexus::available_devices(context.components);
+  if (!devices.empty()) first_device_ = devices.front();
   plexus::logger().debug("fifo scheduler: one worker thread, queue_limit={}", queue_limit_);
 }
 
@@ -56,7 +59,17 @@ void FifoScheduler::submit(plexus::Task task) {
       throw plexus::error(plexus::error_category::internal,
                           "fifo scheduler: submit() during destruction");
     }
-    queue_.push_back(std::move(task));
+    // Placing in submission order (under the lock) records the task's buffer accesses in
+    // the memory model and adds the earlier tasks they conflict with to its dependencies.
+    plexus::Device* placement =
+        task.body ? plexus::default_placement(*task.body, first_device_) : nullptr;
+    try {
+      plexus::place_task(task, placement);
+    } catch (...) {
+      task.event->mark_failed(std::current_exception());
+      return;
+    }
+    queue_.push_back({std::move(task), placement});
     ++submitted_;
   }
   work_cv_.notify_one();
@@ -80,13 +93,13 @@ void FifoScheduler::worker_loop() {
   for (;;) {
     work_cv_.wait(lock, [&] { return !queue_.empty() || stopping_; });
     if (queue_.empty()) return;  // stopping_ and drained
-    plexus::Task task = std::move(queue_.front());
+    Queued queued = std::move(queue_.front());
     queue_.pop_front();
     space_cv_.notify_all();
 
     lock.unlock();
-    execute(task);
-    task = {};  // release the work's captures before waiters see it finished
+    execute(queued);
+    queued = {};  // release the work's captures before waiters see it finished
     lock.lock();
 
     ++finished_;
@@ -94,10 +107,10 @@ void FifoScheduler::worker_loop() {
   }
 }
 
-void FifoScheduler::execute(plexus::Task& task) {
+void FifoScheduler::execute(Queued& queued) {
   // Dependencies were submitted earlier (here or elsewhere); waiting on them blocks only
   // this worker, which is what strict FIFO order means. A failed dependency fails the task.
-  plexus::run_task_now(task);
+  plexus::run_task_now(queued.task, queues_.for_device(queued.placement));
 }
 
 }  // namespace fifo_example

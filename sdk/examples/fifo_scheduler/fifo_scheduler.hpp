@@ -1,5 +1,8 @@
 // FifoScheduler: an out-of-tree example scheduler. One worker thread runs the submitted
 // tasks strictly in submission order; each runs only once its dependencies are done.
+// Placement: a task's body is placed when it is submitted (in submission order, as the
+// memory model needs) with the core's default placement: the host for host work, else the
+// queue's device, else the first device.
 //
 // Options (`[scheduler.fifo]`):
 //   queue_limit  integer, default 0 (unbounded). When > 0, submit() blocks while that many
@@ -21,6 +24,7 @@
 #include <thread>
 
 #include "plexus/plugin_context.hpp"
+#include "plexus/task_execution.hpp"
 #include "plexus/scheduler.hpp"
 #include "plexus/task.hpp"
 
@@ -36,15 +40,21 @@ class FifoScheduler final : public plexus::Scheduler {
 
  private:
   void worker_loop();
-  static void execute(plexus::Task& task);  // on the worker thread, without the lock
+  struct Queued {
+    plexus::Task task;
+    plexus::Device* placement = nullptr;
+  };
+  void execute(Queued& queued);  // on the worker thread, without the lock
 
   std::size_t queue_limit_ = 0;  // 0: unbounded
+  plexus::Device* first_device_ = nullptr;
+  plexus::DeviceQueues queues_;  // the worker's queue on each device (worker only)
 
   std::mutex mutex_;                  // guards everything below
   std::condition_variable work_cv_;   // the queue got a task, or stopping_
   std::condition_variable space_cv_;  // the queue shrank (queue_limit)
   std::condition_variable done_cv_;   // finished_ grew
-  std::deque<plexus::Task> queue_;
+  std::deque<Queued> queue_;
   std::uint64_t submitted_ = 0;  // tasks accepted by submit()
   std::uint64_t finished_ = 0;   // tasks whose event is done; FIFO: the first `finished_`
   bool stopping_ = false;
