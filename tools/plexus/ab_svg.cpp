@@ -129,9 +129,14 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
   }
   span_us = std::max(span_us, 1.0);
   const double span_ms = span_us / 1000;
-  const double gantt_top = margin + 40, gantt_height = max_rows * row_height;
-  const double box_top = gantt_top + gantt_height + 105, box_height = 200;
-  const double width = margin * 2 + configs.size() * (label_width + panel_width + margin);
+  // Panels two to a row; each row of panels: title, tracks, axis.
+  const std::size_t columns = std::min<std::size_t>(configs.size(), 2);
+  const std::size_t panel_rows = (configs.size() + columns - 1) / columns;
+  const double gantt_height = max_rows * row_height, panel_height = gantt_height + 75;
+  const double first_top = margin + 40;
+  const double panels_bottom = first_top + panel_rows * panel_height - 75;
+  const double box_top = panels_bottom + 105, box_height = 200;
+  const double width = margin * 2 + columns * (label_width + panel_width + margin);
   const double height = box_top + box_height + 60;
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\""
@@ -143,7 +148,8 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
   const double step = tick_step(span_ms, 5);
   for (std::size_t c = 0; c < configs.size(); ++c) {
     const Gantt& gantt = gantts[c];
-    const double left = margin + c * (label_width + panel_width + margin) + label_width;
+    const double left = margin + (c % columns) * (label_width + panel_width + margin) + label_width;
+    const double gantt_top = first_top + static_cast<double>(c / columns) * panel_height;
     auto x_of = [&](double us) { return left + us / span_us * panel_width; };
     svg << "<text x=\"" << num(left) << "\" y=\"" << num(gantt_top - 8)
         << "\" font-weight=\"bold\">" << escaped(configs[c].label + ": " + short_name(configs[c].name) + " (" +
@@ -192,7 +198,7 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
     }
   }
   double legend_x = margin;
-  const double legend_y = gantt_top + gantt_height + 58;
+  const double legend_y = panels_bottom + 58;
   for (const auto& [name, fill] : legend) {
     svg << "<rect x=\"" << num(legend_x) << "\" y=\"" << num(legend_y - 9)
         << "\" width=\"10\" height=\"10\" fill=\"" << fill << "\"/><text x=\""
