@@ -64,7 +64,7 @@ Queue Runtime::queue(Device& device, QueueOrder order) {
 
 ProgramCacheStats Runtime::program_cache_stats() const {
   return {state_->programs.program_stats(), state_->programs.module_stats(),
-          state_->programs.fusion_stats()};
+          state_->programs.fusion_stats(), state_->programs.bundle_stats()};
 }
 
 MemoryStats Runtime::memory_report() const {

@@ -33,6 +33,7 @@
 namespace plexus {
 
 namespace detail {
+class BundleState;
 class RuntimeState;
 }
 
@@ -41,6 +42,7 @@ struct ProgramCacheStats {
   BuildCacheStats programs;  // compiled binaries, keyed by source, options, format, arch
   BuildCacheStats modules;   // binaries loaded on a device
   BuildCacheStats fused;     // fused kernels (Queue::complete_fusion), keyed by the request
+  BuildCacheStats bundles;   // Runtime::build results, keyed by the source and options given
 };
 
 class PLEXUS_API Runtime {
@@ -96,6 +98,10 @@ class PLEXUS_API Runtime {
   const std::shared_ptr<detail::RuntimeState>& state() const { return state_; }
 
  private:
+  // build() on a miss of the runtime's bundle cache: compiles and loads for every device.
+  std::shared_ptr<const detail::BundleState> build_bundle(const std::string& source,
+                                                          const std::string& options);
+
   std::shared_ptr<detail::RuntimeState> state_;
 };
 

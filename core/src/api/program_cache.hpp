@@ -3,12 +3,15 @@
 //   programs: (hash of the source, options, binary format, architecture, source) -> the
 //             compiler's binary and kernel list;
 //   modules:  (program key, device) -> the binary loaded on that device;
-//   fused:    (a description of a fusion request) -> the fusion engine's result.
+//   fused:    (a description of a fusion request) -> the fusion engine's result;
+//   bundles:  (source, options as given) -> the finished Runtime::build bundle, so that a
+//             repeated build is one lookup (the kernel map's front; bundles are immutable).
 // One build per key across threads; waiters share the result or the plexus::error.
 // Internal to the core. Thread-safety: every member is safe from any thread.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -22,6 +25,21 @@
 #include "plexus/fusion_engine.hpp"
 
 namespace plexus::detail {
+
+class BundleState;
+
+// What Runtime::build was called with, as given (options not normalised: differently spaced
+// options miss here and hit the program level instead).
+struct BundleKey {
+  std::size_t source_hash = 0;
+  std::string options;
+  std::string source;  // compared last
+
+  bool operator<(const BundleKey& other) const {
+    return std::tie(source_hash, options, source) <
+           std::tie(other.source_hash, other.options, other.source);
+  }
+};
 
 struct ProgramKey {
   std::uint64_t source_hash = 0;
@@ -63,7 +81,14 @@ class ProgramCache {
   std::shared_ptr<const FusionResult> fuse(FusionEngine& engine, const std::string& key,
                                            const FusionRequest& request);
 
+  // The bundle built for `key` (once per key; `build` makes it).
+  std::shared_ptr<const BundleState> bundle(
+      const BundleKey& key, const std::function<std::shared_ptr<const BundleState>()>& build) {
+    return bundles_.get_or_build(key, build);
+  }
+
   BuildCacheStats program_stats() const { return programs_.stats(); }
+  BuildCacheStats bundle_stats() const { return bundles_.stats(); }
   BuildCacheStats fusion_stats() const { return fused_.stats(); }
   BuildCacheStats module_stats() const { return modules_.stats(); }
 
@@ -79,6 +104,7 @@ class ProgramCache {
   BuildCache<ProgramKey, CompiledProgram> programs_;
   BuildCache<ModuleKey, LoadedProgram> modules_;
   BuildCache<std::string, FusionResult> fused_;
+  BuildCache<BundleKey, BundleState> bundles_;
 };
 
 // The key of prebuilt device code (Runtime::load): 64-bit FNV-1a of the bytes, and in

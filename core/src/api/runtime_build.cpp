@@ -1,6 +1,8 @@
 // Runtime::build: one source for every device through the program cache.
 #include <algorithm>
+#include <functional>
 #include <sstream>
+#include <string_view>
 
 #include "bundle_state.hpp"
 #include "plexus/error.hpp"
@@ -40,6 +42,13 @@ bool needs_architecture(BinaryFormat format) {
 }  // namespace
 
 KernelBundle Runtime::build(const std::string& source, const std::string& options) {
+  detail::RuntimeState& runtime = *state_;
+  const detail::BundleKey key{std::hash<std::string_view>{}(source), options, source};
+  return KernelBundle(runtime.programs.bundle(key, [&] { return build_bundle(source, options); }));
+}
+
+std::shared_ptr<const detail::BundleState> Runtime::build_bundle(const std::string& source,
+                                                                 const std::string& options) {
   detail::RuntimeState& runtime = *state_;
   Compiler* compiler = runtime.components->compiler();
   if (!compiler) {
@@ -93,7 +102,7 @@ KernelBundle Runtime::build(const std::string& source, const std::string& option
                     (reasons.empty() ? std::string(": there are no devices") : ":" + reasons));
   }
   runtime.attach(bundle);
-  return KernelBundle(std::move(bundle));
+  return bundle;
 }
 
 }  // namespace plexus
