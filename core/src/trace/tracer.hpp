@@ -4,7 +4,7 @@
 //
 // Enabled by `[trace] file = "..."` or PLEXUS_TRACE=FILE. One runtime traces at a time: the
 // active tracer is a process-wide pointer (nullptr when tracing is off, so the launch path
-// pays one branch). A task's record is owned by the tracer and reached by the thread that
+// pays one branch), so it also records tasks other runtimes run meanwhile. A task's record is owned by the tracer and reached by the thread that
 // runs it through current_task_trace (set only while the task runs on that thread).
 // Times: the host steady clock (TaskEvent::clock). Thread-safety: begin() and the records'
 // ops from any thread (each record is filled by the one thread running its task);

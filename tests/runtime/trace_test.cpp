@@ -1,0 +1,149 @@
+// Tracing ([trace] file / PLEXUS_TRACE): the trace and summary a runtime writes at shutdown
+// describe the tasks it ran, their dependencies and failures, under both schedulers;
+// the config key is checked; one runtime writes a trace at a time; no file when tracing is off.
+#include <catch2/catch.hpp>
+
+#include <boost/json.hpp>
+#include <boost/json/src.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "runtime_test_support.hpp"
+
+namespace fs = std::filesystem;
+using plexus::test::make_runtime;
+using plexus::test::RuntimeChoice;
+
+namespace {
+
+boost::json::object read_json(const fs::path& path) {
+  std::ifstream in(path);
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  return boost::json::parse(text.str()).as_object();
+}
+
+std::string trace_table(const fs::path& file) { return "[trace]\nfile = \"" + file.string() + "\"\n"; }
+
+struct ScratchDir {
+  fs::path path = fs::temp_directory_path() /
+                  ("plexus-trace-test-" + std::to_string(::getpid()) + "-" +
+                   std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+  ScratchDir() { fs::create_directories(path); }
+  ~ScratchDir() { fs::remove_all(path); }
+};
+
+}  // namespace
+
+TEST_CASE("the trace holds every task with its dependencies, and agrees with the summary") {
+  for (const char* scheduler : {"inorder", "dag"}) {
+    DYNAMIC_SECTION("scheduler/" << scheduler) {
+      ScratchDir dir;
+      const fs::path file = dir.path / "run.json";
+      {
+        auto rt = make_runtime(RuntimeChoice{scheduler, "whole"}, "\"host\"", trace_table(file));
+        plexus::Queue q = rt->queue();
+        plexus::Buffer<int> a(plexus::Range{64});
+        q.submit([&](plexus::Handler& h) {  // writes a
+          auto out = a.access(h, plexus::discard_write);
+          h.host_task([=] {
+            for (std::size_t i = 0; i < 64; ++i) out[i] = static_cast<int>(i);
+          });
+        });
+        q.submit([&](plexus::Handler& h) {  // reads a: depends on the first
+          auto in = a.access(h, plexus::read);
+          h.host_task([=] { (void)in[0]; });
+        });
+        auto failing = rt->host_task([] { throw std::runtime_error("planned failure"); });
+        rt->host_task([] {}, {failing});  // fails with its dependency
+        std::vector<int> result(64);
+        a.copy_to(result.data());  // a host access: a task too
+        CHECK(result[63] == 63);
+        rt->wait();
+      }
+      const auto summary = read_json(dir.path / "run.summary.json");
+      const auto trace = read_json(file);
+      CHECK(summary.at("scheduler").as_string() == scheduler);
+      std::map<std::int64_t, boost::json::object> tasks;  // by id
+      std::size_t flows = 0;
+      double latest_end = 0;
+      for (const auto& value : trace.at("traceEvents").as_array()) {
+        const auto& event = value.as_object();
+        if (event.at("ph").as_string() == "s") ++flows;
+        if (event.at("ph").as_string() != "X" || event.at("cat").as_string() != "task") continue;
+        const auto& args = event.at("args").as_object();
+        tasks[args.at("id").as_int64()] = args;
+        latest_end = std::max(latest_end, event.at("ts").to_number<double>() +
+                                              event.at("dur").to_number<double>());
+      }
+      REQUIRE(tasks.size() == 5);
+      CHECK(summary.at("tasks").to_number<double>() == 5);
+      CHECK(summary.at("failed_tasks").to_number<double>() == 2);
+      CHECK(summary.at("makespan_us").to_number<double>() == Approx(latest_end).margin(0.01));
+      CHECK(summary.at("dependencies").to_number<double>() == static_cast<double>(flows));
+      // Each task's recorded dependencies are earlier tasks that ended before it started.
+      std::size_t failed = 0, with_dependencies = 0;
+      for (const auto& [id, args] : tasks) {
+        failed += args.at("status").as_string() == "failed";
+        const auto& dependencies = args.at("dependencies").as_array();
+        with_dependencies += !dependencies.empty();
+        for (const auto& dependency : dependencies) {
+          const auto& earlier = tasks.at(dependency.as_int64());
+          CHECK(earlier.at("end_us").to_number<double>() <=
+                args.at("start_us").to_number<double>() + 0.01);
+        }
+        CHECK(args.at("submit_us").to_number<double>() <= args.at("ready_us").to_number<double>() + 0.01);
+        CHECK(args.at("device").as_string() == "host");  // host tasks and the host access
+      }
+      CHECK(failed == 2);
+      // dag keeps the conflict and the explicit dependency (inorder runs tasks at submission,
+      // so their dependencies are done before they are recorded and may be dropped).
+      if (std::string(scheduler) == "dag") CHECK(with_dependencies >= 2);
+    }
+  }
+}
+
+TEST_CASE("tracing is off without [trace] file, and one runtime traces at a time") {
+  ScratchDir dir;
+  {
+    auto untraced = make_runtime(RuntimeChoice{"inorder", "whole"}, "\"host\"");
+    untraced->host_task([] {});
+    untraced->wait();
+  }
+  CHECK(fs::is_empty(dir.path));
+  {
+    auto first = make_runtime(RuntimeChoice{"dag", "whole"}, "\"host\"",
+                              trace_table(dir.path / "first.json"));
+    auto second = make_runtime(RuntimeChoice{"dag", "whole"}, "\"host\"",
+                               trace_table(dir.path / "second.json"));
+    first->host_task([] {});
+    second->host_task([] {});
+    first->wait();
+    second->wait();
+  }
+  CHECK(fs::exists(dir.path / "first.json"));
+  CHECK(fs::exists(dir.path / "first.summary.json"));
+  CHECK_FALSE(fs::exists(dir.path / "second.json"));
+  // The tracer is process-wide (docs/tracing.md, limits): the second runtime's task, run
+  // while the first traces, is in the first one's trace.
+  CHECK(read_json(dir.path / "first.summary.json").at("tasks").to_number<double>() == 2);
+}
+
+TEST_CASE("the [trace] table is checked and trace.file can be set") {
+  plexus::test::require_error(
+      [] { plexus::Config::from_string("[trace]\nfile = 3\n", "bad.toml"); },
+      plexus::error_category::config, "'trace.file'");
+  plexus::test::require_error(
+      [] { plexus::Config::from_string("[trace]\nout = \"x\"\n", "bad.toml"); },
+      plexus::error_category::config, "unknown key 'trace.out'");
+  auto config = plexus::Config::from_string("", "empty.toml");
+  CHECK(config.trace_file().empty());
+  config.set("trace.file", "t.json", "test");
+  CHECK(config.trace_file() == "t.json");
+}
