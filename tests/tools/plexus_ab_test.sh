@@ -74,6 +74,11 @@ print('svg ok')"
 expect "ab: three configs (--set adds one)" 0 "C/A = " -- \
   "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml" \
   --set scheduler=dag --runs 1 --warmup 0 -- "$cholesky" --n 64 --tile 32
+mkdir -p "$work/rel/extra"
+{ printf '[plugins]\npaths = ["extra"]\n'; cat "$configs/dag.toml"; } >"$work/rel/with-paths.toml"
+expect "ab: --set keeps relative plugin paths working (made absolute)" 0 "paths = \[ '$work/rel/extra' \]" -- \
+  bash -c "'$plexus' ab --config '$work/rel/with-paths.toml' --set scheduler=inorder --runs 1 \
+    --warmup 0 --out '$work/set' -- '$cholesky' --n 64 --tile 32 >/dev/null && cat '$work/set/config-B.toml'"
 
 # 3. Failures are reported with the config and the status.
 expect "ab: program failing under one config" 1 \

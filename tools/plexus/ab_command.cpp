@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+#include <toml++/toml.h>
 
 #include "ab_report.hpp"
 #include "ab_run.hpp"
@@ -42,6 +44,22 @@ std::string letter(std::size_t index) {
                     : "C" + std::to_string(index + 1);
 }
 
+// The config as TOML for a file in another directory: `[plugins] paths` made absolute (they
+// are relative to the config file's directory).
+std::string relocatable_toml(const Config& config) {
+  toml::table table = toml::parse(config.to_toml());
+  const auto paths = config.plugin_paths();
+  if (!paths.empty()) {
+    toml::array absolute;
+    for (const auto& path : paths) absolute.push_back(fs::absolute(path).string());
+    if (!table.contains("plugins")) table.insert("plugins", toml::table{});
+    table["plugins"].as_table()->insert_or_assign("paths", std::move(absolute));
+  }
+  std::ostringstream out;
+  out << table << "\n";
+  return out.str();
+}
+
 std::vector<AbConfig> configs_from(const CommandLine& line, const fs::path& out) {
   std::vector<AbConfig> configs;
   for (const auto& path : line.values("config")) {
@@ -62,7 +80,7 @@ std::vector<AbConfig> configs_from(const CommandLine& line, const fs::path& out)
     config.set(setting.substr(0, eq), setting.substr(eq + 1), "--set " + setting);
     const std::string label = letter(configs.size());
     const fs::path path = out / ("config-" + label + ".toml");
-    std::ofstream(path) << config.to_toml();
+    std::ofstream(path) << relocatable_toml(config);
     const std::string base_name = configs.empty() ? config.origin().path : configs.front().name;
     configs.push_back({label, base_name + " + " + setting, path.string(), {}});
   }
