@@ -53,6 +53,10 @@ class CudaDriver {
   decltype(&::cuStreamDestroy) stream_destroy = nullptr;
   decltype(&::cuStreamSynchronize) stream_synchronize = nullptr;
   decltype(&::cuStreamAddCallback) stream_add_callback = nullptr;
+  decltype(&::cuEventCreate) event_create = nullptr;
+  decltype(&::cuEventRecord) event_record = nullptr;
+  decltype(&::cuEventSynchronize) event_synchronize = nullptr;
+  decltype(&::cuEventDestroy) event_destroy = nullptr;
   decltype(&::cuMemcpyHtoDAsync) memcpy_htod_async = nullptr;
   decltype(&::cuMemcpyDtoHAsync) memcpy_dtoh_async = nullptr;
   decltype(&::cuMemcpy2DAsync) memcpy_2d_async = nullptr;

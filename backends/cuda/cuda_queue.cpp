@@ -30,27 +30,10 @@ std::size_t block_for(std::size_t global, std::size_t limit) {
   return 1;
 }
 
-struct Completion {
-  std::function<void(std::exception_ptr)> done;
-  std::string device;
-  const CudaDriver* driver;
-};
-
-void CUDA_CB stream_done(CUstream, CUresult status, void* data) {
-  std::unique_ptr<Completion> completion(static_cast<Completion*>(data));
-  if (status == CUDA_SUCCESS) {
-    completion->done(nullptr);
-    return;
-  }
-  completion->done(std::make_exception_ptr(
-      error(error_category::device,
-            "CUDA device '" + completion->device +
-                "': " + completion->driver->describe_failure("an operation of the stream", status))));
-}
-
 }  // namespace
 
-CudaQueue::CudaQueue(CudaDevice& device) : device_(device) {
+CudaQueue::CudaQueue(CudaDevice& device)
+    : device_(device), completions_(std::make_unique<CudaCompletions>(device)) {
   ScopedContext scope(device.driver(), device.context());
   check(device.driver().stream_create(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate",
         "creating a queue");
@@ -60,6 +43,7 @@ CudaQueue::~CudaQueue() {
   try {
     ScopedContext scope(device_.driver(), device_.context());
     device_.driver().stream_synchronize(stream_);
+    completions_.reset();  // runs the callbacks still due while the stream exists
     device_.driver().stream_destroy(stream_);
   } catch (...) {
     // the context could not be made current: nothing more to release
@@ -205,21 +189,11 @@ void CudaQueue::wait() {
 }
 
 void CudaQueue::on_complete(std::function<void(std::exception_ptr)> done) {
-  auto completion = std::make_unique<Completion>(
-      Completion{std::move(done), device_.info().name, &device_.driver()});
-  CUresult result = CUDA_SUCCESS;
   try {
-    ScopedContext scope(device_.driver(), device_.context());
-    result = device_.driver().stream_add_callback(stream_, stream_done, completion.get(), 0);
+    completions_->add(stream_, done);
   } catch (...) {
-    completion->done(std::current_exception());
-    return;
+    done(std::current_exception());
   }
-  if (result == CUDA_SUCCESS) {
-    completion.release();  // the callback owns it now
-    return;
-  }
-  stream_done(stream_, result, completion.release());
 }
 
 }  // namespace plexus::cuda

@@ -13,8 +13,9 @@
 // parts of the launch's dynamic shared memory (the parameter holds their shared-window
 // address: CudaDevice::dynamic_shared_base() plus the kernel's static shared bytes). A
 // non-zero global offset is plexus::error(unsupported): PTX from libclc reads no offset.
-// Completion: wait() is cuStreamSynchronize; on_complete uses cuStreamAddCallback (not
-// cuLaunchHostFunc) because its callback receives the stream's error status.
+// Completion: wait() is cuStreamSynchronize; on_complete records an event and calls back
+// from the queue's completion thread (CudaCompletions), so the stream never waits for a
+// host callback (cuStreamAddCallback would stall it per call).
 //
 // Ownership: created by CudaDevice::create_queue(), must not outlive the device; the
 // destructor synchronizes and destroys the stream. Thread-safety: one thread at a time.
@@ -24,8 +25,10 @@
 
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "cuda_completions.hpp"
 #include "plexus/device_queue.hpp"
 
 namespace plexus::cuda {
@@ -52,6 +55,7 @@ class CudaQueue final : public DeviceQueue {
 
   CudaDevice& device_;
   CUstream stream_ = nullptr;
+  std::unique_ptr<CudaCompletions> completions_;
 };
 
 }  // namespace plexus::cuda

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "host_device.hpp"
 #include "host_module.hpp"
@@ -68,6 +69,8 @@ void HostQueue::wait() {
   std::rethrow_exception(failure);
 }
 
-void HostQueue::on_complete(std::function<void(std::exception_ptr)> done) { done(failure_); }
+void HostQueue::on_complete(std::function<void(std::exception_ptr)> done) {
+  done(std::exchange(failure_, nullptr));  // reported: later operations run again
+}
 
 }  // namespace plexus::host

@@ -3,8 +3,8 @@
 // thread pool with this thread taking part), so each has finished when its call returns.
 //
 // Errors: bad arguments throw plexus::error(invalid_argument) at once; a failure while an
-// operation runs is kept: later operations are skipped, and wait() (which then clears it)
-// or on_complete() report it.
+// operation runs is kept: later operations are skipped until wait() or on_complete()
+// reports it (and clears it). on_complete() calls back at once, on the calling thread.
 // Thread-safety: one thread at a time per queue (DeviceQueue's contract).
 // Ownership: must not outlive its device.
 #pragma once

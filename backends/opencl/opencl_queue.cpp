@@ -223,12 +223,10 @@ void OpenclQueue::on_complete(std::function<void(std::exception_ptr)> done) {
   collect_finished();
   auto completion = std::make_unique<Completion>();
   completion->done = std::move(done);
-  completion->failure = failure_;
+  // The completion takes over reporting what is enqueued so far: the queue runs on.
+  completion->failure = std::exchange(failure_, {});
   completion->device = device_.info().name;
-  for (const auto& pending : pending_) {
-    clRetainEvent(pending.event.get());
-    completion->pending.push_back({EventHandle(pending.event.get()), pending.what});
-  }
+  completion->pending = std::exchange(pending_, {});
   cl_event marker = nullptr;
   cl_int code = clEnqueueMarkerWithWaitList(queue_.get(), 0, nullptr, &marker);
   if (code == CL_SUCCESS) {
@@ -240,6 +238,7 @@ void OpenclQueue::on_complete(std::function<void(std::exception_ptr)> done) {
     }
     clReleaseEvent(marker);
   }
+  clFinish(queue_.get());  // no marker: report the commands taken over once they are done
   completion->done(std::make_exception_ptr(
       error(error_category::device, "OpenCL device '" + device_.info().name +
                                         "': on_complete could not enqueue a marker: " +

@@ -9,7 +9,9 @@
 // Failures: each enqueued command's event is kept until it completes; a command that ends
 // with a negative status fails the queue: later commands are not enqueued, and wait() (or
 // an on_complete callback) reports plexus::error(device) naming the command and the CL
-// error. on_complete enqueues a marker and calls back from the driver's callback thread.
+// error. on_complete enqueues a marker and calls back from the driver's callback thread;
+// it takes over the commands in flight and a failure not yet reported (the queue runs
+// later commands again).
 //
 // Ownership: created by OpenclDevice::create_queue(), must not outlive the device; the
 // destructor waits. Thread-safety: one thread at a time (DeviceQueue's contract).

@@ -1,5 +1,6 @@
 #include "plexus/task_event.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <vector>
@@ -16,6 +17,7 @@ struct TaskEvent::State {
   std::exception_ptr failure;
   std::vector<std::function<void()>> callbacks;
   clock::time_point submitted_at, started_at, finished_at;
+  std::atomic<DeviceQueue*> pending_on{nullptr};  // read without the lock by later tasks
 };
 
 TaskEvent::TaskEvent(std::string label) : state_(std::make_unique<State>()) {
@@ -86,6 +88,14 @@ void TaskEvent::on_done(std::function<void()> callback) {
     }
   }
   callback();
+}
+
+void TaskEvent::set_pending_on(DeviceQueue* queue) {
+  state_->pending_on.store(queue, std::memory_order_release);
+}
+
+DeviceQueue* TaskEvent::pending_on() const {
+  return state_->pending_on.load(std::memory_order_acquire);
 }
 
 TaskEvent::clock::time_point TaskEvent::submitted_at() const {

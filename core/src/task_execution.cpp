@@ -74,6 +74,63 @@ void run_task_now(Task& task, DeviceQueue* queue) {
   task.event->mark_complete();
 }
 
+void start_task(Task& task, DeviceQueue* queue) {
+  if (!queue || !task.body) {
+    run_task_now(task, queue);
+    return;
+  }
+  // Dependencies already in `queue` run before anything enqueued now: no need to wait.
+  std::vector<std::shared_ptr<TaskEvent>> queued;
+  Task waited_part;
+  waited_part.dependencies.reserve(task.dependencies.size());
+  for (const auto& dependency : task.dependencies) {
+    if (dependency && dependency->pending_on() == queue && !dependency->is_done()) {
+      queued.push_back(dependency);
+    } else {
+      waited_part.dependencies.push_back(dependency);
+    }
+  }
+  if (std::exception_ptr failure = wait_for_dependencies(waited_part)) {
+    task.event->mark_failed(failure);
+    return;
+  }
+  task.event->mark_running();
+  bool left_in_queue = false;
+  try {
+    left_in_queue = task.body->enqueue(queue);
+  } catch (...) {
+    task.event->mark_failed(std::current_exception());
+    return;
+  }
+  if (!left_in_queue) {
+    task.event->mark_complete();
+    return;
+  }
+  task.event->set_pending_on(queue);
+  // The body stays alive (its buffers' host memory too) until the queue has run its work.
+  queue->on_complete([event = task.event, body = task.body,
+                      queued = std::move(queued)](std::exception_ptr failure) {
+    if (failure) {
+      event->mark_failed(failure);
+      return;
+    }
+    // The queue ran the unwaited dependencies first, but their own completions may still be
+    // on their way (another callback thread): finish once they are, with their failure.
+    auto finish = [event, queued] {
+      for (const auto& dependency : queued) {
+        try {
+          dependency->wait();  // done: does not block; rethrows its failure
+        } catch (...) {
+          event->mark_failed(std::current_exception());
+          return;
+        }
+      }
+      event->mark_complete();
+    };
+    when_done(queued, std::move(finish));
+  });
+}
+
 DeviceQueue* DeviceQueues::for_device(Device* device) {
   if (!device) return nullptr;
   auto& queue = queues_[device];

@@ -1,5 +1,7 @@
 #include "inorder_scheduler.hpp"
 
+#include <algorithm>
+
 #include "plexus/component_lookup.hpp"
 #include "plexus/task_execution.hpp"
 
@@ -10,6 +12,8 @@ InorderScheduler::InorderScheduler(PluginContext& context) {
   if (!devices.empty()) first_device_ = devices.front();
 }
 
+InorderScheduler::~InorderScheduler() { wait_all(); }  // before the queues go
+
 void InorderScheduler::submit(Task task) {
   std::lock_guard lock(run_mutex_);
   Device* placement = task.body ? default_placement(*task.body, first_device_) : nullptr;
@@ -19,12 +23,26 @@ void InorderScheduler::submit(Task task) {
     task.event->mark_failed(std::current_exception());
     return;
   }
-  run_task_now(task, queues_.for_device(placement));
+  start_task(task, queues_.for_device(placement));
+  const auto first_pending = std::find_if(pending_.begin(), pending_.end(),
+                                          [](const auto& event) { return !event->is_done(); });
+  pending_.erase(pending_.begin(), first_pending);
+  if (!task.event->is_done()) pending_.push_back(std::move(task.event));
 }
 
 void InorderScheduler::wait_all() {
-  // Tasks are finished before submit() returns; taking the lock waits for one in flight.
-  std::lock_guard lock(run_mutex_);
+  std::vector<std::shared_ptr<TaskEvent>> pending;
+  {
+    std::lock_guard lock(run_mutex_);  // also waits for a submit() in flight
+    pending = pending_;
+  }
+  for (const auto& event : pending) {
+    try {
+      event->wait();
+    } catch (...) {
+      // the failure belongs to the task's event; wait_all only waits
+    }
+  }
 }
 
 }  // namespace plexus::inorder

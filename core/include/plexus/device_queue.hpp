@@ -9,7 +9,9 @@
 // Errors: bad arguments found at enqueue time throw plexus::error(invalid_argument) at once;
 // failures while running (a driver error, a faulting kernel) make every later operation
 // fail and surface from wait()/on_complete() as plexus::error(device). After a failure the
-// queue stays failed until wait() has reported it.
+// queue stays failed until wait() or on_complete() has reported it: each takes over the
+// reporting of the operations enqueued before it, so a failure is reported once, and
+// operations enqueued after that call run normally again.
 // Thread-safety: one thread at a time per queue (the scheduler gives each worker its own);
 // different queues of one device may be used concurrently. Ownership: created by
 // Device::create_queue(), must not outlive its device; the destructor waits for the queue.

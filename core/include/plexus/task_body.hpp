@@ -1,13 +1,14 @@
 // TaskBody: what a task does, for tasks the application API creates (kernel launches, host
 // accesses, host tasks with buffer requirements). Implemented by the core; schedulers drive
-// it: choose a placement, place() in submission order, then run() once the dependencies are
-// done. The body knows its buffer requirements and does the memory-model bookkeeping,
-// allocations and copies itself, so every scheduler moves data the same way.
+// it: choose a placement, place() in submission order, then run() (or enqueue()) once the
+// dependencies are done. The body knows its buffer requirements and does the memory-model
+// bookkeeping, allocations and copies itself, so every scheduler moves data the same way.
 //
 // Placement: a device, or nullptr for the host (host tasks and host accesses must be placed
 // on the host; kernels on a device that can_run_on()).
 // Thread-safety: place() is called once, from the submitting thread; run() once, from any
-// thread, after place() and after every dependency (the task's and place()'s) is done;
+// thread, after place() and after every dependency (the task's and place()'s) is done, or
+// pending on the same in-order `queue` (enqueue() only: the queue runs them first);
 // the const members are safe from any thread. Ownership: shared by the task and scheduler.
 #pragma once
 
@@ -57,6 +58,15 @@ class PLEXUS_API TaskBody {
   // copies, then the work. `queue` is a queue of the placement's device (nullptr for the
   // host). Throws the task's failure.
   virtual void run(DeviceQueue* queue) = 0;
+  // Like run(), but may leave the work enqueued on `queue` instead of waiting for it: returns
+  // true when the body's last operations are still in `queue` (their end, observed with
+  // queue->on_complete, is the task's end; host memory the copies read stays valid until
+  // then), false when the body is done already. Called instead of run(), not in addition.
+  // The default runs the body and returns false.
+  virtual bool enqueue(DeviceQueue* queue) {
+    run(queue);
+    return false;
+  }
 };
 
 }  // namespace plexus

@@ -6,6 +6,10 @@
 // Thread-safety: every member is safe from any thread; wait() blocks without spinning.
 // Ownership: shared (std::shared_ptr); callbacks run on the thread that completes the
 // event, outside the event's lock, and must not throw.
+// Pending queue: a scheduler that enqueues a task's device work without waiting for it
+// (task_execution.hpp, start_task) records the in-order DeviceQueue the work went to, so
+// that a later task on the same queue can be enqueued behind it without waiting. Only
+// meaningful while the event is not done; nullptr: not pending on any queue.
 #pragma once
 
 #include <chrono>
@@ -17,6 +21,8 @@
 #include "plexus/export.hpp"
 
 namespace plexus {
+
+class DeviceQueue;
 
 enum class TaskStatus { submitted, running, complete, failed };
 
@@ -41,6 +47,10 @@ class PLEXUS_API TaskEvent {
   void wait() const;
   // Runs `callback` once the event is done (at once if it already is).
   void on_done(std::function<void()> callback);
+
+  // The in-order queue this task's work was enqueued on and is still pending on (see above).
+  void set_pending_on(DeviceQueue* queue);
+  DeviceQueue* pending_on() const;
 
   clock::time_point submitted_at() const;
   clock::time_point started_at() const;   // valid once running

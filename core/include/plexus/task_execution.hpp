@@ -36,6 +36,17 @@ PLEXUS_API void place_task(Task& task, Device* placement);
 // fails its event. The task's own failures go to its event, not to the caller.
 PLEXUS_API void run_task_now(Task& task, DeviceQueue* queue = nullptr);
 
+// Starts the task on this thread without waiting for its device work where it can: waits
+// for its dependencies except those still pending on `queue` itself (an in-order queue runs
+// them first), marks it running, and lets the body enqueue its work on `queue`
+// (TaskBody::enqueue). When work is left in the queue, the event records `queue` as the one
+// it is pending on and is completed (or failed, with the queue's failure or that of a
+// dependency it did not wait for) from queue->on_complete, on whichever thread that calls
+// back; otherwise it is done on return, as with run_task_now (host work, host bodies,
+// `queue` nullptr). The caller must keep `queue` alive until the event is done and may use
+// it for later tasks at once (one thread at a time, as always).
+PLEXUS_API void start_task(Task& task, DeviceQueue* queue);
+
 // Calls `ready` exactly once when every event in `dependencies` is done (failed ones
 // included; nullptr entries count as done): on the thread that completes the last of them,
 // or on this thread before returning when all are done already. `ready` must not throw.

@@ -69,12 +69,7 @@ std::vector<std::shared_ptr<TaskEvent>> CommandBody::place(
 }
 
 void CommandBody::run(DeviceQueue* queue) {
-  CopyRunner copies(runtime_, placement_, queue);
-  for (std::size_t i = 0; i < plans_.size(); ++i) {
-    BufferStorage& buffer = *group_.requirements[i].storage;
-    if (plans_[i].allocate) buffer.allocation(location_, runtime_);
-    for (const auto& copy : plans_[i].copies) copies.run(buffer, copy);
-  }
+  stage(queue);
   if (group_.kernel) {
     if (!queue) {
       throw error(error_category::internal, name_ + ": placed on a device but run without a queue");
@@ -85,6 +80,25 @@ void CommandBody::run(DeviceQueue* queue) {
     if (queue) queue->wait();  // copies enqueued on a device queue (none for host bodies)
     if (group_.host_work) group_.host_work();
   }
+}
+
+void CommandBody::stage(DeviceQueue* queue) {
+  CopyRunner copies(runtime_, placement_, queue);
+  for (std::size_t i = 0; i < plans_.size(); ++i) {
+    BufferStorage& buffer = *group_.requirements[i].storage;
+    if (plans_[i].allocate) buffer.allocation(location_, runtime_);
+    for (const auto& copy : plans_[i].copies) copies.run(buffer, copy);
+  }
+}
+
+bool CommandBody::enqueue(DeviceQueue* queue) {
+  if (!group_.kernel || !queue) {
+    run(queue);
+    return false;
+  }
+  stage(queue);
+  launch(*queue);
+  return true;
 }
 
 void CommandBody::launch(DeviceQueue& queue) {

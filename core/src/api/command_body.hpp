@@ -4,7 +4,9 @@
 // place() records each requirement in the memory model at the placement's location (with
 // `record_as` when given: a host view's release event, so that conflicting work waits for
 // the view) and returns the dependencies; run() allocates where the plans say, runs their
-// copies (CopyRunner), then launches or runs the host work, and waits for the queue.
+// copies (CopyRunner), then launches or runs the host work, and waits for the queue;
+// enqueue() does the same for a kernel without the final wait (copies that need the host
+// in the middle, device -> host and staged device -> device, are still waited for).
 // Thread-safety and ownership: see task_body.hpp. The runtime outlives every body (it
 // waits for all tasks before going).
 #pragma once
@@ -35,9 +37,12 @@ class CommandBody final : public TaskBody {
   std::vector<std::shared_ptr<TaskEvent>> place(Device* placement,
                                                 const std::shared_ptr<TaskEvent>& event) override;
   void run(DeviceQueue* queue) override;
+  bool enqueue(DeviceQueue* queue) override;
 
  private:
   BufferAccess access_at(std::size_t requirement, LocationId location) const;
+  // Allocations and copies of the plans; copies to `queue` are left enqueued there.
+  void stage(DeviceQueue* queue);
   void launch(DeviceQueue& queue);
 
   RuntimeState& runtime_;
