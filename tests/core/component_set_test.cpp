@@ -25,7 +25,7 @@ TEST_CASE("an unknown component name lists the available ones of that kind") {
   } catch (const plexus::error& failure) {
     CHECK(failure.category() == plexus::error_category::config);
     CHECK_THAT(failure.what(), Contains("mine.toml") && Contains("scheduler 'hetf' is not installed") &&
-                                   Contains("available: dag, inorder") && Contains("Searched:"));
+                                   Contains("available: dag, heft, inorder") && Contains("Searched:"));
   }
 }
 

@@ -37,7 +37,7 @@ TEST_CASE("search order: explicit, PLEXUS_CONFIG, ./plexus.toml, user dir, built
   SECTION("nothing present: the built-in default") {
     Config config = Config::load();
     CHECK(config.origin().source == ConfigSource::builtin);
-    CHECK(config.selected(ComponentKind::scheduler) == "inorder");
+    CHECK(config.selected(ComponentKind::scheduler) == "dag");
   }
   env.root.write("xdg/plexus/plexus.toml", selects("from_user_dir"));
   SECTION("user config dir") {

@@ -24,10 +24,10 @@ std::string config_error(const std::string& text, const std::string& name = "bad
 
 }  // namespace
 
-TEST_CASE("the built-in default selects the inorder scheduler and the known backends") {
+TEST_CASE("the built-in default selects the dag scheduler and the known backends") {
   Config config = Config::from_string(Config::builtin_text(), "<built-in default>");
   CHECK(config.origin().source == plexus::ConfigSource::builtin);
-  CHECK(config.selected(ComponentKind::scheduler) == "inorder");
+  CHECK(config.selected(ComponentKind::scheduler) == "dag");
   CHECK(config.selected_backends() == std::vector<std::string>{"host", "opencl", "cuda"});
   CHECK(config.skip_missing_backends());
   CHECK(config.log_level() == "info");
@@ -124,7 +124,7 @@ TEST_CASE("overrides replace selections and are recorded") {
   CHECK(config.selected_backends() == std::vector<std::string>{"host", "opencl"});
   CHECK(config.log_level() == "debug");
   CHECK(config.overrides().size() == 3);
-  CHECK(original.selected(ComponentKind::scheduler) == "inorder");  // copies are unaffected
+  CHECK(original.selected(ComponentKind::scheduler) == "dag");  // copies are unaffected
   CHECK_THROWS_WITH(config.set("shceduler", "x", "--set shceduler=x"),
                     Contains("unknown setting 'shceduler'"));
   CHECK_THROWS_WITH(config.set("log.level", "loud", "PLEXUS_LOG_LEVEL=loud"),
@@ -144,7 +144,7 @@ TEST_CASE("plugin paths resolve relative to the config file") {
 TEST_CASE("the config in force renders back to TOML that parses") {
   Config config = Config::from_string(Config::builtin_text(), "<built-in default>");
   Config again = Config::from_string(config.to_toml(), "rendered");
-  CHECK(again.selected(ComponentKind::scheduler) == "inorder");
+  CHECK(again.selected(ComponentKind::scheduler) == "dag");
   CHECK(again.selected_backends() == config.selected_backends());
 }
 

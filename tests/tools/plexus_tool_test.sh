@@ -21,8 +21,8 @@ expect "unknown option" 2 "unknown option --colour" -- "$plexus" info --colour
 expect "--version" 0 "^plexus [0-9]+\.[0-9]+\.[0-9]+" -- "$plexus" --version
 
 expect "info on the built-in default" 0 "Config: <built-in default> \(built-in default\)" -- "$plexus" info
-expect "info shows the inorder scheduler found and selected" 0 \
-  "scheduler +inorder +[0-9.]+ +/.*libplexus_scheduler_inorder\.so" -- "$plexus" info
+expect "info shows the dag scheduler (the built-in default) found and selected" 0 \
+  "scheduler +dag +[0-9.]+ +/.*libplexus_scheduler_dag\.so" -- "$plexus" info
 expect "info shows the host backend's device" 0 "host [0-9.]+: available" -- "$plexus" info
 expect "info shows the code format each device loads" 0 \
   "loads: llvm-bitcode \(formats, most preferred first: llvm-bitcode\)" -- "$plexus" info
@@ -39,7 +39,7 @@ expect "info --config names the file" 0 "Config: .*ok\.toml \(given explicitly\)
 expect "PLEXUS_SCHEDULER override is shown" 1 "override: PLEXUS_SCHEDULER=nosuch" -- \
   env PLEXUS_SCHEDULER=nosuch "$plexus" info --config ok.toml
 expect "unknown scheduler lists the available ones" 1 \
-  "scheduler 'nosuch' is not installed; available: dag, inorder" -- \
+  "scheduler 'nosuch' is not installed; available: dag, heft, inorder" -- \
   env PLEXUS_SCHEDULER=nosuch "$plexus" info --config ok.toml
 
 printf '[scheduler]\nuse = = "x"\n' > broken.toml
