@@ -29,12 +29,14 @@ boost::json::object read_json(const fs::path& path) {
   return boost::json::parse(text.str()).as_object();
 }
 
-std::string trace_table(const fs::path& file) { return "[trace]\nfile = \"" + file.string() + "\"\n"; }
+std::string trace_table(const fs::path& file) {
+  return "[trace]\nfile = \"" + file.string() + "\"\n";
+}
 
 struct ScratchDir {
-  fs::path path = fs::temp_directory_path() /
-                  ("plexus-trace-test-" + std::to_string(::getpid()) + "-" +
-                   std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+  fs::path path =
+      fs::temp_directory_path() / ("plexus-trace-test-" + std::to_string(::getpid()) + "-" +
+                                   std::to_string(reinterpret_cast<std::uintptr_t>(this)));
   ScratchDir() { fs::create_directories(path); }
   ~ScratchDir() { fs::remove_all(path); }
 };
@@ -79,8 +81,8 @@ TEST_CASE("the trace holds every task with its dependencies, and agrees with the
         if (event.at("ph").as_string() != "X" || event.at("cat").as_string() != "task") continue;
         const auto& args = event.at("args").as_object();
         tasks[args.at("id").as_int64()] = args;
-        latest_end = std::max(latest_end, event.at("ts").to_number<double>() +
-                                              event.at("dur").to_number<double>());
+        latest_end = std::max(
+            latest_end, event.at("ts").to_number<double>() + event.at("dur").to_number<double>());
       }
       REQUIRE(tasks.size() == 5);
       CHECK(summary.at("tasks").to_number<double>() == 5);
@@ -98,7 +100,8 @@ TEST_CASE("the trace holds every task with its dependencies, and agrees with the
           CHECK(earlier.at("end_us").to_number<double>() <=
                 args.at("start_us").to_number<double>() + 0.01);
         }
-        CHECK(args.at("submit_us").to_number<double>() <= args.at("ready_us").to_number<double>() + 0.01);
+        CHECK(args.at("submit_us").to_number<double>() <=
+              args.at("ready_us").to_number<double>() + 0.01);
         CHECK(args.at("device").as_string() == "host");  // host tasks and the host access
       }
       CHECK(failed == 2);

@@ -1,10 +1,10 @@
 // plexus ab: runs one program alternately under several configs and compares the runs.
+#include <toml++/toml.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "ab_report.hpp"
 #include "ab_run.hpp"
@@ -19,7 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* ab_usage = R"(usage: plexus ab [--config FILE]... [--set KEY=VALUE]... [options] -- PROGRAM ARGS...
+constexpr const char* ab_usage =
+    R"(usage: plexus ab [--config FILE]... [--set KEY=VALUE]... [options] -- PROGRAM ARGS...
 
 Runs PROGRAM alternately under each config (A B A B ..., so drift affects all), passing the
 config in PLEXUS_CONFIG and a per-run trace file in PLEXUS_TRACE, reads each run's trace
@@ -136,8 +137,8 @@ void run_rounds(std::vector<AbConfig>& configs, const std::vector<std::string>& 
 }  // namespace
 
 int ab_command(const std::vector<std::string>& args) {
-  const CommandLine line(args, {"config", "set", "runs", "warmup", "timeout", "out", "csv", "json", "svg"},
-                         {"help"});
+  const CommandLine line(
+      args, {"config", "set", "runs", "warmup", "timeout", "out", "csv", "json", "svg"}, {"help"});
   if (line.flag("help")) {
     std::cout << ab_usage;
     return 0;
@@ -167,9 +168,10 @@ int ab_command(const std::vector<std::string>& args) {
 
   std::string command;
   for (const auto& arg : program) command += (command.empty() ? "" : " ") + arg;
-  std::cout << "plexus ab: " << configs.size() << " configs, " << runs << " runs each (+"
-            << warmup << " warm-up), alternating; program: " << command << "\n";
-  for (const auto& config : configs) std::cout << "  " << config.label << ": " << config.name << "\n";
+  std::cout << "plexus ab: " << configs.size() << " configs, " << runs << " runs each (+" << warmup
+            << " warm-up), alternating; program: " << command << "\n";
+  for (const auto& config : configs)
+    std::cout << "  " << config.label << ": " << config.name << "\n";
   std::cout << "  traces, summaries and logs: " << out.string() << "\n" << std::flush;
 
   try {

@@ -65,14 +65,14 @@ void print_report(std::ostream& out, const std::vector<AbConfig>& configs) {
                       "wall ms median [min-max]", "tasks", "copies", "bytes moved"});
   for (const auto& config : configs) {
     const RunResult& first = config.runs.front();
-    table.add({config.label + " " + config.name, first.scheduler,
-               spread_text(spread_of(makespans_ms(config))),
-               spread_text(spread_of(each(config, [](const RunResult& r) { return r.wall_ms; })), 1),
-               fixed(spread_of(each(config, [](const RunResult& r) { return r.tasks; })).median, 0),
-               fixed(spread_of(each(config, [](const RunResult& r) { return r.copies; })).median, 0),
-               bytes_text(spread_of(each(config, [](const RunResult& r) {
-                            return r.bytes_moved;
-                          })).median)});
+    table.add(
+        {config.label + " " + config.name, first.scheduler,
+         spread_text(spread_of(makespans_ms(config))),
+         spread_text(spread_of(each(config, [](const RunResult& r) { return r.wall_ms; })), 1),
+         fixed(spread_of(each(config, [](const RunResult& r) { return r.tasks; })).median, 0),
+         fixed(spread_of(each(config, [](const RunResult& r) { return r.copies; })).median, 0),
+         bytes_text(
+             spread_of(each(config, [](const RunResult& r) { return r.bytes_moved; })).median)});
   }
   table.print(out);
 
@@ -85,12 +85,15 @@ void print_report(std::ostream& out, const std::vector<AbConfig>& configs) {
     }
     for (const auto& name : names) {
       auto of = [&](auto field) {
-        return spread_of(each(config, [&](const RunResult& run) -> double {
-                           auto found = run.devices.find(name);
-                           return found == run.devices.end() ? 0.0 : field(found->second);
-                         })).median;
+        return spread_of(each(config,
+                              [&](const RunResult& run) -> double {
+                                auto found = run.devices.find(name);
+                                return found == run.devices.end() ? 0.0 : field(found->second);
+                              }))
+            .median;
       };
-      devices.add({config.label, name, fixed(of([](const DeviceUse& u) { return double(u.tasks); }), 0),
+      devices.add({config.label, name,
+                   fixed(of([](const DeviceUse& u) { return double(u.tasks); }), 0),
                    fixed(of([](const DeviceUse& u) { return u.busy_us / 1000; })),
                    fixed(of([](const DeviceUse& u) { return u.utilisation * 100; }), 1) + "%"});
     }

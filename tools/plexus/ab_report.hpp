@@ -12,9 +12,9 @@
 namespace plexus::tool {
 
 struct AbConfig {
-  std::string label;  // "A", "B", ...
-  std::string name;   // the config file, or the file plus a --set override
-  std::string path;   // the config file the runs got
+  std::string label;            // "A", "B", ...
+  std::string name;             // the config file, or the file plus a --set override
+  std::string path;             // the config file the runs got
   std::vector<RunResult> runs;  // measured runs, in order (warm-up runs excluded)
 };
 

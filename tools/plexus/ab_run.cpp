@@ -144,8 +144,8 @@ RunResult run_once(const std::vector<std::string>& program, const std::string& c
     read_summary(summary, result);
   } catch (const error& failure) {
     throw error(error_category::invalid_argument,
-                "the run under " + who + " exited normally but " + failure.what() +
-                    "; is '" + program[0] +
+                "the run under " + who + " exited normally but " + failure.what() + "; is '" +
+                    program[0] +
                     "' a Plexus application that destroys its plexus::Runtime before exiting?");
   }
   return result;

@@ -20,7 +20,8 @@ Comparison compare(const std::vector<double>& base, const std::vector<double>& o
   }
   Comparison result{spread_of(ratios), {}};
   if (ratios.size() < 3) {
-    result.verdict = "too few runs to tell a difference from run-to-run noise (use --runs 3 or more)";
+    result.verdict =
+        "too few runs to tell a difference from run-to-run noise (use --runs 3 or more)";
   } else if (result.ratio.max < 1) {
     char text[96];
     std::snprintf(text, sizeof text, "faster in every pair (%.0f%% less makespan, median)",
@@ -34,7 +35,8 @@ Comparison compare(const std::vector<double>& base, const std::vector<double>& o
     result.verdict = text;
     result.differs = true;
   } else {
-    result.verdict = "the difference is within run-to-run noise (the pairs disagree on which is faster)";
+    result.verdict =
+        "the difference is within run-to-run noise (the pairs disagree on which is faster)";
   }
   return result;
 }

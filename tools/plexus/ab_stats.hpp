@@ -16,7 +16,7 @@ struct Spread {
 Spread spread_of(std::vector<double> values);
 
 struct Comparison {
-  Spread ratio;         // other/base per pair of runs (run i of each, taken in turn)
+  Spread ratio;          // other/base per pair of runs (run i of each, taken in turn)
   bool differs = false;  // every pair agrees (verdict: "faster ..." / "slower ...")
   std::string verdict;   // "faster in every pair ...", "the difference is within ...", ...
 };

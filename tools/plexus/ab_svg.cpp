@@ -45,7 +45,8 @@ Gantt read_gantt(const std::string& trace) {
       if (phase != "X") continue;
       const std::string category(event.at("cat").as_string());
       if (category == "launch") continue;  // the task bar shows the kernel
-      const double ts = event.at("ts").to_number<double>(), dur = event.at("dur").to_number<double>();
+      const double ts = event.at("ts").to_number<double>(),
+                   dur = event.at("dur").to_number<double>();
       const int tid = static_cast<int>(event.at("tid").to_number<double>());
       gantt.rows[{pid, tid}].push_back(
           {std::string(event.at("name").as_string()), category == "copy", ts, ts + dur});
@@ -67,11 +68,16 @@ std::string colour(const std::string& name) {
 std::string escaped(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
   }
   return out;
 }
@@ -98,11 +104,10 @@ const RunResult& representative(const AbConfig& config) {
   std::vector<double> makespans;
   for (const auto& run : config.runs) makespans.push_back(run.makespan_us);
   const double median = spread_of(makespans).median;
-  return *std::min_element(config.runs.begin(), config.runs.end(),
-                           [&](const RunResult& a, const RunResult& b) {
-                             return std::abs(a.makespan_us - median) <
-                                    std::abs(b.makespan_us - median);
-                           });
+  return *std::min_element(
+      config.runs.begin(), config.runs.end(), [&](const RunResult& a, const RunResult& b) {
+        return std::abs(a.makespan_us - median) < std::abs(b.makespan_us - median);
+      });
 }
 
 // A config's name without its directories ("dag.toml", "dag.toml + scheduler=heft").
@@ -152,9 +157,10 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
     const double gantt_top = first_top + static_cast<double>(c / columns) * panel_height;
     auto x_of = [&](double us) { return left + us / span_us * panel_width; };
     svg << "<text x=\"" << num(left) << "\" y=\"" << num(gantt_top - 8)
-        << "\" font-weight=\"bold\">" << escaped(configs[c].label + ": " + short_name(configs[c].name) + " (" +
-                                                 representative(configs[c]).scheduler + ", " +
-                                                 num(gantt.makespan_us / 1000) + " ms)")
+        << "\" font-weight=\"bold\">"
+        << escaped(configs[c].label + ": " + short_name(configs[c].name) + " (" +
+                   representative(configs[c]).scheduler + ", " + num(gantt.makespan_us / 1000) +
+                   " ms)")
         << "</text>\n";
     std::size_t row = 0;
     for (const auto& [where, bars] : gantt.rows) {
@@ -162,11 +168,10 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
       auto device = gantt.devices.find(where.first);
       std::string name = device == gantt.devices.end() ? "?" : device->second;
       if (name.size() > 14) name = name.substr(0, 13) + "…";
-      svg << "<text x=\"" << num(left - 4) << "\" y=\"" << num(y + 15)
-          << "\" text-anchor=\"end\">" << escaped(name) << " q" << where.second << "</text>\n"
+      svg << "<text x=\"" << num(left - 4) << "\" y=\"" << num(y + 15) << "\" text-anchor=\"end\">"
+          << escaped(name) << " q" << where.second << "</text>\n"
           << "<rect x=\"" << num(left) << "\" y=\"" << num(y + 2) << "\" width=\""
-          << num(panel_width) << "\" height=\"" << num(row_height - 4)
-          << "\" fill=\"#f4f4f4\"/>\n";
+          << num(panel_width) << "\" height=\"" << num(row_height - 4) << "\" fill=\"#f4f4f4\"/>\n";
       for (const auto& bar : bars) {
         const double x = x_of(bar.start_us), w = std::max(0.5, x_of(bar.end_us) - x);
         const double inset = bar.copy ? 8 : 3;
@@ -184,8 +189,8 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
     for (double t = 0; t <= span_ms + 1e-9; t += step) {
       const double x = x_of(t * 1000);
       svg << "<line x1=\"" << num(x) << "\" y1=\"" << num(axis) << "\" x2=\"" << num(x)
-          << "\" y2=\"" << num(axis + 4) << "\" stroke=\"black\"/><text x=\"" << num(x)
-          << "\" y=\"" << num(axis + 16) << "\" text-anchor=\"middle\">" << num(t) << "</text>\n";
+          << "\" y2=\"" << num(axis + 4) << "\" stroke=\"black\"/><text x=\"" << num(x) << "\" y=\""
+          << num(axis + 16) << "\" text-anchor=\"middle\">" << num(t) << "</text>\n";
     }
     svg << "<text x=\"" << num(left + panel_width) << "\" y=\"" << num(axis + 30)
         << "\" text-anchor=\"end\">time since first submission (ms)</text>\n";
@@ -194,16 +199,16 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
   std::map<std::string, std::string> legend;
   for (const auto& gantt : gantts) {
     for (const auto& [where, bars] : gantt.rows) {
-      for (const auto& bar : bars) legend[bar.copy ? "copy" : bar.name] = bar.copy ? "#222222" : colour(bar.name);
+      for (const auto& bar : bars)
+        legend[bar.copy ? "copy" : bar.name] = bar.copy ? "#222222" : colour(bar.name);
     }
   }
   double legend_x = margin;
   const double legend_y = panels_bottom + 58;
   for (const auto& [name, fill] : legend) {
     svg << "<rect x=\"" << num(legend_x) << "\" y=\"" << num(legend_y - 9)
-        << "\" width=\"10\" height=\"10\" fill=\"" << fill << "\"/><text x=\""
-        << num(legend_x + 14) << "\" y=\"" << num(legend_y) << "\">" << escaped(name)
-        << "</text>\n";
+        << "\" width=\"10\" height=\"10\" fill=\"" << fill << "\"/><text x=\"" << num(legend_x + 14)
+        << "\" y=\"" << num(legend_y) << "\">" << escaped(name) << "</text>\n";
     legend_x += 30 + 7 * name.size();
   }
 
@@ -213,7 +218,8 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
     for (const auto& run : config.runs) top_ms = std::max(top_ms, run.makespan_us / 1000);
   }
   top_ms = std::max(top_ms * 1.1, 1e-3);
-  const double plot_left = margin + 60, plot_width = std::min(width - plot_left - margin, 140.0 * configs.size() + 40);
+  const double plot_left = margin + 60,
+               plot_width = std::min(width - plot_left - margin, 140.0 * configs.size() + 40);
   auto y_of = [&](double ms) { return box_top + box_height - ms / top_ms * box_height; };
   svg << "<text x=\"" << margin << "\" y=\"" << num(box_top - 12)
       << "\" font-size=\"13\" font-weight=\"bold\">makespan per run (ms): box = quartiles, "

@@ -20,10 +20,18 @@ std::string quoted(const std::string& text) {
   std::string out = "\"";
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char escaped[8];
@@ -45,9 +53,12 @@ std::string number(double value) {
 
 const char* op_name(TraceOp::Kind kind) {
   switch (kind) {
-    case TraceOp::Kind::copy_to_device: return "copy host->device";
-    case TraceOp::Kind::copy_to_host: return "copy device->host";
-    case TraceOp::Kind::launch: return "launch";
+    case TraceOp::Kind::copy_to_device:
+      return "copy host->device";
+    case TraceOp::Kind::copy_to_host:
+      return "copy device->host";
+    case TraceOp::Kind::launch:
+      return "launch";
   }
   return "op";
 }
@@ -163,22 +174,20 @@ class Writer {
         continue;
       }
       bytes += op.bytes;
-      Direction& direction =
-          op.kind == TraceOp::Kind::copy_to_device ? to_device_ : to_host_;
+      Direction& direction = op.kind == TraceOp::Kind::copy_to_device ? to_device_ : to_host_;
       direction.count++;
       direction.bytes += op.bytes;
       events.push_back(slice(op_name(op.kind), "copy", pid, tid, us(op.start), us(op.end),
                              "\"task\":" + std::to_string(id) + ",\"bytes\":" +
                                  std::to_string(op.bytes) + ",\"device\":" + quoted(op.device)));
     }
-    events.push_back(slice(event.label(), "task", pid, tid, start, end,
-                           "\"id\":" + std::to_string(id) + ",\"submit_us\":" + number(submit) +
-                               ",\"ready_us\":" + number(ready) + ",\"start_us\":" +
-                               number(start) + ",\"end_us\":" + number(end) +
-                               ",\"device\":" + quoted(record.device) + ",\"kernel\":" +
-                               quoted(record.kernel) + ",\"bytes\":" + std::to_string(bytes) +
-                               ",\"status\":\"" + (failed ? "failed" : "complete") +
-                               "\",\"dependencies\":[" + deps + "]"));
+    events.push_back(slice(
+        event.label(), "task", pid, tid, start, end,
+        "\"id\":" + std::to_string(id) + ",\"submit_us\":" + number(submit) + ",\"ready_us\":" +
+            number(ready) + ",\"start_us\":" + number(start) + ",\"end_us\":" + number(end) +
+            ",\"device\":" + quoted(record.device) + ",\"kernel\":" + quoted(record.kernel) +
+            ",\"bytes\":" + std::to_string(bytes) + ",\"status\":\"" +
+            (failed ? "failed" : "complete") + "\",\"dependencies\":[" + deps + "]"));
   }
 
   static std::string slice(const std::string& name, const char* category, int pid, int tid,
@@ -200,13 +209,14 @@ class Writer {
       auto [source_pid, source_tid] = where(source);
       auto [target_pid, target_tid] = where(target);
       const std::string id = std::to_string(++flow);
-      events.push_back("{\"ph\":\"s\",\"name\":\"dependency\",\"cat\":\"dependency\",\"id\":" +
-                       id + ",\"pid\":" + std::to_string(source_pid) + ",\"tid\":" +
-                       std::to_string(source_tid) + ",\"ts\":" + number(leave) + "}");
-      events.push_back("{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"dependency\",\"cat\":"
-                       "\"dependency\",\"id\":" + id + ",\"pid\":" + std::to_string(target_pid) +
-                       ",\"tid\":" + std::to_string(target_tid) + ",\"ts\":" +
-                       number(starts_[to]) + "}");
+      events.push_back("{\"ph\":\"s\",\"name\":\"dependency\",\"cat\":\"dependency\",\"id\":" + id +
+                       ",\"pid\":" + std::to_string(source_pid) +
+                       ",\"tid\":" + std::to_string(source_tid) + ",\"ts\":" + number(leave) + "}");
+      events.push_back(
+          "{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"dependency\",\"cat\":"
+          "\"dependency\",\"id\":" +
+          id + ",\"pid\":" + std::to_string(target_pid) + ",\"tid\":" + std::to_string(target_tid) +
+          ",\"ts\":" + number(starts_[to]) + "}");
     }
   }
 
@@ -275,7 +285,8 @@ void write_file(const std::string& path, const std::string& text) {
 std::string summary_path(const std::string& trace_file) {
   const std::string suffix = ".json";
   std::string stem = trace_file;
-  if (stem.size() > suffix.size() && stem.ends_with(suffix)) stem.resize(stem.size() - suffix.size());
+  if (stem.size() > suffix.size() && stem.ends_with(suffix))
+    stem.resize(stem.size() - suffix.size());
   return stem + ".summary.json";
 }
 

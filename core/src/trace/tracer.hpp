@@ -4,11 +4,11 @@
 //
 // Enabled by `[trace] file = "..."` or PLEXUS_TRACE=FILE. One runtime traces at a time: the
 // active tracer is a process-wide pointer (nullptr when tracing is off, so the launch path
-// pays one branch), so it also records tasks other runtimes run meanwhile. A task's record is owned by the tracer and reached by the thread that
-// runs it through current_task_trace (set only while the task runs on that thread).
-// Times: the host steady clock (TaskEvent::clock). Thread-safety: begin() and the records'
-// ops from any thread (each record is filled by the one thread running its task);
-// records() after every task is done.
+// pays one branch), so it also records tasks other runtimes run meanwhile. A task's record is owned
+// by the tracer and reached by the thread that runs it through current_task_trace (set only while
+// the task runs on that thread). Times: the host steady clock (TaskEvent::clock). Thread-safety:
+// begin() and the records' ops from any thread (each record is filled by the one thread running its
+// task); records() after every task is done.
 #pragma once
 
 #include <atomic>
@@ -33,7 +33,7 @@ struct TraceOp {
 };
 
 struct TaskTrace {
-  std::shared_ptr<TaskEvent> event;  // submit, start, end times and status
+  std::shared_ptr<TaskEvent> event;                      // submit, start, end times and status
   std::vector<std::shared_ptr<TaskEvent>> dependencies;  // explicit and from placement
   std::string device = "host";  // the placement: a device's name, "host" for host work
   std::string kernel;           // kernels only
@@ -93,10 +93,12 @@ class TraceOpScope {
 class TraceTaskScope {
  public:
   explicit TraceTaskScope(const Task& task) {
-    if (Tracer* tracer = active_tracer()) [[unlikely]] begin(*tracer, task);
+    if (Tracer* tracer = active_tracer()) [[unlikely]]
+      begin(*tracer, task);
   }
   ~TraceTaskScope() {
-    if (begun_) [[unlikely]] current_task_trace = outer_;
+    if (begun_) [[unlikely]]
+      current_task_trace = outer_;
   }
   TraceTaskScope(const TraceTaskScope&) = delete;
   TraceTaskScope& operator=(const TraceTaskScope&) = delete;
