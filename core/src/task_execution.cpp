@@ -79,6 +79,7 @@ void start_task(Task& task, DeviceQueue* queue) {
     run_task_now(task, queue);
     return;
   }
+  detail::TraceTaskScope traced(task);  // recorded like run_task_now (the launch names device)
   // Dependencies already in `queue` run before anything enqueued now: no need to wait.
   std::vector<std::shared_ptr<TaskEvent>> queued;
   Task waited_part;
