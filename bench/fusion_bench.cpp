@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "bench_support.hpp"
+#include "standalone_plugin.hpp"
 #include "plexus/backend.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/component_lookup.hpp"
@@ -26,38 +27,6 @@
 #include "plexus/plugin_registry.hpp"
 
 namespace {
-
-// The fusion engine sees the compiler; nothing else sees anything.
-class Lookup final : public plexus::ComponentLookup {
- public:
-  plexus::Compiler* compiler_ = nullptr;
-  std::size_t backend_count() const override { return 0; }
-  plexus::Backend& backend(std::size_t) const override {
-    throw plexus::error(plexus::error_category::internal, "no backends here");
-  }
-  plexus::CacheStore* cache() const override { return nullptr; }
-  plexus::Compiler* compiler() const override { return compiler_; }
-  plexus::FusionEngine* fusion() const override { return nullptr; }
-  plexus::MemoryModel* memory() const override { return nullptr; }
-  plexus::Scheduler* scheduler() const override { return nullptr; }
-};
-
-template <class T>
-std::shared_ptr<T> load(const std::string& kind, const std::string& name, Lookup& lookup) {
-  const char* dir = std::getenv("PLEXUS_BUILD_PLUGIN_DIR");
-  const std::string plugin_dir = dir && *dir ? dir : PLEXUS_BENCH_PLUGIN_DIR;
-  const auto listing =
-      plexus::PluginRegistry::inspect(plugin_dir + "/libplexus_" + kind + "_" + name + ".so");
-  const auto library = plexus::PluginLibrary::load(listing);
-  const std::string table = kind == "backend" ? "backends" : kind;
-  const auto config = plexus::Config::from_string(
-      "[" + table + "]\nuse = " + (kind == "backend" ? "[\"" + name + "\"]" : "\"" + name + "\"") +
-          "\n[scheduler]\nuse = \"inorder\"\n",
-      "plexus-bench-fusion");
-  plexus::PluginContext context{config.options_for(T::kind, name), lookup};
-  const std::shared_ptr<plexus::Component> component = library->create(context);
-  return std::shared_ptr<T>(component, dynamic_cast<T*>(component.get()));
-}
 
 const char* const source = R"(
 __kernel void affine(__global const float* x, __global float* t) {
@@ -118,11 +87,11 @@ plexus::FusionArgument plain(std::uint32_t identity) {
 int main(int argc, char** argv) try {
   const auto options =
       bench::parse_options(argc, argv, {{"mi", 16}, {"reps", 5}, {"rounds", 500}});
-  Lookup lookup;
-  const auto compiler = load<plexus::Compiler>("compiler", "clang", lookup);
+  bench::CompilerOnlyLookup lookup;  // the fusion engine sees the compiler, nothing else
+  const auto compiler = bench::load_plugin<plexus::Compiler>("compiler", "clang", lookup);
   lookup.compiler_ = compiler.get();
-  const auto engine = load<plexus::FusionEngine>("fusion", "llvm", lookup);
-  const auto backend = load<plexus::Backend>("backend", "host", lookup);
+  const auto engine = bench::load_plugin<plexus::FusionEngine>("fusion", "llvm", lookup);
+  const auto backend = bench::load_plugin<plexus::Backend>("backend", "host", lookup);
   plexus::Device& device = backend->device(0);
   std::cout << "device: " << device.info().name << " (" << device.info().compute_units
             << " compute units)\n";

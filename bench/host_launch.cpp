@@ -16,77 +16,16 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "plexus/backend.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/component_lookup.hpp"
 #include "plexus/config.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
-#include "plexus/plugin_context.hpp"
-#include "plexus/plugin_library.hpp"
-#include "plexus/plugin_registry.hpp"
+#include "standalone_plugin.hpp"
 
 namespace {
-
-using clock_type = std::chrono::steady_clock;
-
-double seconds_since(clock_type::time_point start) {
-  return std::chrono::duration<double>(clock_type::now() - start).count();
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
-
-class NoComponents final : public plexus::ComponentLookup {
- public:
-  std::size_t backend_count() const override { return 0; }
-  plexus::Backend& backend(std::size_t) const override {
-    throw plexus::error(plexus::error_category::internal, "no backends here");
-  }
-  plexus::CacheStore* cache() const override { return nullptr; }
-  plexus::Compiler* compiler() const override { return nullptr; }
-  plexus::FusionEngine* fusion() const override { return nullptr; }
-  plexus::MemoryModel* memory() const override { return nullptr; }
-  plexus::Scheduler* scheduler() const override { return nullptr; }
-};
-
-template <class T>
-std::shared_ptr<T> load(const std::string& kind, const std::string& name,
-                        const std::string& options) {
-  const char* dir = std::getenv("PLEXUS_BUILD_PLUGIN_DIR");
-  const std::string plugin_dir = dir && *dir ? dir : PLEXUS_BENCH_PLUGIN_DIR;
-  const auto listing =
-      plexus::PluginRegistry::inspect(plugin_dir + "/libplexus_" + kind + "_" + name + ".so");
-  const auto library = plexus::PluginLibrary::load(listing);
-  const std::string table = kind == "backend" ? "backends" : kind;
-  const auto config = plexus::Config::from_string(
-      "[" + table + "]\nuse = " + (kind == "backend" ? "[\"" + name + "\"]" : "\"" + name + "\"") +
-          "\n[" + table + "." + name + "]\n" + options + "\n[scheduler]\nuse = \"inorder\"\n",
-      "plexus-bench-host");
-  NoComponents none;
-  plexus::PluginContext context{config.options_for(T::kind, name), none};
-  const std::shared_ptr<plexus::Component> component = library->create(context);
-  return std::shared_ptr<T>(component, dynamic_cast<T*>(component.get()));
-}
-
-std::map<std::string, long> parse(int argc, char** argv, std::map<std::string, long> options) {
-  for (int i = 1; i < argc; i += 2) {
-    const std::string key = argv[i];
-    char* end = nullptr;
-    const long value = i + 1 < argc ? std::strtol(argv[i + 1], &end, 10) : 0;
-    if (!key.starts_with("--") || !options.count(key.substr(2)) || !end || *end || value <= 0) {
-      std::cerr << "usage: " << argv[0];
-      for (const auto& [name, fallback] : options)
-        std::cerr << " [--" << name << " " << fallback << "]";
-      std::cerr << "\n";
-      std::exit(2);
-    }
-    options[key.substr(2)] = value;
-  }
-  return options;
-}
 
 const char* const source = R"(
 __kernel void tiny(__global int* out) { out[get_global_id(0)] += 1; }
@@ -100,11 +39,12 @@ __kernel void vadd(__global const float* a, __global const float* b, __global fl
 
 int main(int argc, char** argv) try {
   const auto options =
-      parse(argc, argv, {{"mi", 64}, {"reps", 5}, {"launches", 2000}, {"threads", 0}});
-  const auto compiler = load<plexus::Compiler>("compiler", "clang", "");
+      bench::parse_options(argc, argv, {{"mi", 64}, {"reps", 5}, {"launches", 2000}, {"threads", 0}});
+  const bench::CompilerOnlyLookup none;  // the components see nothing else
+  const auto compiler = bench::load_plugin<plexus::Compiler>("compiler", "clang", none);
   const std::string backend_options =
       options.at("threads") > 0 ? "threads = " + std::to_string(options.at("threads")) : "";
-  const auto backend = load<plexus::Backend>("backend", "host", backend_options);
+  const auto backend = bench::load_plugin<plexus::Backend>("backend", "host", none, backend_options);
   plexus::Device& device = backend->device(0);
   std::cout << "device: " << device.info().name << " (" << device.info().compute_units
             << " compute units)\n";
@@ -112,18 +52,18 @@ int main(int argc, char** argv) try {
   plexus::CompileRequest request;
   request.source = source;
   request.target = plexus::BinaryFormat::llvm_bitcode;
-  auto start = clock_type::now();
+  auto start = bench::clock::now();
   const plexus::CompileResult compiled = compiler->compile(request);
   if (!compiled.succeeded) {
     std::cerr << compiled.log;
     return 1;
   }
-  const double compile_s = seconds_since(start);
-  start = clock_type::now();
+  const double compile_s = bench::seconds_since(start);
+  start = bench::clock::now();
   const auto module =
       device.load_module(plexus::BinaryFormat::llvm_bitcode, compiled.binary, compiled.kernels);
   std::cout << "compile (clang, llvm-bitcode): " << compile_s * 1e3
-            << " ms; load (JIT, O3): " << seconds_since(start) * 1e3 << " ms\n";
+            << " ms; load (JIT, O3): " << bench::seconds_since(start) * 1e3 << " ms\n";
   const auto queue = device.create_queue();
 
   // 1. Launch overhead.
@@ -136,16 +76,16 @@ int main(int argc, char** argv) try {
   const plexus::KernelArgument tiny_args[] = {plexus::KernelArgument::of_allocation(counters)};
   std::vector<double> per_launch;
   for (long rep = 0; rep < options.at("reps"); ++rep) {
-    start = clock_type::now();
+    start = bench::clock::now();
     for (long i = 0; i < launches; ++i) {
       queue->launch(module->kernel("tiny"), tiny_range, tiny_args);
       queue->wait();
     }
-    per_launch.push_back(seconds_since(start) / static_cast<double>(launches));
+    per_launch.push_back(bench::seconds_since(start) / static_cast<double>(launches));
   }
   const bool tiny_ok =
       counters[0] == launches * options.at("reps") && counters[63] == launches * options.at("reps");
-  std::cout << "launch + wait, 1 work-group of 64: " << median(per_launch) * 1e6
+  std::cout << "launch + wait, 1 work-group of 64: " << bench::median(per_launch) * 1e6
             << " us per launch (median of " << options.at("reps") << " x " << launches << ")"
             << (tiny_ok ? "" : "  WRONG RESULT") << "\n";
   device.deallocate(counters);
@@ -158,15 +98,15 @@ int main(int argc, char** argv) try {
   const plexus::KernelArgument wide_args[] = {plexus::KernelArgument::of_allocation(wide)};
   std::vector<double> per_wide_launch;
   for (long rep = 0; rep < options.at("reps"); ++rep) {
-    start = clock_type::now();
+    start = bench::clock::now();
     for (long i = 0; i < launches; ++i) {
       queue->launch(module->kernel("tiny"), wide_range, wide_args);
       queue->wait();
     }
-    per_wide_launch.push_back(seconds_since(start) / static_cast<double>(launches));
+    per_wide_launch.push_back(bench::seconds_since(start) / static_cast<double>(launches));
   }
   const bool wide_ok = wide[1023] == launches * options.at("reps");
-  std::cout << "launch + wait, 16 work-groups of 64: " << median(per_wide_launch) * 1e6
+  std::cout << "launch + wait, 16 work-groups of 64: " << bench::median(per_wide_launch) * 1e6
             << " us per launch" << (wide_ok ? "" : "  WRONG RESULT") << "\n";
   device.deallocate(wide);
 
@@ -187,24 +127,24 @@ int main(int argc, char** argv) try {
                                               plexus::KernelArgument::of_allocation(c)};
   std::vector<double> vadd_s, memcpy_s;
   for (long rep = 0; rep < options.at("reps"); ++rep) {
-    start = clock_type::now();
+    start = bench::clock::now();
     queue->launch(module->kernel("vadd"), range, vadd_args);
     queue->wait();
-    vadd_s.push_back(seconds_since(start));
-    start = clock_type::now();
+    vadd_s.push_back(bench::seconds_since(start));
+    start = bench::clock::now();
     std::memcpy(c, a, n * sizeof(float));
-    memcpy_s.push_back(seconds_since(start));
+    memcpy_s.push_back(bench::seconds_since(start));
   }
   queue->launch(module->kernel("vadd"), range, vadd_args);
   queue->wait();
   bool vadd_ok = true;
   for (std::size_t i = 0; i < n; i += 4099) vadd_ok &= c[i] == a[i] + 1.0f;
   const double bytes = static_cast<double>(n) * sizeof(float);
-  std::cout << "vector add " << options.at("mi") << " Mi floats: " << median(vadd_s) * 1e3
-            << " ms, " << 3 * bytes / median(vadd_s) / 1e9 << " GB/s (12 B/element)"
+  std::cout << "vector add " << options.at("mi") << " Mi floats: " << bench::median(vadd_s) * 1e3
+            << " ms, " << 3 * bytes / bench::median(vadd_s) / 1e9 << " GB/s (12 B/element)"
             << (vadd_ok ? "" : "  WRONG RESULT") << "\n";
-  std::cout << "memcpy " << options.at("mi") << " Mi floats: " << median(memcpy_s) * 1e3 << " ms, "
-            << 2 * bytes / median(memcpy_s) / 1e9 << " GB/s (8 B/element)\n";
+  std::cout << "memcpy " << options.at("mi") << " Mi floats: " << bench::median(memcpy_s) * 1e3 << " ms, "
+            << 2 * bytes / bench::median(memcpy_s) / 1e9 << " GB/s (8 B/element)\n";
   device.deallocate(a);
   device.deallocate(b);
   device.deallocate(c);
