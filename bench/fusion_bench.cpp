@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "bench_support.hpp"
+#include "fusion_chain_kernels.hpp"
 #include "standalone_plugin.hpp"
 #include "plexus/backend.hpp"
 #include "plexus/compiler.hpp"
@@ -28,25 +29,7 @@
 
 namespace {
 
-const char* const source = R"(
-__kernel void affine(__global const float* x, __global float* t) {
-  size_t i = get_global_id(0);
-  t[i] = 2.0f * x[i] + 1.0f;
-}
-__kernel void square(__global const float* a, __global float* b) {
-  size_t i = get_global_id(0);
-  b[i] = a[i] * a[i];
-}
-__kernel void shift(__global const float* a, __global float* b) {
-  size_t i = get_global_id(0);
-  b[i] = a[i] + 0.5f;
-}
-__kernel void root(__global const float* a, __global float* y) {
-  size_t i = get_global_id(0);
-  y[i] = sqrt(a[i]);
-}
-__kernel void tiny(__global int* out) { out[get_global_id(0)] += 1; }
-)";
+const char* const source = bench::fusion_chain_source;
 
 plexus::NdRange range1(std::size_t global, std::size_t local = 0) {
   plexus::NdRange range;

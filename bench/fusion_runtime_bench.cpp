@@ -9,28 +9,12 @@
 #include <iostream>
 
 #include "bench_support.hpp"
+#include "fusion_chain_kernels.hpp"
 #include "plexus/plexus.hpp"
 
 namespace {
 
-const char* const source = R"(
-__kernel void affine(__global const float* x, __global float* t) {
-  size_t i = get_global_id(0);
-  t[i] = 2.0f * x[i] + 1.0f;
-}
-__kernel void square(__global const float* a, __global float* b) {
-  size_t i = get_global_id(0);
-  b[i] = a[i] * a[i];
-}
-__kernel void shift(__global const float* a, __global float* b) {
-  size_t i = get_global_id(0);
-  b[i] = a[i] + 0.5f;
-}
-__kernel void root(__global const float* a, __global float* y) {
-  size_t i = get_global_id(0);
-  y[i] = sqrt(a[i]);
-}
-)";
+const char* const source = bench::fusion_chain_source;
 
 }  // namespace
 
