@@ -81,6 +81,7 @@ std::shared_ptr<const detail::BundleState> Runtime::build_bundle(const std::stri
                                 .format = program->format,
                                 .load_format = program->format,
                                 .architecture = key.architecture,
+                                .triple = {},
                                 .bytes = program->binary,
                                 .storage = program,
                                 .kernels = program->kernels,
