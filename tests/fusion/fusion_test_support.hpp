@@ -83,9 +83,10 @@ inline CompileResult compile_for(const std::string& source, BinaryFormat format)
   return result;
 }
 
-inline FusionRequest fusion_request(const TestProgram& program, BinaryFormat input,
-                                    BinaryFormat target) {
-  const CompileResult compiled = compile_for(program.source, input);
+// The program's kernels as compiled (in `input`, the FusionKernels' format), fused into
+// `target`.
+inline FusionRequest fusion_request_of(const TestProgram& program, const CompileResult& compiled,
+                                       BinaryFormat input, BinaryFormat target) {
   FusionRequest request;
   request.target = target;
   request.keep_ir = true;
@@ -109,6 +110,11 @@ inline FusionRequest fusion_request(const TestProgram& program, BinaryFormat inp
     request.kernels.push_back(std::move(fused));
   }
   return request;
+}
+
+inline FusionRequest fusion_request(const TestProgram& program, BinaryFormat input,
+                                    BinaryFormat target) {
+  return fusion_request_of(program, compile_for(program.source, input), input, target);
 }
 
 // Runs launches of `module` (kernel name, range, argument identities) over the program's

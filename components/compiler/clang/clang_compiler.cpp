@@ -134,12 +134,14 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
   // reports why), level 2 from level 1 and the back end's inputs.
   std::optional<FrontendCache::Key> direct, level1, level2;
   std::optional<Frontend::Preprocessed> preprocessed;
+  // IR-only results (request.emit_ir) are not binaries: the binary cache is not used.
+  const bool binary_cache = binary_cache_ && !request.emit_ir;
   if (cache_) {
     const std::string libraries =
         library_identity(spec.libclc_file.empty() ? "" : libclc_dir_ + "/" + spec.libclc_file) +
         "; " +
         library_identity(request.target == BinaryFormat::llvm_bitcode ? host_device_library_ : "");
-    if (source && binary_cache_ && direct_) {
+    if (source && binary_cache && direct_) {
       direct = direct_->key(request, spec, libraries);
       if (std::optional<FrontendCache::Key> known = direct_->resolve(*direct)) {
         if (std::optional<BinaryEntry> entry = cache_->load_binary(*known);
@@ -153,7 +155,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
     } else {
       level1 = cache_->input_key(request, request.options, spec);
     }
-    if (level1 && binary_cache_) {
+    if (level1 && binary_cache) {
       level2 = cache_->binary_key(*level1, request, spec, libraries);
       if (std::optional<BinaryEntry> entry = cache_->load_binary(*level2);
           entry && entry->format == request.target) {
@@ -212,6 +214,13 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
     return finish(std::move(result), log, std::move(replayed));
   const auto frontend_done = std::chrono::steady_clock::now();
   result.kernels = KernelInspector::inspect(*module);
+  if (request.emit_ir) {  // stop before the device library and the back end
+    result.binary = bitcode_of(*module);
+    result.format = BinaryFormat::llvm_bitcode;
+    result.succeeded = true;
+    module.reset();
+    return finish(std::move(result), log, std::move(replayed));
+  }
   std::optional<std::vector<std::byte>> binary = emitter_->emit(
       *module, spec, compiler_shared::FrontendOptions::optimization_level(request), log);
   module.reset();  // before the context and the log it reports to

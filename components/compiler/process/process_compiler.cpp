@@ -66,15 +66,19 @@ std::vector<BinaryFormat> ProcessCompiler::targets() const {
 CompileResult ProcessCompiler::compile(const CompileRequest& request) {
   const TargetSpec spec =
       compiler_shared::target_spec_for(request.target, request.target_architecture, "process");
-  const bool native = spec.format == BinaryFormat::ptx || spec.format == BinaryFormat::amdgcn;
-  const bool host_link = spec.format == BinaryFormat::llvm_bitcode && !host_device_library_.empty();
+  // emit_ir stops after the staged bitcode: no back-end tool runs.
+  const bool native = !request.emit_ir &&
+                      (spec.format == BinaryFormat::ptx || spec.format == BinaryFormat::amdgcn);
+  const bool host_link = !request.emit_ir && spec.format == BinaryFormat::llvm_bitcode &&
+                         !host_device_library_.empty();
   // Every tool this request needs, before any work: a missing one is `unsupported`.
   const std::string clang =
       compiler_shared::FrontendOptions::is_source(request.language) ? tools_.find("clang") : "";
   const std::string assembler =
       request.language == SourceLanguage::llvm_ir_text ? tools_.find("llvm-as") : "";
   const std::string translator =
-      request.language == SourceLanguage::spirv || spec.format == BinaryFormat::spirv
+      request.language == SourceLanguage::spirv ||
+              (spec.format == BinaryFormat::spirv && !request.emit_ir)
           ? tools_.find("llvm-spirv")
           : "";
   const std::string linker = native || host_link ? tools_.find("llvm-link") : "";
@@ -148,8 +152,11 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
   std::string binary;
   const std::string staged_file = dir.file("staged.bc");
   const std::string output_file = dir.file("output");
-  if (spec.format == BinaryFormat::spir_bitcode ||
-      (spec.format == BinaryFormat::llvm_bitcode && !host_link)) {
+  if (request.emit_ir) {
+    binary = std::move(staged->bitcode);
+    result.format = BinaryFormat::llvm_bitcode;
+  } else if (spec.format == BinaryFormat::spir_bitcode ||
+             (spec.format == BinaryFormat::llvm_bitcode && !host_link)) {
     binary = std::move(staged->bitcode);
   } else {
     if (!dir.write("staged.bc", staged->bitcode)) {

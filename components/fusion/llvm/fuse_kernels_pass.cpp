@@ -84,8 +84,9 @@ llvm::PreservedAnalyses FuseKernelsPass::run(llvm::Module& module, llvm::ModuleA
       llvm::FunctionType::get(llvm::Type::getVoidTy(context), types, false),
       llvm::GlobalValue::ExternalLinkage, name_, module);
   const llvm::CallingConv::ID convention =
-      inputs[0]->getCallingConv() == llvm::CallingConv::SPIR_FUNC ? llvm::CallingConv::SPIR_KERNEL
-                                                                  : inputs[0]->getCallingConv();
+      inputs[0]->getCallingConv() == llvm::CallingConv::SPIR_FUNC
+          ? llvm::CallingConv::ID{llvm::CallingConv::SPIR_KERNEL}
+          : inputs[0]->getCallingConv();
   fused->setCallingConv(convention);
   llvm::AttrBuilder attributes(context, inputs[0]->getAttributes().getFnAttrs());
   attributes.removeAttribute(llvm::Attribute::AlwaysInline);

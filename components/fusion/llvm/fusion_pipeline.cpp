@@ -23,12 +23,11 @@
 #include "fuse_kernels_pass.hpp"
 #include "internalize_pass.hpp"
 #include "plexus/error.hpp"
+#include "target_conventions.hpp"
 
 namespace plexus::fusion_llvm {
 
 namespace {
-
-constexpr unsigned generic_address_space = 4;  // OpenCL generic on spir and the host's map
 
 void verify(const llvm::Module& module, const char* stage) {
   std::string problems;
@@ -71,7 +70,7 @@ PipelineOutcome run_fusion_pipeline(llvm::Module& module, const FusionPlan& plan
     cleanup.addPass(llvm::EarlyCSEPass());
     cleanup.addPass(llvm::InstCombinePass());
     cleanup.addPass(llvm::SimplifyCFGPass());
-    cleanup.addPass(llvm::InferAddressSpacesPass(generic_address_space));
+    cleanup.addPass(llvm::InferAddressSpacesPass(generic_address_space(module)));
     cleanup.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::IndVarSimplifyPass()));
     cleanup.addPass(llvm::LoopUnrollPass());
     cleanup.addPass(llvm::SROAPass());
@@ -91,6 +90,10 @@ PipelineOutcome run_fusion_pipeline(llvm::Module& module, const FusionPlan& plan
     fuse.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(after)));
     fuse.run(module, modules);
   }
+  // NVPTX: the inputs' kernel marks were dropped when linking; the fused entry (rebuilt
+  // by DropParametersPass) gets its own, or the back end would emit it as a .func.
+  drop_nvptx_annotations(module);
+  if (llvm::Function* entry = module.getFunction(fused_name)) annotate_nvptx_kernel(*entry);
   verify(module, "fusion");
   llvm::internalizeModule(module, [&](const llvm::GlobalValue& value) {
     return value.getName() == fused_name;

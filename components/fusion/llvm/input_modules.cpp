@@ -7,7 +7,10 @@
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <optional>
+
 #include "plexus/error.hpp"
+#include "target_conventions.hpp"
 #include "work_item_remap.hpp"
 
 namespace plexus::fusion_llvm {
@@ -20,7 +23,8 @@ bool is_kernel(const llvm::Function& function) {
   return convention == llvm::CallingConv::SPIR_KERNEL ||
          convention == llvm::CallingConv::PTX_Kernel ||
          convention == llvm::CallingConv::AMDGPU_KERNEL ||
-         function.getMetadata("kernel_arg_addr_space") != nullptr;
+         function.getMetadata("kernel_arg_addr_space") != nullptr ||
+         annotated_nvptx_kernel(function);
 }
 
 std::unique_ptr<llvm::Module> parse(llvm::LLVMContext& context, const std::vector<std::byte>& bytes,
@@ -34,8 +38,8 @@ std::unique_ptr<llvm::Module> parse(llvm::LLVMContext& context, const std::vecto
   return std::move(*parsed);
 }
 
-// Kernel k's module made ready to link: see the header.
-void prepare(llvm::Module& module, std::size_t k, const FusionKernel& kernel,
+// Kernel k's module made ready to link (see the header), or why it cannot be fused.
+std::optional<std::string> prepare(llvm::Module& module, std::size_t k, const FusionKernel& kernel,
              const FusionPlan& plan) {
   llvm::Function* entry = module.getFunction(kernel.info.name);
   if (!entry || !is_kernel(*entry))
@@ -54,10 +58,24 @@ void prepare(llvm::Module& module, std::size_t k, const FusionKernel& kernel,
     other->replaceAllUsesWith(llvm::PoisonValue::get(other->getType()));
     other->eraseFromParent();
   }
+  if (is_nvptx(module)) {
+    const PlannedKernel& planned = plan.kernels[k];
+    if (planned.remap_sizes || planned.remap_global_id)
+      if (std::optional<std::string> intrinsic = work_item_register_read(module))
+        return "kernel " + std::to_string(k) + " ('" + kernel.info.name +
+               "') runs over a different nd-range than the fused kernel, but its NVPTX IR "
+               "reads the work-item registers directly (" + *intrinsic +
+               ", the device library already linked), which work-item remapping cannot "
+               "rewrite; give its IR before libclc is linked (CompileRequest::emit_ir) or "
+               "fuse kernels of identical ranges";
+    drop_nvptx_annotations(module);
+  }
   remap_work_items(module, plan.kernels[k], plan.range);
   entry->setName(input_function_name(k));
   if (entry->getCallingConv() == llvm::CallingConv::SPIR_KERNEL)
     entry->setCallingConv(llvm::CallingConv::SPIR_FUNC);
+  else if (entry->getCallingConv() == llvm::CallingConv::PTX_Kernel)
+    entry->setCallingConv(llvm::CallingConv::C);
   entry->removeFnAttr(llvm::Attribute::NoInline);
   entry->removeFnAttr(llvm::Attribute::OptimizeNone);
   entry->addFnAttr(llvm::Attribute::AlwaysInline);
@@ -73,6 +91,7 @@ void prepare(llvm::Module& module, std::size_t k, const FusionKernel& kernel,
       function.setLinkage(llvm::GlobalValue::InternalLinkage);
   for (llvm::GlobalVariable& global : module.globals())
     if (!global.isDeclaration()) global.setLinkage(llvm::GlobalValue::InternalLinkage);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -81,9 +100,9 @@ std::string input_function_name(std::size_t kernel) {
   return "__plexus_fusion_input_" + std::to_string(kernel);
 }
 
-std::unique_ptr<llvm::Module> link_inputs(llvm::LLVMContext& context,
-                                          const std::vector<const std::vector<std::byte>*>& bitcode,
-                                          const FusionRequest& request, const FusionPlan& plan) {
+std::variant<std::unique_ptr<llvm::Module>, std::string> link_inputs(
+    llvm::LLVMContext& context, const std::vector<const std::vector<std::byte>*>& bitcode,
+    const FusionRequest& request, const FusionPlan& plan) {
   std::unique_ptr<llvm::Module> fused;
   std::unique_ptr<llvm::Linker> linker;
   for (std::size_t k = 0; k < bitcode.size(); ++k) {
@@ -100,7 +119,8 @@ std::unique_ptr<llvm::Module> link_inputs(llvm::LLVMContext& context,
                   "fusion: kernel " + std::to_string(k) + " is for '" + input->getTargetTriple() +
                       "', kernel 0 for '" + fused->getTargetTriple() + "'");
     }
-    prepare(*input, k, request.kernels[k], plan);
+    if (std::optional<std::string> reason = prepare(*input, k, request.kernels[k], plan))
+      return *reason;
     if (linker->linkInModule(std::move(input)))
       throw error(error_category::internal,
                   "fusion: linking kernel " + std::to_string(k) + " into the fused module failed");

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "fusion_plan.hpp"
@@ -21,11 +22,15 @@ namespace plexus::fusion_llvm {
 
 std::string input_function_name(std::size_t kernel);
 
-// The bitcode of each kernel (spir or host bitcode, all of one kind), in request order.
+// The bitcode of each kernel (spir, NVPTX or host bitcode, all of one kind), in request
+// order. NVPTX inputs lose their !nvvm.annotations (the fused entry gets its own).
+// Returns the reason instead when fusion cannot be done: an NVPTX input that needs
+// work-item remapping reads the special registers directly (llvm.nvvm.read.ptx.sreg.*,
+// libclc already linked), which remapping cannot rewrite.
 // Throws plexus::error(invalid_argument) when a bitcode does not parse or does not define
 // its kernel, or when the inputs are for different targets.
-std::unique_ptr<llvm::Module> link_inputs(llvm::LLVMContext& context,
-                                          const std::vector<const std::vector<std::byte>*>& bitcode,
-                                          const FusionRequest& request, const FusionPlan& plan);
+std::variant<std::unique_ptr<llvm::Module>, std::string> link_inputs(
+    llvm::LLVMContext& context, const std::vector<const std::vector<std::byte>*>& bitcode,
+    const FusionRequest& request, const FusionPlan& plan);
 
 }  // namespace plexus::fusion_llvm

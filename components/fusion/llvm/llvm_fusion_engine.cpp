@@ -28,23 +28,41 @@ std::string source_of(const std::vector<std::byte>& bytes) {
   return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
-// The inputs' bitcode: host or SPIR bitcode as given, SPIR-V turned into SPIR bitcode.
+// What kernel inputs a target takes, for messages.
+std::string inputs_for(BinaryFormat target) {
+  if (target == BinaryFormat::ptx)
+    return "PTX is fused from the kernels' NVPTX LLVM bitcode (the compiler's output for ptx "
+           "with CompileRequest::emit_ir); SPIR's address spaces (constant 2, generic 4) are "
+           "not NVPTX's (constant 4, generic 0) and SPIR inputs are not retargeted";
+  if (target == BinaryFormat::llvm_bitcode) return "host bitcode is fused from host bitcode";
+  return "SPIR bitcode and SPIR-V are fused from SPIR bitcode or SPIR-V";
+}
+
+// The inputs' bitcode: host, NVPTX or SPIR bitcode as given, SPIR-V turned into SPIR
+// bitcode.
 std::vector<std::vector<std::byte>> translated_inputs(const FusionRequest& request,
                                                       Compiler& compiler) {
   std::vector<std::vector<std::byte>> translated(request.kernels.size());
-  const bool host = request.target == BinaryFormat::llvm_bitcode;
-  if (!host && !is_spir(request.target))
+  const bool from_bitcode =
+      request.target == BinaryFormat::llvm_bitcode || request.target == BinaryFormat::ptx;
+  if (request.target == BinaryFormat::amdgcn)
     throw error(error_category::unsupported,
-                "fusion 'llvm' produces llvm_bitcode, spir_bitcode or spirv, not " +
+                "fusion 'llvm' does not produce amdgcn: Plexus has no AMD backend to run or "
+                "test it on");
+  if (!from_bitcode && !is_spir(request.target))
+    throw error(error_category::unsupported,
+                "fusion 'llvm' produces llvm_bitcode, spir_bitcode, spirv or ptx, not " +
                     std::string(to_string(request.target)));
   for (std::size_t k = 0; k < request.kernels.size(); ++k) {
     const FusionKernel& kernel = request.kernels[k];
-    const bool fits = host ? kernel.format == BinaryFormat::llvm_bitcode : is_spir(kernel.format);
+    const bool fits =
+        from_bitcode ? kernel.format == BinaryFormat::llvm_bitcode : is_spir(kernel.format);
     if (!fits)
       throw error(error_category::unsupported,
                   "fusion: kernel " + std::to_string(k) + " is " +
                       std::string(to_string(kernel.format)) + ", which cannot be fused into " +
-                      std::string(to_string(request.target)));
+                      std::string(to_string(request.target)) + ": " +
+                      inputs_for(request.target));
     if (kernel.format != BinaryFormat::spirv) continue;
     CompileRequest translate;
     translate.language = SourceLanguage::spirv;
@@ -99,7 +117,13 @@ FusionResult LlvmFusionEngine::fuse(const FusionRequest& request) {
   PipelineOutcome outcome;
   {
     llvm::LLVMContext context;
-    std::unique_ptr<llvm::Module> module = link_inputs(context, inputs, request, plan);
+    std::variant<std::unique_ptr<llvm::Module>, std::string> linked =
+        link_inputs(context, inputs, request, plan);
+    if (auto* reason = std::get_if<std::string>(&linked)) {
+      result.reason = std::move(*reason);
+      return result;
+    }
+    std::unique_ptr<llvm::Module> module = std::move(std::get<0>(linked));
     outcome = run_fusion_pipeline(*module, plan, request.barrier, request.fused_name);
     if (request.keep_ir) {
       llvm::raw_string_ostream stream(result.ir);

@@ -38,6 +38,14 @@ struct CompileRequest {
   // When set, the output holds only this kernel (and what it calls); a name the source does
   // not define is an error that lists the kernels it does define.
   std::string kernel_name;
+  // When set, the compiler stops before device libraries are linked and the back end runs:
+  // the result's binary is the module as LLVM bitcode for `target`'s triple (spir64 for
+  // SPIR targets, nvptx64-nvidia-nvcl for ptx, amdgcn-amd-amdhsa for amdgcn, the host's for
+  // llvm_bitcode), work-item functions still calls (get_global_id, ...), and its format is
+  // llvm_bitcode. Compiling that bitcode again with `target` (language llvm_bitcode)
+  // finishes the job. This is what a fusion engine takes for native targets (PTX).
+  // A compiler that cannot stop there throws plexus::error(unsupported).
+  bool emit_ir = false;
 };
 
 struct CompileResult {

@@ -47,7 +47,9 @@ struct FusionArgument {
 };
 
 struct FusionKernel {
-  BinaryFormat format = BinaryFormat::llvm_bitcode;  // llvm_bitcode, spir_bitcode or spirv
+  // llvm_bitcode (for the host, or a native target's IR: for ptx, the compiler's output with
+  // CompileRequest::emit_ir), spir_bitcode or spirv.
+  BinaryFormat format = BinaryFormat::llvm_bitcode;
   std::vector<std::byte> binary;  // a module that defines the kernel (others are ignored)
   KernelInfo info;                // the kernel's name and arguments, as the compiler gave them
   NdRange range;                  // its launch

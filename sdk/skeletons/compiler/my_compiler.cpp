@@ -21,7 +21,12 @@ std::vector<plexus::BinaryFormat> MyCompiler::targets() const { return targets_;
 plexus::CompileResult MyCompiler::compile(const plexus::CompileRequest& request) {
   // TODO: compile request.source (request.language, request.includes, request.options)
   // for request.target, fill result.binary, result.kernels (one KernelInfo per kernel)
-  // and, on failure, result.diagnostics and result.log.
+  // and, on failure, result.diagnostics and result.log. request.emit_ir asks for the
+  // target's LLVM bitcode before device libraries and the back end (what fusion engines
+  // take): produce it, or throw unsupported saying so.
+  if (request.emit_ir)
+    throw plexus::error(plexus::error_category::unsupported,
+                        "my_compiler: emitting LLVM IR (emit_ir) is not implemented");
   const std::string target(plexus::to_string(request.target));
   throw plexus::error(plexus::error_category::unsupported,
                       "my_compiler: compiling to " + target + " is not implemented yet");
