@@ -52,6 +52,9 @@ CudaDriver::CudaDriver(std::string library) : library_(std::move(library)) {
     resolve(memcpy_2d_async, "cuMemcpy2DAsync_v2");
     resolve(memcpy_3d_async, "cuMemcpy3DAsync_v2");
     resolve(launch_kernel, "cuLaunchKernel");
+    for (const char* symbol : {"cuEventElapsedTime_v2", "cuEventElapsedTime"})
+      if (!event_elapsed_time)
+        event_elapsed_time = reinterpret_cast<decltype(event_elapsed_time)>(dlsym(handle_, symbol));
   } catch (...) {
     dlclose(handle_);
     throw;

@@ -62,6 +62,9 @@ class CudaDriver {
   decltype(&::cuMemcpy2DAsync) memcpy_2d_async = nullptr;
   decltype(&::cuMemcpy3DAsync) memcpy_3d_async = nullptr;
   decltype(&::cuLaunchKernel) launch_kernel = nullptr;
+  // Optional (nullptr when the driver has neither cuEventElapsedTime_v2 nor the first
+  // version): only device timing (CudaTiming) needs it.
+  decltype(&::cuEventElapsedTime) event_elapsed_time = nullptr;
 
  private:
   template <class Function>

@@ -107,15 +107,18 @@ void CudaQueue::copy(bool to_device, void* host, CUdeviceptr memory, const CopyL
 }
 
 void CudaQueue::copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) {
+  CudaTiming::Scope timed(timing_.get(), stream_);  // nothing when timing is off
   copy(true, const_cast<void*>(host_base), reinterpret_cast<CUdeviceptr>(allocation), layout);
 }
 
 void CudaQueue::copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) {
+  CudaTiming::Scope timed(timing_.get(), stream_);  // nothing when timing is off
   copy(false, host_base, reinterpret_cast<CUdeviceptr>(allocation), layout);
 }
 
 void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                        std::span<const KernelArgument> arguments) {
+  CudaTiming::Scope timed(timing_.get(), stream_);  // nothing when timing is off
   const std::string what = "launch of '" + kernel.info().name + "'";
   const auto* loaded = dynamic_cast<const CudaKernel*>(&kernel);
   if (!loaded || &loaded->device() != &device_)

@@ -16,6 +16,8 @@
 // Completion: wait() is cuStreamSynchronize; on_complete records an event and calls back
 // from the queue's completion thread (CudaCompletions), so the stream never waits for a
 // host callback (cuStreamAddCallback would stall it per call).
+// Timing (enable_timing): timing events around each copy and launch (CudaTiming, defined
+// in cuda_timing.cpp with these members); while off, one branch per operation.
 //
 // Ownership: created by CudaDevice::create_queue(), must not outlive the device; the
 // destructor synchronizes and destroys the stream. Thread-safety: one thread at a time.
@@ -29,6 +31,7 @@
 #include <string>
 
 #include "cuda_completions.hpp"
+#include "cuda_timing.hpp"
 #include "plexus/device_queue.hpp"
 
 namespace plexus::cuda {
@@ -47,6 +50,8 @@ class CudaQueue final : public DeviceQueue {
               std::span<const KernelArgument> arguments) override;
   void wait() override;
   void on_complete(std::function<void(std::exception_ptr)> done) override;
+  bool enable_timing() override;  // false when the driver cannot time (no cuEventElapsedTime)
+  std::shared_ptr<const OperationTiming> take_timing() override;
 
  private:
   void copy(bool to_device, void* host, CUdeviceptr memory, const CopyLayout& layout);
@@ -56,6 +61,8 @@ class CudaQueue final : public DeviceQueue {
   CudaDevice& device_;
   CUstream stream_ = nullptr;
   std::unique_ptr<CudaCompletions> completions_;
+  std::unique_ptr<CudaTiming> timing_;  // nullptr: timing off
+  bool no_timing_ = false;              // enable_timing() found the driver cannot
 };
 
 }  // namespace plexus::cuda

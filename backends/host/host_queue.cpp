@@ -18,6 +18,7 @@ void HostQueue::copy(void* destination, const void* source, const void* allocati
                 device_.allocation_size(allocation),
                 std::string("copy ") + direction + " on '" + device_.info().name + "'");
   if (failure_) return;
+  HostTiming::Scope timed(timing_.get());
   auto* to = static_cast<std::byte*>(destination) + layout.offset;
   const auto* from = static_cast<const std::byte*>(source) + layout.offset;
   if (to == from) return;  // the allocation is the host copy itself
@@ -50,6 +51,7 @@ void HostQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                 "launch of '" + kernel.info().name + "' on '" + device_.info().name +
                     "': the kernel was loaded for another device; load its module on this one");
   if (failure_) return;
+  HostTiming::Scope timed(timing_.get());
   try {
     run_kernel(device_, *host_kernel, range, arguments);
   } catch (const error& problem) {
@@ -71,6 +73,15 @@ void HostQueue::wait() {
 
 void HostQueue::on_complete(std::function<void(std::exception_ptr)> done) {
   done(std::exchange(failure_, nullptr));  // reported: later operations run again
+}
+
+bool HostQueue::enable_timing() {
+  if (!timing_) timing_ = std::make_unique<HostTiming>();
+  return true;
+}
+
+std::shared_ptr<const OperationTiming> HostQueue::take_timing() {
+  return timing_ ? timing_->take() : nullptr;
 }
 
 }  // namespace plexus::host

@@ -5,12 +5,15 @@
 // Errors: bad arguments throw plexus::error(invalid_argument) at once; a failure while an
 // operation runs is kept: later operations are skipped until wait() or on_complete()
 // reports it (and clears it). on_complete() calls back at once, on the calling thread.
+// Timing (enable_timing): host times around each operation that runs (HostTiming).
 // Thread-safety: one thread at a time per queue (DeviceQueue's contract).
 // Ownership: must not outlive its device.
 #pragma once
 
 #include <exception>
+#include <memory>
 
+#include "host_timing.hpp"
 #include "plexus/device_queue.hpp"
 
 namespace plexus::host {
@@ -27,6 +30,8 @@ class HostQueue final : public DeviceQueue {
               std::span<const KernelArgument> arguments) override;
   void wait() override;
   void on_complete(std::function<void(std::exception_ptr)> done) override;
+  bool enable_timing() override;
+  std::shared_ptr<const OperationTiming> take_timing() override;
 
  private:
   void copy(void* destination, const void* source, const void* allocation, const CopyLayout& layout,
@@ -34,6 +39,7 @@ class HostQueue final : public DeviceQueue {
 
   HostDevice& device_;
   std::exception_ptr failure_;
+  std::unique_ptr<HostTiming> timing_;  // nullptr: timing off
 };
 
 }  // namespace plexus::host

@@ -117,6 +117,8 @@ void OpenclQueue::collect_finished() {
 }
 
 void OpenclQueue::track(cl_event event, std::string what) {
+  if (timing_) [[unlikely]]
+    timing_->add(event);
   pending_.push_back({EventHandle(event), std::move(what)});
   collect_finished();
 }
@@ -243,6 +245,20 @@ void OpenclQueue::on_complete(std::function<void(std::exception_ptr)> done) {
       error(error_category::device, "OpenCL device '" + device_.info().name +
                                         "': on_complete could not enqueue a marker: " +
                                         error_name(code))));
+}
+
+bool OpenclQueue::enable_timing() {
+  if (timing_ || no_timing_) return !no_timing_;
+  try {
+    timing_ = std::make_unique<OpenclTiming>(device_);
+  } catch (const error&) {
+    no_timing_ = true;  // no device time to align with: the caller keeps its host times
+  }
+  return !no_timing_;
+}
+
+std::shared_ptr<const OperationTiming> OpenclQueue::take_timing() {
+  return timing_ ? timing_->take() : nullptr;
 }
 
 }  // namespace plexus::opencl

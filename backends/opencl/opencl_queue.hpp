@@ -12,6 +12,8 @@
 // error. on_complete enqueues a marker and calls back from the driver's callback thread;
 // it takes over the commands in flight and a failure not yet reported (the queue runs
 // later commands again).
+// Timing (enable_timing): the commands' profiling times, aligned to the host clock by
+// OpenclTiming; while off, nothing but one branch per command.
 //
 // Ownership: created by OpenclDevice::create_queue(), must not outlive the device; the
 // destructor waits. Thread-safety: one thread at a time (DeviceQueue's contract).
@@ -19,11 +21,13 @@
 
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "opencl_api.hpp"
 #include "opencl_handle.hpp"
+#include "opencl_timing.hpp"
 #include "plexus/device_queue.hpp"
 
 namespace plexus::opencl {
@@ -42,6 +46,9 @@ class OpenclQueue final : public DeviceQueue {
               std::span<const KernelArgument> arguments) override;
   void wait() override;
   void on_complete(std::function<void(std::exception_ptr)> done) override;
+  // False when the device gives no device time to align with (see OpenclTiming).
+  bool enable_timing() override;
+  std::shared_ptr<const OperationTiming> take_timing() override;
 
   // A command in flight: its event and what it was, for error messages.
   struct Pending {
@@ -62,6 +69,8 @@ class OpenclQueue final : public DeviceQueue {
   QueueHandle queue_;
   std::vector<Pending> pending_;
   std::string failure_;  // the first failure not yet reported by wait(); empty: none
+  std::unique_ptr<OpenclTiming> timing_;  // nullptr: timing off
+  bool no_timing_ = false;                // enable_timing() found the device cannot
 };
 
 }  // namespace plexus::opencl

@@ -1,6 +1,7 @@
 // Tracing ([trace] file / PLEXUS_TRACE): the trace and summary a runtime writes at shutdown
 // describe the tasks it ran, their dependencies and failures, under both schedulers;
-// the config key is checked; one runtime writes a trace at a time; no file when tracing is off.
+// the config key is checked; one runtime writes a trace at a time; no file when tracing is off;
+// copies and launches on PoCL carry device-clock times.
 #include <catch2/catch.hpp>
 
 #include <boost/json.hpp>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "runtime_test_support.hpp"
 
@@ -149,4 +151,59 @@ TEST_CASE("the [trace] table is checked and trace.file can be set") {
   CHECK(config.trace_file().empty());
   config.set("trace.file", "t.json", "test");
   CHECK(config.trace_file() == "t.json");
+}
+
+TEST_CASE("copies and launches on PoCL are timed on the device's clock") {
+  ScratchDir dir;
+  const fs::path file = dir.path / "run.json";
+  std::size_t kernels = 0;
+  {
+    auto rt = make_runtime(RuntimeChoice{"inorder", "whole"}, "\"opencl\"", trace_table(file));
+    plexus::Device* device = plexus::test::device_with_own_memory(*rt);
+    if (!device) {
+      WARN("skipped: no OpenCL device with its own memory (PoCL) here");
+      return;
+    }
+    const std::size_t n = 1024;
+    std::vector<int> values(n, 1);
+    plexus::Buffer<int> buffer(values.data(), n);
+    auto bundle = rt->build("__kernel void twice(__global int* x) { x[get_global_id(0)] *= 2; }");
+    plexus::Queue q = rt->queue(*device);
+    for (int i = 0; i < 3; ++i, ++kernels)
+      q.submit([&](plexus::Handler& h) {
+        h.parallel_for(bundle.kernel("twice"), plexus::Range{n},
+                       buffer.access(h, plexus::read_write));
+      });
+    CHECK(buffer.host_access(plexus::read)[n - 1] == 8);
+    rt->wait();
+  }
+  const auto trace = read_json(file);
+  std::map<std::int64_t, std::pair<double, double>> tasks;  // id -> [ts, ts + dur]
+  std::vector<boost::json::object> ops;
+  for (const auto& value : trace.at("traceEvents").as_array()) {
+    const auto& event = value.as_object();
+    if (event.at("ph").as_string() != "X") continue;
+    const double ts = event.at("ts").to_number<double>();
+    const double end = ts + event.at("dur").to_number<double>();
+    if (event.at("cat").as_string() == "task")
+      tasks[event.at("args").at("id").as_int64()] = {ts, end};
+    else
+      ops.push_back(event);
+  }
+  std::size_t device_launches = 0, device_copies = 0;
+  for (const auto& op : ops) {
+    const auto& args = op.at("args").as_object();
+    const bool device_clock = args.at("clock").as_string() == "device";
+    device_launches += device_clock && op.at("cat").as_string() == "launch";
+    device_copies += device_clock && op.at("cat").as_string() == "copy";
+    // Device times are clamped into their task (docs/tracing.md).
+    const auto [task_start, task_end] = tasks.at(args.at("task").as_int64());
+    const double ts = op.at("ts").to_number<double>();
+    CHECK(ts >= task_start - 0.01);
+    CHECK(ts + op.at("dur").to_number<double>() <= task_end + 0.01);
+  }
+  CHECK(device_launches == kernels);
+  CHECK(device_copies >= 2);  // the buffer to the device and back
+  CHECK(read_json(dir.path / "run.summary.json").at("device_clock_ops").to_number<double>() ==
+        static_cast<double>(device_launches + device_copies));
 }

@@ -5,7 +5,8 @@
 // two phases do not overlap (the inner queue is in-order: this costs one synchronisation),
 // then takes a slot of the device's ComputeGate (when given), held until that wait() (or
 // the destructor): copies of one task overlap with another task's kernel, kernels do not
-// exceed the gate's slots, and the kernel time excludes the wait for a slot.
+// exceed the gate's slots, and the kernel time excludes the wait for a slot. Device timing
+// (enable_timing, take_timing) is the inner queue's.
 //
 // Thread-safety: as DeviceQueue (one thread at a time). Ownership: does not own `inner` or
 // `gate`, which must outlive it.
@@ -29,6 +30,8 @@ class TimedQueue final : public DeviceQueue {
               std::span<const KernelArgument> arguments) override;
   void wait() override;
   void on_complete(std::function<void(std::exception_ptr)> done) override;
+  bool enable_timing() override { return inner_.enable_timing(); }
+  std::shared_ptr<const OperationTiming> take_timing() override { return inner_.take_timing(); }
 
   // True once a launch and a wait() after it completed without a failure.
   bool measured() const { return measured_; }

@@ -12,14 +12,24 @@
 // queue stays failed until wait() or on_complete() has reported it: each takes over the
 // reporting of the operations enqueued before it, so a failure is reported once, and
 // operations enqueued after that call run normally again.
+//
+// Device timing (opt-in, for tracing): after enable_timing(), the queue records when its
+// operations start and end on the device's own clock (OpenCL profiling, CUDA timing
+// events; host times on the host backend), converted to the host's steady clock, and
+// take_timing() hands them out. A queue whose timing is off records nothing extra: no
+// events, no locks, one branch per operation.
+//
 // Thread-safety: one thread at a time per queue (the scheduler gives each worker its own);
 // different queues of one device may be used concurrently. Ownership: created by
 // Device::create_queue(), must not outlive its device; the destructor waits for the queue.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <exception>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <span>
 
 #include "plexus/device_module.hpp"
@@ -28,6 +38,28 @@
 #include "plexus/nd_range.hpp"
 
 namespace plexus {
+
+// When device work ran, on the host's steady clock (the clock of TaskEvent).
+struct DeviceTimes {
+  std::chrono::steady_clock::time_point start, end;
+};
+
+// The timing of some operations of a queue with timing on (DeviceQueue::take_timing).
+// Thread-safety: times() from any thread. Ownership: may outlive its queue, not its device.
+class PLEXUS_API OperationTiming {
+ public:
+  OperationTiming() = default;
+  OperationTiming(const OperationTiming&) = delete;
+  OperationTiming& operator=(const OperationTiming&) = delete;
+  virtual ~OperationTiming();
+
+  // The device start of the first operation and the device end of the last, aligned to the
+  // host clock (alignment error: see each backend's README; usually below a few
+  // microseconds). std::nullopt when the device recorded no times (an operation failed or
+  // was skipped). Call only once the operations have finished: after the queue's wait(),
+  // or in (or after) an on_complete() callback enqueued after them.
+  virtual std::optional<DeviceTimes> times() const = 0;
+};
 
 // A rectangular region of up to three dimensions, in bytes: `slices` planes of `rows` rows
 // of `row_bytes` contiguous bytes, starting `offset` bytes into the allocation; rows are
@@ -68,6 +100,14 @@ class PLEXUS_API DeviceQueue {
   // Calls `done` once every operation enqueued so far has finished, with the failure or
   // nullptr, on any thread (possibly this one, before returning). `done` must not throw.
   virtual void on_complete(std::function<void(std::exception_ptr)> done) = 0;
+
+  // Turns device timing on for the operations enqueued from now on (it stays on); true when
+  // this queue can time them, false (nothing changes) when it cannot: the default.
+  virtual bool enable_timing() { return false; }
+  // With timing on: the timing of the operations enqueued since enable_timing() or the
+  // previous take_timing(), which starts a new span; nullptr when timing is off or no
+  // operation was enqueued since.
+  virtual std::shared_ptr<const OperationTiming> take_timing() { return nullptr; }
 };
 
 }  // namespace plexus

@@ -34,14 +34,14 @@ void CopyRunner::run(BufferStorage& buffer, const BufferCopy& copy) {
   if (copy.from != host_location) {
     Device* source = runtime_.device_at(copy.from);
     DeviceQueue& queue = queue_for(source);
-    TraceOpScope traced(TraceOp::Kind::copy_to_host, source->info().name, layout.bytes());
+    TraceOpScope traced(TraceOp::Kind::copy_to_host, &queue, source->info().name, layout.bytes());
     queue.copy_to_host(host, buffer.allocation(copy.from, runtime_), layout);
     queue.wait();  // the data must be on the host before anyone goes on
   }
   if (copy.to != host_location) {
     Device* target = runtime_.device_at(copy.to);
     DeviceQueue& queue = queue_for(target);
-    TraceOpScope traced(TraceOp::Kind::copy_to_device, target->info().name, layout.bytes());
+    TraceOpScope traced(TraceOp::Kind::copy_to_device, &queue, target->info().name, layout.bytes());
     queue.copy_to_device(buffer.allocation(copy.to, runtime_), host, layout);
     // The task's own queue orders it before the launch; traced copies are waited for to
     // time them.

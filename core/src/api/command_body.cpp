@@ -102,7 +102,8 @@ bool CommandBody::enqueue(DeviceQueue* queue) {
 }
 
 void CommandBody::launch(DeviceQueue& queue) {
-  TraceOpScope traced(TraceOp::Kind::launch, placement_->info().name, 0, group_.kernel->name());
+  TraceOpScope traced(TraceOp::Kind::launch, &queue, placement_->info().name, 0,
+                      group_.kernel->name());
   std::vector<KernelArgument> arguments;
   arguments.reserve(group_.arguments.size());
   for (const auto& slot : group_.arguments) {

@@ -167,19 +167,23 @@ class Writer {
     kernels_ += !record.kernel.empty();
     std::size_t bytes = 0;
     for (const auto& op : record.ops) {
+      const OpTimes times = op_times(op, start, end);
+      const std::string clock = times.device ? ",\"clock\":\"device\"" : ",\"clock\":\"host\"";
+      device_clock_ops_ += times.device;
       if (op.kind == TraceOp::Kind::launch) {
         events.push_back(slice(record.kernel.empty() ? "launch" : "launch " + record.kernel,
-                               "launch", pid, tid, std::max(start, us(op.start)), end,
-                               "\"task\":" + std::to_string(id)));
+                               "launch", pid, tid, times.start, times.end,
+                               "\"task\":" + std::to_string(id) + clock));
         continue;
       }
       bytes += op.bytes;
       Direction& direction = op.kind == TraceOp::Kind::copy_to_device ? to_device_ : to_host_;
       direction.count++;
       direction.bytes += op.bytes;
-      events.push_back(slice(op_name(op.kind), "copy", pid, tid, us(op.start), us(op.end),
+      events.push_back(slice(op_name(op.kind), "copy", pid, tid, times.start, times.end,
                              "\"task\":" + std::to_string(id) + ",\"bytes\":" +
-                                 std::to_string(op.bytes) + ",\"device\":" + quoted(op.device)));
+                                 std::to_string(op.bytes) + ",\"device\":" + quoted(op.device) +
+                                 clock));
     }
     events.push_back(slice(
         event.label(), "task", pid, tid, start, end,
@@ -188,6 +192,25 @@ class Writer {
             ",\"device\":" + quoted(record.device) + ",\"kernel\":" + quoted(record.kernel) +
             ",\"bytes\":" + std::to_string(bytes) + ",\"status\":\"" +
             (failed ? "failed" : "complete") + "\",\"dependencies\":[" + deps + "]"));
+  }
+
+  struct OpTimes {
+    double start, end;
+    bool device;  // from the device's clock
+  };
+  // An op's times in a task written from `start` to `end`: the device's (aligned to the host
+  // clock) when its queue timed it, clamped into the task, since the alignment has an error
+  // of a few microseconds; else host times around the backend calls, a launch lasting until
+  // the task's end (its queue was waited for, or completed the task, once it was done).
+  OpTimes op_times(const TraceOp& op, double start, double end) const {
+    if (op.timing) {
+      if (const auto device = op.timing->times()) {
+        const double from = std::clamp(us(device->start), start, end);
+        return {from, std::clamp(us(device->end), from, end), true};
+      }
+    }
+    if (op.kind == TraceOp::Kind::launch) return {std::max(start, us(op.start)), end, false};
+    return {us(op.start), us(op.end), false};
   }
 
   static std::string slice(const std::string& name, const char* category, int pid, int tid,
@@ -252,6 +275,7 @@ class Writer {
            ",\"kernels\":" + std::to_string(kernels_) +
            ",\"failed_tasks\":" + std::to_string(failed_) +
            ",\"dependencies\":" + std::to_string(edges_.size()) +
+           ",\"device_clock_ops\":" + std::to_string(device_clock_ops_) +
            ",\"copies\":" + std::to_string(to_device_.count + to_host_.count) +
            ",\"bytes_moved\":" + std::to_string(to_device_.bytes + to_host_.bytes) +
            ",\"host_to_device\":" + direction(to_device_) +
@@ -267,7 +291,7 @@ class Writer {
   std::vector<std::pair<std::size_t, std::size_t>> edges_;
   Direction to_device_, to_host_;
   double makespan_ = 0;
-  std::size_t failed_ = 0, kernels_ = 0;
+  std::size_t failed_ = 0, kernels_ = 0, device_clock_ops_ = 0;
 };
 
 void write_file(const std::string& path, const std::string& text) {

@@ -23,10 +23,15 @@ void deactivate_tracer(Tracer* tracer) {
   active_tracer_slot.compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel);
 }
 
-TraceOpScope::TraceOpScope(TraceOp::Kind kind, const std::string& device, std::size_t bytes,
-                           const std::string& kernel)
+#if PLEXUS_TRACE_HOOKS
+TraceOpScope::TraceOpScope(TraceOp::Kind kind, DeviceQueue* queue, const std::string& device,
+                           std::size_t bytes, const std::string& kernel)
     : task_(current_task_trace) {
   if (!task_) return;
+  if (queue && queue->enable_timing()) {
+    timed_queue_ = queue;
+    queue->take_timing();  // a span of its own: drop what was enqueued before
+  }
   kernel_ = kernel;
   op_.kind = kind;
   op_.device = device;
@@ -37,6 +42,7 @@ TraceOpScope::TraceOpScope(TraceOp::Kind kind, const std::string& device, std::s
 void TraceOpScope::finish() {
   if (!task_) return;
   op_.end = TaskEvent::clock::now();
+  if (timed_queue_) op_.timing = timed_queue_->take_timing();
   if (op_.kind == TraceOp::Kind::launch) {
     task_->device = op_.device;
     task_->kernel = kernel_;
@@ -52,5 +58,6 @@ void TraceTaskScope::begin(Tracer& tracer, const Task& task) {
   current_task_trace = &record;
   begun_ = true;
 }
+#endif
 
 }  // namespace plexus::detail

@@ -6,10 +6,19 @@
 // active tracer is a process-wide pointer (nullptr when tracing is off, so the launch path
 // pays one branch), so it also records tasks other runtimes run meanwhile. A task's record is owned
 // by the tracer and reached by the thread that runs it through current_task_trace (set only while
-// the task runs on that thread). Times: the host steady clock (TaskEvent::clock). Thread-safety:
+// the task runs on that thread). Times: the host steady clock (TaskEvent::clock); a copy or launch
+// also keeps its queue's device timing (DeviceQueue::take_timing; timing is turned on for the
+// queues a traced op uses), read when the trace is written. Thread-safety:
 // begin() and the records' ops from any thread (each record is filled by the one thread running its
 // task); records() after every task is done.
+//
+// PLEXUS_TRACE_HOOKS=0 (cmake -DPLEXUS_TRACE_HOOKS=OFF) compiles the hooks out: the scopes
+// below are empty and nothing is recorded (to measure what the hooks cost when off).
 #pragma once
+
+#ifndef PLEXUS_TRACE_HOOKS
+#define PLEXUS_TRACE_HOOKS 1
+#endif
 
 #include <atomic>
 #include <cstddef>
@@ -20,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "plexus/device_queue.hpp"
 #include "plexus/task.hpp"
 
 namespace plexus::detail {
@@ -29,7 +39,8 @@ struct TraceOp {
   Kind kind = Kind::launch;
   std::string device;  // the device whose queue ran it
   std::size_t bytes = 0;
-  TaskEvent::clock::time_point start, end;
+  TaskEvent::clock::time_point start, end;        // host times around the backend calls
+  std::shared_ptr<const OperationTiming> timing;  // device times, when the queue has them
 };
 
 struct TaskTrace {
@@ -69,13 +80,17 @@ void deactivate_tracer(Tracer* tracer);
 // The record of the task running on this thread, or nullptr (tracing off, or no task).
 extern thread_local TaskTrace* current_task_trace;
 
-// Records an op of the current task (when traced) from construction to finish(). A launch
-// also names the task's device and kernel; it is written as lasting until the task's end
-// (the launching queue is waited for, or completes the task, once the kernel is done).
+// Records an op of the current task (when traced) from construction to finish(), and the
+// device timing of what `queue` runs meanwhile (timing is turned on for `queue`; nullptr:
+// host times only, e.g. for work spread over several queues). A launch
+// also names the task's device and kernel; without device times it is written as lasting
+// until the task's end (the launching queue is waited for, or completes the task, once the
+// kernel is done).
+#if PLEXUS_TRACE_HOOKS
 class TraceOpScope {
  public:
-  TraceOpScope(TraceOp::Kind kind, const std::string& device, std::size_t bytes,
-               const std::string& kernel = {});
+  TraceOpScope(TraceOp::Kind kind, DeviceQueue* queue, const std::string& device,
+               std::size_t bytes, const std::string& kernel = {});
   void finish();  // the op's end (also on destruction when not called)
   ~TraceOpScope() { finish(); }
   TraceOpScope(const TraceOpScope&) = delete;
@@ -83,6 +98,7 @@ class TraceOpScope {
 
  private:
   TaskTrace* task_;
+  DeviceQueue* timed_queue_ = nullptr;  // the queue, when its timing is on
   TraceOp op_;
   std::string kernel_;
 };
@@ -108,5 +124,18 @@ class TraceTaskScope {
   bool begun_ = false;
   TaskTrace* outer_ = nullptr;  // a task run from inside another (inline runs)
 };
+#else
+class TraceOpScope {
+ public:
+  TraceOpScope(TraceOp::Kind, DeviceQueue*, const std::string&, std::size_t,
+               const std::string& = {}) {}
+  void finish() {}
+};
+
+class TraceTaskScope {
+ public:
+  explicit TraceTaskScope(const Task&) {}
+};
+#endif
 
 }  // namespace plexus::detail
