@@ -99,9 +99,12 @@ void Config::set(std::string_view key, std::string_view value, std::string_view 
   if (key == "log.level") {
     if (!updated->table.contains("log")) updated->table.insert("log", toml::table{});
     updated->table["log"].as_table()->insert_or_assign("level", std::string(value));
-  } else if (key == "trace.file") {
-    if (!updated->table.contains("trace")) updated->table.insert("trace", toml::table{});
-    updated->table["trace"].as_table()->insert_or_assign("file", std::string(value));
+  } else if (key == "trace.file" || key == "program_cache.max_bytes") {
+    // A string either way: a size override is checked like "256MiB" in the file.
+    const auto dot = key.find('.');
+    const std::string table(key.substr(0, dot));
+    if (!updated->table.contains(table)) updated->table.insert(table, toml::table{});
+    updated->table[table].as_table()->insert_or_assign(key.substr(dot + 1), std::string(value));
   } else {
     std::optional<ComponentKind> kind;
     for (ComponentKind candidate : all_component_kinds) {
@@ -111,7 +114,7 @@ void Config::set(std::string_view key, std::string_view value, std::string_view 
       throw error(error_category::config,
                   std::string(why) + ": unknown setting '" + std::string(key) +
                       "' (expected one of: backends, scheduler, memory, cache, compiler, "
-                      "fusion, log.level, trace.file)");
+                      "fusion, log.level, trace.file, program_cache.max_bytes)");
     }
     if (!updated->table.contains(key)) updated->table.insert(key, toml::table{});
     toml::table& table = *updated->table[key].as_table();
@@ -176,6 +179,11 @@ std::vector<std::filesystem::path> Config::plugin_paths() const {
 
 std::string Config::trace_file() const {
   return impl_->table["trace"]["file"].value_or(std::string());
+}
+
+std::uint64_t Config::program_cache_max_bytes() const {
+  const toml::node* node = impl_->table["program_cache"]["max_bytes"].node();
+  return node ? detail::byte_size_value(*node).value_or(0) : 0;  // validated when loaded
 }
 
 std::string Config::log_level() const {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "config_impl.hpp"
+#include "plexus/byte_size.hpp"
 #include "plexus/error.hpp"
 #include "toml_location.hpp"
 
@@ -13,8 +14,9 @@ namespace plexus::detail {
 
 namespace {
 
-constexpr std::array<std::string_view, 9> top_level_tables = {
-    "log", "plugins", "trace", "backends", "scheduler", "memory", "cache", "compiler", "fusion"};
+constexpr std::array<std::string_view, 10> top_level_tables = {
+    "log",       "plugins", "trace", "program_cache", "backends",
+    "scheduler", "memory",  "cache", "compiler",      "fusion"};
 
 std::string joined(const auto& names) {
   std::string text;
@@ -78,6 +80,19 @@ class SchemaChecker {
     }
   }
 
+  void check_program_cache(const toml::table& table) const {
+    for (const auto& [key, node] : table) {
+      std::string path = "program_cache." + std::string(key.str());
+      if (key.str() != "max_bytes") fail(node, "unknown key '" + path + "' (expected: max_bytes)");
+      if (!byte_size_value(node)) {
+        fail(node, "'" + path +
+                       "' must be a size in bytes, 0 or more (an integer, or a string "
+                       "such as \"256MiB\"; 0 = unbounded), found " +
+                       std::string(node_type_name(node.type())) + " " + node_value_text(node));
+      }
+    }
+  }
+
   void check_plugins(const toml::table& table) const {
     for (const auto& [key, node] : table) {
       std::string path = "plugins." + std::string(key.str());
@@ -135,10 +150,21 @@ void validate_config(const toml::table& table, const std::string& source_name) {
       checker.check_plugins(sub);
     } else if (name == "trace") {
       checker.check_trace(sub);
+    } else if (name == "program_cache") {
+      checker.check_program_cache(sub);
     } else {
       checker.check_kind(name, sub);
     }
   }
+}
+
+std::optional<std::uint64_t> byte_size_value(const toml::node& node) {
+  if (auto count = node.value_exact<std::int64_t>()) {
+    if (*count < 0) return std::nullopt;
+    return static_cast<std::uint64_t>(*count);
+  }
+  if (auto text = node.value_exact<std::string>()) return parse_byte_size(*text);
+  return std::nullopt;
 }
 
 std::string_view config_table_name(ComponentKind kind) {

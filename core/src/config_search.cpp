@@ -74,6 +74,10 @@ void apply_environment_overrides(Config& config) {
   if (const char* file = non_empty_env("PLEXUS_TRACE")) {
     config.set("trace.file", file, std::string("PLEXUS_TRACE=") + file);
   }
+  if (const char* size = non_empty_env("PLEXUS_PROGRAM_CACHE_MAX_BYTES")) {
+    config.set("program_cache.max_bytes", size,
+               std::string("PLEXUS_PROGRAM_CACHE_MAX_BYTES=") + size);
+  }
 }
 
 }  // namespace detail

@@ -23,6 +23,7 @@ struct CleanEnvironment {
   ScopedEnv scheduler{"PLEXUS_SCHEDULER", std::nullopt};
   ScopedEnv backends{"PLEXUS_BACKENDS", std::nullopt};
   ScopedEnv level{"PLEXUS_LOG_LEVEL", std::nullopt};
+  ScopedEnv program_cache{"PLEXUS_PROGRAM_CACHE_MAX_BYTES", std::nullopt};
   ScopedWorkingDir cwd{root.path()};
 };
 
@@ -92,4 +93,22 @@ TEST_CASE("a bad environment override names the variable") {
   CleanEnvironment env;
   ScopedEnv scheduler("PLEXUS_SCHEDULER", "No Such!");
   CHECK_THROWS_WITH(Config::load(), Contains("PLEXUS_SCHEDULER=No Such!"));
+}
+
+TEST_CASE("PLEXUS_PROGRAM_CACHE_MAX_BYTES overrides [program_cache] max_bytes") {
+  CleanEnvironment env;
+  CHECK(Config::load().program_cache_max_bytes() == 0);  // the default: unbounded
+  env.root.write("plexus.toml", "[program_cache]\nmax_bytes = 4096\n");
+  CHECK(Config::load().program_cache_max_bytes() == 4096);
+  {
+    ScopedEnv size("PLEXUS_PROGRAM_CACHE_MAX_BYTES", "2MiB");
+    Config config = Config::load();
+    CHECK(config.program_cache_max_bytes() == 2u << 20);
+    auto overrides = config.overrides();
+    CHECK(std::find(overrides.begin(), overrides.end(), "PLEXUS_PROGRAM_CACHE_MAX_BYTES=2MiB") !=
+          overrides.end());
+  }
+  ScopedEnv bad("PLEXUS_PROGRAM_CACHE_MAX_BYTES", "-5");
+  CHECK_THROWS_WITH(Config::load(), Contains("PLEXUS_PROGRAM_CACHE_MAX_BYTES=-5") &&
+                                        Contains("'program_cache.max_bytes' must be a size"));
 }

@@ -1,6 +1,7 @@
 // Config parsing, validation and component options: every error names where and what.
 #include <catch2/catch.hpp>
 
+#include "plexus/byte_size.hpp"
 #include "plexus/config.hpp"
 #include "plexus/error.hpp"
 #include "test_support.hpp"
@@ -129,6 +130,69 @@ TEST_CASE("overrides replace selections and are recorded") {
                     Contains("unknown setting 'shceduler'"));
   CHECK_THROWS_WITH(config.set("log.level", "loud", "PLEXUS_LOG_LEVEL=loud"),
                     Contains("PLEXUS_LOG_LEVEL=loud") && Contains("'log.level' is 'loud'"));
+}
+
+TEST_CASE("[program_cache] max_bytes takes a byte count or a size string") {
+  auto limit = [](const std::string& value) {
+    return Config::from_string("[program_cache]\nmax_bytes = " + value + "\n", "pc.toml")
+        .program_cache_max_bytes();
+  };
+  const Config builtin = Config::from_string(Config::builtin_text(), "<built-in default>");
+  CHECK(builtin.program_cache_max_bytes() == 0);  // unbounded
+  CHECK(Config::from_string("[log]\nlevel = \"info\"\n", "t.toml").program_cache_max_bytes() == 0);
+  CHECK(limit("0") == 0);
+  CHECK(limit("1048576") == 1048576);
+  CHECK(limit("\"256MiB\"") == 256u << 20);
+  CHECK(limit("\"64 KiB\"") == 64u << 10);
+  CHECK(limit("\"1.5G\"") == 3ull << 29);
+  CHECK(limit("\"4096\"") == 4096);
+  Config config = Config::from_string(Config::builtin_text(), "<built-in default>");
+  config.set("program_cache.max_bytes", "8k", "--set program_cache.max_bytes=8k");
+  CHECK(config.program_cache_max_bytes() == 8192);
+  CHECK_THROWS_WITH(config.set("program_cache.max_bytes", "lots", "--set max=lots"),
+                    Contains("--set max=lots") && Contains("'program_cache.max_bytes'") &&
+                        Contains("found string \"lots\""));
+}
+
+TEST_CASE("a bad [program_cache] max_bytes names the file, line, key and value") {
+  const std::string expected = "'program_cache.max_bytes' must be a size in bytes, 0 or more";
+  CHECK_THAT(config_error("[program_cache]\nmax_bytes = -1\n"),
+             Contains("bad.toml:2:13") && Contains(expected) && Contains("found integer -1"));
+  CHECK_THAT(config_error("[program_cache]\nmax_bytes = \"lots\"\n"),
+             Contains("bad.toml:2:13") && Contains(expected) && Contains("found string \"lots\""));
+  CHECK_THAT(config_error("[program_cache]\nmax_bytes = \"12 parsecs\"\n"),
+             Contains(expected) && Contains("\"12 parsecs\""));
+  CHECK_THAT(config_error("[program_cache]\nmax_bytes = \"-3MiB\"\n"), Contains(expected));
+  CHECK_THAT(config_error("[program_cache]\nmax_bytes = true\n"),
+             Contains("bad.toml:2:13") && Contains(expected) && Contains("found boolean true"));
+  CHECK_THAT(config_error("[program_cache]\nmax_bytes = 1.5\n"),
+             Contains(expected) && Contains("found float 1.5"));
+  CHECK_THAT(config_error("[program_cache]\nmax_bytes = [1]\n"),
+             Contains(expected) && Contains("found array"));
+  CHECK_THAT(config_error("[program_cache]\nmax_byte = 10\n"),
+             Contains("bad.toml:2:1") && Contains("unknown key 'program_cache.max_byte'") &&
+                 Contains("expected: max_bytes"));
+  CHECK_THAT(config_error("program_cache = 10\n"),
+             Contains("bad.toml:1:") && Contains("'program_cache' must be a table"));
+}
+
+TEST_CASE("parse_byte_size reads sizes as people write them") {
+  using plexus::parse_byte_size;
+  CHECK(parse_byte_size("0") == 0u);
+  CHECK(parse_byte_size("123") == 123u);
+  CHECK(parse_byte_size("123B") == 123u);
+  CHECK(parse_byte_size("2k") == 2048u);
+  CHECK(parse_byte_size("2KB") == 2048u);
+  CHECK(parse_byte_size("3MiB") == 3u << 20);
+  CHECK(parse_byte_size("3 mib") == 3u << 20);
+  CHECK(parse_byte_size("0.5M") == 512u << 10);
+  CHECK(parse_byte_size("1T") == 1ull << 40);
+  CHECK(parse_byte_size("18446744073709551615") == UINT64_MAX);
+  for (const char* bad : {"", " 1", "-1", "1.5", "1.", ".5K", "1e6", "0x10", "10 XB", "1  MiB",
+                          "MiB", "18446744073709551616", "16777216T", "1K "}) {
+    INFO(bad);
+    CHECK_FALSE(parse_byte_size(bad).has_value());
+  }
 }
 
 TEST_CASE("plugin paths resolve relative to the config file") {

@@ -11,6 +11,7 @@
 #include "command_line.hpp"
 #include "commands.hpp"
 #include "config_option.hpp"
+#include "plexus/byte_size.hpp"
 #include "plexus/cache_store.hpp"
 #include "plexus/component_lookup.hpp"
 #include "plexus/error.hpp"
@@ -40,7 +41,7 @@ Subcommands:
                         and listed (exit 1 when any was found)
   prune [--max-size BYTES] [--max-age DAYS]
                         remove entries unused for DAYS, then the least recently used
-                        until the store holds at most BYTES (suffixes K, M, G: KiB, MiB, GiB)
+                        until the store holds at most BYTES (suffixes K, M, G, T: KiB, ...)
   clear                 remove every entry (read-only layers are never touched)
 
 Options:
@@ -132,24 +133,9 @@ std::string shortened(const std::string& text, std::size_t width) {
 }
 
 std::uint64_t parse_bytes(const std::string& text) {
-  std::size_t end = 0;
-  double value = -1;
-  try {
-    value = std::stod(text, &end);
-  } catch (const std::exception&) {
-  }
-  std::string suffix = text.substr(end);
-  std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::toupper(c); });
-  double scale = 0;
-  if (suffix.empty() || suffix == "B") scale = 1;
-  else if (suffix == "K" || suffix == "KB" || suffix == "KIB") scale = 1024.0;
-  else if (suffix == "M" || suffix == "MB" || suffix == "MIB") scale = 1024.0 * 1024;
-  else if (suffix == "G" || suffix == "GB" || suffix == "GIB") scale = 1024.0 * 1024 * 1024;
-  if (value < 0 || scale == 0 || !std::isfinite(value)) {
-    throw error(error_category::invalid_argument,
-                "--max-size expects a size in bytes (suffixes K, M, G), found '" + text + "'");
-  }
-  return static_cast<std::uint64_t>(value * scale);
+  if (auto bytes = parse_byte_size(text)) return *bytes;
+  throw error(error_category::invalid_argument,
+              "--max-size expects a size in bytes (suffixes K, M, G, T), found '" + text + "'");
 }
 
 std::chrono::seconds parse_days(const std::string& text) {

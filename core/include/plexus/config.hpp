@@ -6,12 +6,13 @@
 // ~/.config/plexus/plexus.toml), then the built-in default (config/default.toml, embedded).
 // Environment overrides are applied on top: PLEXUS_SCHEDULER, PLEXUS_MEMORY, PLEXUS_CACHE,
 // PLEXUS_COMPILER, PLEXUS_FUSION, PLEXUS_BACKENDS (comma-separated), PLEXUS_LOG_LEVEL,
-// PLEXUS_TRACE.
+// PLEXUS_TRACE, PLEXUS_PROGRAM_CACHE_MAX_BYTES.
 //
 // Errors (plexus::error(config)) name the file, line and column, the key, what was
 // expected and what was found. Thread-safety: immutable after loading; copies are cheap.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -48,7 +49,7 @@ class PLEXUS_API Config {
   static std::string_view builtin_text();
 
   // Overrides one selection: "scheduler" = "heft", "backends" = "host,opencl", "log.level",
-  // "trace.file".
+  // "trace.file", "program_cache.max_bytes" (e.g. "256MiB").
   // Recorded in overrides(). Throws plexus::error(config) for an unknown key.
   void set(std::string_view key, std::string_view value, std::string_view why);
 
@@ -69,6 +70,10 @@ class PLEXUS_API Config {
   // `[trace] file` (PLEXUS_TRACE overrides): where the runtime writes its trace at shutdown
   // (and the summary next to it, see docs/tracing.md); empty: tracing off.
   std::string trace_file() const;
+  // `[program_cache] max_bytes` (PLEXUS_PROGRAM_CACHE_MAX_BYTES overrides): the bound on each
+  // level of the runtime's in-memory program cache (see Runtime::program_cache_stats); an
+  // integer or a size string such as "256MiB"; 0 (the default): unbounded.
+  std::uint64_t program_cache_max_bytes() const;
 
   std::string to_toml() const;  // the config in force (overrides applied)
 

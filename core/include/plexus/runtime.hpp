@@ -37,7 +37,12 @@ class BundleState;
 class RuntimeState;
 }
 
-// Counters of the runtime's in-memory program cache (see Runtime::build).
+// Counters of the runtime's in-memory program cache (see Runtime::build). Each level is
+// bounded on its own by `[program_cache] max_bytes` (0, the default: unbounded): `bytes`
+// stays at or under it, the least recently used entries going first (`evictions`); an
+// evicted key is a miss and a build again. What an entry's bytes count: programs the
+// binary, modules the binary they were loaded from, fused the fused binary (and IR), bundles
+// the images they hold; each plus its kernels' metadata.
 struct ProgramCacheStats {
   BuildCacheStats programs;  // compiled binaries, keyed by source, options, format, arch
   BuildCacheStats modules;   // binaries loaded on a device

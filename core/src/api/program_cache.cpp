@@ -1,8 +1,52 @@
 #include "program_cache.hpp"
 
+#include "bundle_state.hpp"
 #include "plexus/error.hpp"
 
 namespace plexus::detail {
+
+namespace {
+
+std::uint64_t metadata_bytes(const KernelInfo& kernel) {
+  std::uint64_t bytes = sizeof(KernelInfo) + kernel.name.size();
+  for (const KernelArgInfo& arg : kernel.args) bytes += sizeof(KernelArgInfo) + arg.name.size();
+  return bytes;
+}
+
+std::uint64_t metadata_bytes(const std::vector<KernelInfo>& kernels) {
+  std::uint64_t bytes = 0;
+  for (const KernelInfo& kernel : kernels) bytes += metadata_bytes(kernel);
+  return bytes;
+}
+
+std::uint64_t size_of_program(const CompiledProgram& program) {
+  return program.binary.size() + metadata_bytes(program.kernels);
+}
+
+std::uint64_t size_of_module(const LoadedProgram& loaded) { return loaded.bytes; }
+
+std::uint64_t size_of_fusion(const FusionResult& result) {
+  std::uint64_t bytes =
+      result.binary.size() + result.ir.size() + result.reason.size() +
+      metadata_bytes(result.kernel) +
+      (result.arg_identities.size() + result.promoted.size()) * sizeof(std::uint32_t);
+  for (const std::string& warning : result.warnings) bytes += warning.size();
+  return bytes;
+}
+
+std::uint64_t size_of_bundle(const BundleState& bundle) {
+  std::uint64_t bytes = metadata_bytes(bundle.kernels);
+  for (const BundleImage& image : bundle.images) bytes += image.bytes.size();
+  return bytes;
+}
+
+}  // namespace
+
+ProgramCache::ProgramCache(std::uint64_t max_bytes)
+    : programs_(max_bytes, size_of_program),
+      modules_(max_bytes, size_of_module),
+      fused_(max_bytes, size_of_fusion),
+      bundles_(max_bytes, size_of_bundle) {}
 
 std::uint64_t source_hash(const std::string& source) {
   std::uint64_t hash = 1469598103934665603ull;
@@ -83,6 +127,7 @@ std::shared_ptr<DeviceModule> ProgramCache::load(Device& device, const ProgramKe
   auto loaded = modules_.get_or_build(ModuleKey{key, &device}, [&] {
     auto value = std::make_shared<LoadedProgram>();
     value->module = device.load_module(program.format, program.binary, program.kernels);
+    value->bytes = size_of_program(program);
     if (!value->module) {
       throw error(error_category::internal,
                   "device '" + device.info().name + "' loaded no module and reported no error");

@@ -7,6 +7,21 @@
 //   bundles:  (source, options as given) -> the finished Runtime::build bundle, so that a
 //             repeated build is one lookup (the kernel map's front; bundles are immutable).
 // One build per key across threads; waiters share the result or the plexus::error.
+//
+// Size limit (`[program_cache] max_bytes`, Config::program_cache_max_bytes; 0: unbounded):
+// it bounds each level on its own, so the four together account for at most 4 x max_bytes.
+// Within a level, finished entries are evicted least recently used first once the level's
+// total passes the limit (BuildCache); the entry just built stays even when it alone is
+// larger. An entry's size is what it holds:
+//   programs: the binary, plus the kernels' metadata (names, arguments);
+//   modules:  an estimate of the loaded code: the size of the binary it was loaded from,
+//             plus the kernels' metadata (backends report no module size);
+//   fused:    the fused binary, its IR when kept, the kernel's metadata, the argument
+//             lists, the reason and warnings;
+//   bundles:  the bytes of every image the bundle holds (shared with the programs level,
+//             and counted there as well), plus the kernels' metadata.
+// Evicting drops the cache's reference only: bundles, kernels and tasks that hold a value
+// keep it alive; a later request for an evicted key is a miss and builds it again.
 // Internal to the core. Thread-safety: every member is safe from any thread.
 #pragma once
 
@@ -60,10 +75,14 @@ struct CompiledProgram {
 
 struct LoadedProgram {
   std::shared_ptr<DeviceModule> module;
+  std::uint64_t bytes = 0;  // the size estimate the modules level counts
 };
 
 class ProgramCache {
  public:
+  // Every level bounded by `max_bytes` (0: unbounded).
+  explicit ProgramCache(std::uint64_t max_bytes = 0);
+
   // Compiles (once per key) through `compiler`; plexus::error(build) with the log.
   std::shared_ptr<const CompiledProgram> compile(Compiler& compiler, const ProgramKey& key,
                                                  const std::vector<std::string>& options);

@@ -11,7 +11,9 @@
 namespace plexus::detail {
 
 RuntimeState::RuntimeState(Config loaded)
-    : config(std::move(loaded)), registry(plugin_search_path(config)) {
+    : config(std::move(loaded)),
+      registry(plugin_search_path(config)),
+      programs(config.program_cache_max_bytes()) {
   for (const auto& warning : registry.warnings()) logger().warn("{}", warning);
   for (const auto& problem : registry.problems()) {
     logger().warn("unusable plugin skipped: {}", problem.message);
