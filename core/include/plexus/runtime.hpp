@@ -12,7 +12,7 @@
 // its components; devices it hands out are valid while it lives; queues, buffers, bundles
 // and events refer to it weakly and throw plexus::error(invalid_argument) once it is gone.
 // Destruction waits for outstanding tasks, frees the device allocations of buffers still
-// alive, and logs the memory report at info level.
+// alive, and logs the memory report at debug level.
 #pragma once
 
 #include <functional>

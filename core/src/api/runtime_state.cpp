@@ -172,7 +172,7 @@ void RuntimeState::shutdown() noexcept {
     if (auto buffer = weak.lock()) buffer->release(*this);
   }
   if (MemoryModel* memory = components->memory()) {
-    logger().info("plexus memory report: {}", describe(memory->stats(), *this));
+    logger().debug("plexus memory report: {}", describe(memory->stats(), *this));
   }
 }
 
