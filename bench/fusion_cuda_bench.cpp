@@ -14,7 +14,9 @@
 //     `--rounds` rounds.
 // PLEXUS_BENCH_PTX_DIR=<dir> writes the fused PTX there. Exits 0 with a note when there is
 // no CUDA device.
-//   plexus-bench-fusion-cuda [--mi 256] [--reps 7] [--inner 10] [--rounds 200]
+// `--local L` launches the chain and copy kernels with work-groups of L (left out: the
+// backend's default, 256 on CUDA).
+//   plexus-bench-fusion-cuda [--mi 256] [--reps 7] [--inner 10] [--rounds 200] [--local L]
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -55,7 +57,8 @@ plexus::CompileResult compile(plexus::Compiler& compiler, bool emit_ir) {
   request.emit_ir = emit_ir;
   plexus::CompileResult compiled = compiler.compile(request);
   if (!compiled.succeeded)
-    throw plexus::error(plexus::error_category::build, "the chain does not compile: " + compiled.log);
+    throw plexus::error(plexus::error_category::build,
+                        "the chain does not compile: " + compiled.log);
   return compiled;
 }
 
@@ -82,16 +85,19 @@ struct Context {
   const plexus::CompileResult& ir;
   const plexus::DeviceModule& module;  // the unfused kernels
   long reps, inner;
+  std::size_t local;  // work-group size of the chain and copy kernels; 0: the backend's
 };
 
 plexus::FusionResult fuse(Context& c, plexus::FusionRequest& request, const std::string& label) {
   const auto start = bench::clock::now();
   plexus::FusionResult fused = c.engine.fuse(request);
-  if (!fused.fused) throw plexus::error(plexus::error_category::build, "not fused: " + fused.reason);
+  if (!fused.fused)
+    throw plexus::error(plexus::error_category::build, "not fused: " + fused.reason);
   const std::string ptx(reinterpret_cast<const char*>(fused.binary.data()), fused.binary.size());
-  std::cout << "  fused " << label << " (passes + NVPTX IR -> PTX): "
-            << bench::seconds_since(start) * 1e3 << " ms; PTX: " << count(ptx, R"(\.entry\s)")
-            << " .entry, " << count(ptx, R"(ld\.global)") << " ld.global ("
+  std::cout << "  fused " << label
+            << " (passes + NVPTX IR -> PTX): " << bench::seconds_since(start) * 1e3
+            << " ms; PTX: " << count(ptx, R"(\.entry\s)") << " .entry, "
+            << count(ptx, R"(ld\.global)") << " ld.global ("
             << count(ptx, R"(ld\.global[.a-z]*\.v4)") << " v4), " << count(ptx, R"(st\.global)")
             << " st.global\n";
   if (const char* dir = std::getenv("PLEXUS_BENCH_PTX_DIR"); dir && *dir)
@@ -139,9 +145,12 @@ bool chain(Context& c, std::size_t n, int width, double dtod_gbs) {
   request.barrier = plexus::FusionBarrier::none;
   for (std::uint32_t k = 0; k < 4; ++k) {
     const std::string name = bench::fusion_chain_names[k] + suffix;
-    request.kernels.push_back({plexus::BinaryFormat::llvm_bitcode, c.ir.binary, info(c.ir, name),
-                               range1(items),
-                               {argument(1 + k, k == 0 ? 0 : bytes), argument(2 + k, k == 3 ? 0 : bytes)}});
+    request.kernels.push_back(
+        {plexus::BinaryFormat::llvm_bitcode,
+         c.ir.binary,
+         info(c.ir, name),
+         range1(items, c.local),
+         {argument(1 + k, k == 0 ? 0 : bytes), argument(2 + k, k == 3 ? 0 : bytes)}});
   }
   const plexus::FusionResult fused = fuse(c, request, "chain" + suffix);
   const auto fused_module = c.device.load_module(fused.format, fused.binary, {fused.kernel});
@@ -150,19 +159,19 @@ bool chain(Context& c, std::size_t n, int width, double dtod_gbs) {
 
   const double unfused_s = timed(c, [&] {
     for (std::uint32_t k = 0; k < 4; ++k)
-      c.queue.launch(c.module.kernel(bench::fusion_chain_names[k] + suffix), range1(items),
+      c.queue.launch(c.module.kernel(bench::fusion_chain_names[k] + suffix), range1(items, c.local),
                      std::vector{arg(1 + k), arg(2 + k)});
   });
   const std::vector<float> expected = read_back(c, buffer[5], n);
   const std::vector<float> zeros(n, 0.0f);
   c.queue.copy_to_device(buffer[5], zeros.data(), plexus::CopyLayout::contiguous(0, bytes));
   c.queue.wait();
-  const double fused_s = timed(c, [&] {
-    c.queue.launch(fused_module->kernel(fused.kernel.name), fused.range, fused_args);
-  });
+  const double fused_s = timed(
+      c, [&] { c.queue.launch(fused_module->kernel(fused.kernel.name), fused.range, fused_args); });
   const bool same = read_back(c, buffer[5], n) == expected;
   const double copy_s = timed(c, [&] {
-    c.queue.launch(c.module.kernel("copy" + suffix), range1(items), std::vector{arg(1), arg(4)});
+    c.queue.launch(c.module.kernel("copy" + suffix), range1(items, c.local),
+                   std::vector{arg(1), arg(4)});
   });
   for (int b = 1; b <= 5; ++b) c.device.deallocate(buffer[b]);
 
@@ -175,9 +184,9 @@ bool chain(Context& c, std::size_t n, int width, double dtod_gbs) {
             << std::setprecision(3) << "    fused:   " << fused_s * 1e3 << " ms ("
             << std::setprecision(0) << fused_gbs << " GB/s of its 8 B/element)"
             << (same ? "" : "  WRONG RESULT") << "\n"
-            << std::setprecision(2) << "    speed-up " << unfused_s / fused_s
-            << "x; copy kernel " << std::setprecision(0) << copy_gbs << " GB/s; fused = "
-            << 100 * fused_gbs / copy_gbs << "% of the copy kernel";
+            << std::setprecision(2) << "    speed-up " << unfused_s / fused_s << "x; copy kernel "
+            << std::setprecision(0) << copy_gbs << " GB/s; fused = " << 100 * fused_gbs / copy_gbs
+            << "% of the copy kernel";
   if (dtod_gbs > 0) std::cout << ", " << 100 * fused_gbs / dtod_gbs << "% of cuMemcpyDtoD";
   std::cout << "\n";
   return same;
@@ -201,14 +210,18 @@ double dtod_bandwidth(Context& c, std::size_t n) {
 bool tiny_chain(Context& c, long rounds) {
   auto* counters = c.device.allocate(64 * sizeof(int));
   const std::vector<int> zeros(64, 0);
-  c.queue.copy_to_device(counters, zeros.data(), plexus::CopyLayout::contiguous(0, 64 * sizeof(int)));
+  c.queue.copy_to_device(counters, zeros.data(),
+                         plexus::CopyLayout::contiguous(0, 64 * sizeof(int)));
   c.queue.wait();
   plexus::FusionRequest request;
   request.target = plexus::BinaryFormat::ptx;
   request.barrier = plexus::FusionBarrier::none;
   for (int k = 0; k < 16; ++k)
-    request.kernels.push_back({plexus::BinaryFormat::llvm_bitcode, c.ir.binary, info(c.ir, "tiny"),
-                               range1(64, 64), {argument(1)}});
+    request.kernels.push_back({plexus::BinaryFormat::llvm_bitcode,
+                               c.ir.binary,
+                               info(c.ir, "tiny"),
+                               range1(64, 64),
+                               {argument(1)}});
   const plexus::FusionResult fused = fuse(c, request, "tiny16");
   const auto fused_module = c.device.load_module(fused.format, fused.binary, {fused.kernel});
   const std::vector args{plexus::KernelArgument::of_allocation(counters)};
@@ -228,7 +241,8 @@ bool tiny_chain(Context& c, long rounds) {
     fused_s.push_back(bench::seconds_since(start) / static_cast<double>(rounds));
   }
   std::vector<int> values(64);
-  c.queue.copy_to_host(values.data(), counters, plexus::CopyLayout::contiguous(0, 64 * sizeof(int)));
+  c.queue.copy_to_host(values.data(), counters,
+                       plexus::CopyLayout::contiguous(0, 64 * sizeof(int)));
   c.queue.wait();
   c.device.deallocate(counters);
   const bool ok = values[0] == 32 * rounds * c.reps && values[63] == 32 * rounds * c.reps;
@@ -243,7 +257,7 @@ bool tiny_chain(Context& c, long rounds) {
 
 int main(int argc, char** argv) try {
   const auto options = bench::parse_options(
-      argc, argv, {{"mi", 256}, {"reps", 7}, {"inner", 10}, {"rounds", 200}});
+      argc, argv, {{"mi", 256}, {"reps", 7}, {"inner", 10}, {"rounds", 200}, {"local", 0}});
   bench::CompilerOnlyLookup lookup;  // the fusion engine sees the compiler, nothing else
   const auto compiler = bench::load_plugin<plexus::Compiler>("compiler", "clang", lookup);
   lookup.compiler_ = compiler.get();
@@ -261,13 +275,22 @@ int main(int argc, char** argv) try {
   const plexus::CompileResult ir = compile(*compiler, true);
   const auto module = device.load_module(plexus::BinaryFormat::ptx, ptx.binary, ptx.kernels);
   const auto queue = device.create_queue();
-  Context c{device, *queue, *engine, ir, *module, options.at("reps"), options.at("inner")};
+  Context c{device,
+            *queue,
+            *engine,
+            ir,
+            *module,
+            options.at("reps"),
+            options.at("inner"),
+            static_cast<std::size_t>(options.at("local"))};
 
   const std::size_t n = static_cast<std::size_t>(options.at("mi")) << 20;
   const double dtod = dtod_bandwidth(c, n);
-  std::cout << "1. chain of 4 element-wise kernels, " << options.at("mi") << " Mi floats (medians of "
-            << c.reps << " x " << c.inner << "); cuMemcpyDtoD of the same 4 B/element: "
-            << std::setprecision(0) << std::fixed << dtod << " GB/s (8 B/element)\n";
+  std::cout << "1. chain of 4 element-wise kernels, " << options.at("mi")
+            << " Mi floats (medians of " << c.reps << " x " << c.inner << ", work-groups of "
+            << (c.local ? std::to_string(c.local) : std::string("the backend's default"))
+            << "); cuMemcpyDtoD of the same 4 B/element: " << std::setprecision(0) << std::fixed
+            << dtod << " GB/s (8 B/element)\n";
   bool ok = chain(c, n, 1, dtod);
   ok = chain(c, n, 4, dtod) && ok;
   std::cout << "2. 16 tiny kernels (one work-group of 64 each), launch + wait per chain, median of "
