@@ -162,6 +162,20 @@ __kernel void second(__global int* o, int v) { o[get_global_id(0)] = v; }
   }
 }
 
+TEST_CASE("process: emit_ir stops before libclc and the back end", "[compiler]") {
+  CompileRequest r = request(vector_add_source, BinaryFormat::ptx);
+  r.emit_ir = true;
+  const CompileResult result = process_compiler().compile(r);
+  INFO(result.log);
+  REQUIRE(result.succeeded);
+  CHECK(result.format == BinaryFormat::llvm_bitcode);
+  const std::string text = as_text(result.binary);
+  CHECK(text.find("nvptx64-nvidia-nvcl") != std::string::npos);
+  CHECK(text.find("_Z13get_global_idj") != std::string::npos);  // libclc not linked
+  REQUIRE(result.kernels.size() == 1);
+  CHECK(result.kernels[0].name == "vadd");
+}
+
 TEST_CASE("process: a missing tools_dir is unsupported and names the tool and the option",
           "[compiler]") {
   const auto compiler = load_compiler("process", "tools_dir = \"/nonexistent/llvm-15/bin\"");

@@ -68,6 +68,29 @@ TEST_CASE("clang cache: a repeated compile hits level 2 with the same bytes and 
   }
 }
 
+TEST_CASE("clang cache: emit_ir results are not binaries: neither stored nor served as one",
+          "[compiler][cache]") {
+  auto set = cached_compiler_set();
+  Compiler& compiler = *set->compiler();
+  CompileRequest ir_request = scale_request(BinaryFormat::ptx);
+  ir_request.emit_ir = true;
+  const CompileResult ir = compiler.compile(ir_request);
+  INFO(ir.log);
+  REQUIRE(ir.succeeded);
+  CHECK(ir.format == BinaryFormat::llvm_bitcode);
+  CHECK(as_text(ir.binary).find("nvptx64-nvidia-nvcl") != std::string::npos);
+  const CompileResult ptx = compiler.compile(scale_request(BinaryFormat::ptx));
+  REQUIRE(ptx.succeeded);
+  CHECK_FALSE(ptx.binary_cache_hit);
+  CHECK(ptx.frontend_cache_hit);  // the frontend's IR is the same either way
+  CHECK(ptx.format == BinaryFormat::ptx);
+  CHECK(as_text(ptx.binary).find(".entry scale") != std::string::npos);
+  const CompileResult again = compiler.compile(ir_request);  // not the cached PTX
+  REQUIRE(again.succeeded);
+  CHECK_FALSE(again.binary_cache_hit);
+  CHECK(again.format == BinaryFormat::llvm_bitcode);
+}
+
 TEST_CASE("clang cache: binary_cache = false keeps only the frontend level",
           "[compiler][cache]") {
   auto set = cached_compiler_set("binary_cache = false");
