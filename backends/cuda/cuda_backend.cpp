@@ -1,5 +1,6 @@
 #include "cuda_backend.hpp"
 
+#include <cstdlib>
 #include <string>
 
 #include "plexus/error.hpp"
@@ -13,6 +14,14 @@ constexpr const char* default_library = "libcuda.so.1";
 // 13000 -> "13.0", 12040 -> "12.4".
 std::string cuda_version_text(int version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+// Why the driver may see no device although the machine has one: CUDA_VISIBLE_DEVICES.
+std::string visible_devices_note() {
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (!visible) return "";
+  return std::string(" (CUDA_VISIBLE_DEVICES is set to '") + visible +
+         "': the driver sees only the devices it lists)";
 }
 
 }  // namespace
@@ -43,7 +52,7 @@ BackendStatus CudaBackend::discover() {
   const CudaDriver& driver = *driver_;
   if (const CUresult result = driver.init(0); result != CUDA_SUCCESS)
     return {false, "CUDA driver " + driver.library() + ": " +
-                       driver.describe_failure("cuInit", result)};
+                       driver.describe_failure("cuInit", result) + visible_devices_note()};
   int version = 0;
   driver.check("cuDriverGetVersion", driver.driver_get_version(&version));
   const std::string version_text = cuda_version_text(version);
@@ -51,7 +60,7 @@ BackendStatus CudaBackend::discover() {
   driver.check("cuDeviceGetCount", driver.device_get_count(&count));
   if (count == 0)
     return {false, "the CUDA driver " + driver.library() + " (CUDA " + version_text +
-                       ") reports no device"};
+                       ") reports no device" + visible_devices_note()};
 
   std::string notes;
   for (int ordinal = 0; ordinal < count; ++ordinal) {

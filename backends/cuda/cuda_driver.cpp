@@ -76,6 +76,22 @@ void CudaDriver::resolve(Function& function, const char* symbol) {
   function = reinterpret_cast<Function>(address);
 }
 
+bool CudaDriver::sticky(CUresult result) {
+  switch (result) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_LAUNCH_FAILED:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string CudaDriver::describe_failure(std::string_view call, CUresult result) const {
   const char* text = nullptr;
   std::string message = std::string(call) + " failed";
@@ -83,6 +99,9 @@ std::string CudaDriver::describe_failure(std::string_view call, CUresult result)
     message += std::string(": ") + text + " (CUresult " + std::to_string(result) + ")";
   else
     message += " with CUresult " + std::to_string(result);
+  if (sticky(result))
+    message += ": the CUDA context is unusable after this error (a kernel fault is sticky in "
+               "the driver); restart the process to use the device again";
   if (result == CUDA_ERROR_STUB_LIBRARY)
     message += ": this is the CUDA toolkit's stub library, not the driver; install the NVIDIA "
                "driver or point the option `library` of [backends.cuda] at its libcuda.so.1";

@@ -26,6 +26,9 @@ class CudaDriver {
 
   // "<call> failed: <cuGetErrorString text> (CUresult <code>)".
   std::string describe_failure(std::string_view call, CUresult result) const;
+  // Whether `result` leaves the context unusable (a kernel fault: every later call of the
+  // context returns it); describe_failure() then says to restart the process.
+  static bool sticky(CUresult result);
   // Throws plexus::error(device) with describe_failure() unless `result` is CUDA_SUCCESS.
   void check(std::string_view call, CUresult result) const;
 

@@ -30,6 +30,13 @@ void* OpenclDevice::allocate(std::size_t bytes) {
   if (bytes == 0)
     throw error(error_category::invalid_argument,
                 "allocate on OpenCL device '" + info_.name + "': 0 bytes requested");
+  // Some drivers (NVIDIA's) create buffers lazily and accept any size here, failing only at
+  // the first use; a buffer larger than the device's memory can never be backed.
+  if (info_.global_memory_bytes != 0 && bytes > info_.global_memory_bytes)
+    throw error(error_category::device, "clCreateBuffer of " + std::to_string(bytes) +
+                                            " bytes on OpenCL device '" + info_.name +
+                                            "': more than the device's memory (" +
+                                            std::to_string(info_.global_memory_bytes) + " bytes)");
   cl_int code = CL_SUCCESS;
   cl_mem memory = clCreateBuffer(context(), CL_MEM_READ_WRITE, bytes, nullptr, &code);
   if (code != CL_SUCCESS) {

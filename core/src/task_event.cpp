@@ -50,8 +50,28 @@ void TaskEvent::mark_running() {
 
 void TaskEvent::mark_complete() { finish(TaskStatus::complete, nullptr); }
 
+namespace {
+
+// The failure as an object of the core's own making. An exception a plugin made with
+// std::make_exception_ptr is destroyed through a function of that plugin (the destructor
+// thunk the template instantiated there), so an event that outlives its runtime, and so the
+// plugin's library, would crash when it lets the failure go. A plexus::error is copied here;
+// other types are kept as they are.
+std::exception_ptr owned_by_core(std::exception_ptr failure) {
+  if (!failure) return failure;
+  try {
+    std::rethrow_exception(failure);
+  } catch (const error& e) {
+    return std::make_exception_ptr(e);
+  } catch (...) {
+    return failure;
+  }
+}
+
+}  // namespace
+
 void TaskEvent::mark_failed(std::exception_ptr failure) {
-  finish(TaskStatus::failed, std::move(failure));
+  finish(TaskStatus::failed, owned_by_core(std::move(failure)));
 }
 
 void TaskEvent::finish(TaskStatus final_status, std::exception_ptr failure) {
