@@ -1,29 +1,48 @@
 #!/bin/bash
-# Tiled Cholesky under scheduler/heft over the host device + PoCL against each alone (and dag
-# alone), in interleaved rounds so that a loaded machine's noise falls on every row alike.
-#   bench/heft_cholesky.sh BUILD_DIR [ROUNDS (7)] [N (1024)] [TILE (128)]
+# Tiled Cholesky under scheduler/heft over two backends against each alone (and dag alone),
+# in interleaved rounds so that a loaded machine's noise falls on every row alike.
+#   bench/heft_cholesky.sh BUILD_DIR [ROUNDS (7)] [N (1024)] [TILE (128)] [BACKENDS (host,opencl)]
+# BACKENDS: two backends, e.g. host,opencl (the host device + PoCL, CPU only) or cuda,host
+# (a GPU + the host CPU) or cuda,opencl. Environment: OPENCL_PLATFORM narrows the opencl
+# backend to platforms whose name contains it (e.g. "NVIDIA"); CHECK=R checks R evenly
+# spaced rows of L * L^T instead of all (the full check is n^3/6 on one thread);
+# HEFT_OPTIONS='key = value' adds an option to [scheduler.heft] (e.g. 'prior = "none"');
+# CALIBRATE=K calibration runs (2); ONLY=REGEX runs only the rows whose label matches.
+# BUILD_DIR holds bin/cholesky and the plugins it finds.
 # Prints one line per run: label | makespan ms | bytes moved | ok/WRONG | heft's counters.
-# Two calibration runs write a history file first; "no-history" runs start without one.
+# Calibration runs write a history file first; "no-history" runs start without one.
 set -euo pipefail
-build=$(cd "${1:?usage: $0 BUILD_DIR [ROUNDS] [N] [TILE]}" && pwd)
-rounds=${2:-7} n=${3:-1024} tile=${4:-128}
+build=$(cd "${1:?usage: $0 BUILD_DIR [ROUNDS] [N] [TILE] [BACKENDS]}" && pwd)
+rounds=${2:-7} n=${3:-1024} tile=${4:-128} pair=${5:-host,opencl}
+first=${pair%%,*} second=${pair#*,}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 config=$(cd "$(dirname "$0")/../config/examples" && pwd)/heft.toml
-history=$(mktemp -d)/heft-history.json
+cp "$config" "$work/heft.toml"
+config=$work/heft.toml
+if [ -n "${HEFT_OPTIONS:-}" ]; then
+  sed -i "/^\[scheduler.heft\]/a ${HEFT_OPTIONS}" "$config"
+fi
+if [ -n "${OPENCL_PLATFORM:-}" ]; then
+  printf '\n[backends.opencl]\nplatform = "%s"\n' "$OPENCL_PLATFORM" >>"$config"
+fi
+history=$work/heft-history.json
 run() {
   local label=$1; shift
+  [[ $label =~ ${ONLY:-.} || $label == calibrate-* ]] || return 0
   env PLEXUS_CACHE_DIR="$build/test-cache" PLEXUS_LOG_LEVEL=info PLEXUS_CONFIG="$config" "$@" \
-    "$build/bin/cholesky" --n "$n" --tile "$tile" 2>&1 |
+    "$build/bin/cholesky" --n "$n" --tile "$tile" --check "${CHECK:-0}" 2>&1 |
     awk -v l="$label" '/time/ {t=$2; b=$8} /heft: tasks/ {sub(/.*tasks per device: /, ""); p=$0}
-                       /WRONG/ {w=1} END {print l " | " t " | " b " | " (w ? "WRONG" : "ok") " | " p}'
+                       /WRONG|cholesky: / && !/cholesky: n / {w=1} END {print l " | " t " | " b " | " (w ? "WRONG" : "ok") " | " p}'
 }
-run calibrate-1 PLEXUS_BACKENDS=host,opencl PLEXUS_HEFT_HISTORY="$history"
-run calibrate-2 PLEXUS_BACKENDS=host,opencl PLEXUS_HEFT_HISTORY="$history"
-for _ in $(seq "$rounds"); do
-  run heft-host+pocl PLEXUS_BACKENDS=host,opencl PLEXUS_HEFT_HISTORY="$history"
-  run heft-host+pocl-no-history PLEXUS_BACKENDS=host,opencl
-  run heft-host PLEXUS_BACKENDS=host PLEXUS_HEFT_HISTORY="$history"
-  run heft-pocl PLEXUS_BACKENDS=opencl PLEXUS_HEFT_HISTORY="$history"
-  run dag-host PLEXUS_BACKENDS=host PLEXUS_SCHEDULER=dag
-  run dag-pocl PLEXUS_BACKENDS=opencl PLEXUS_SCHEDULER=dag
+for k in $(seq "${CALIBRATE:-2}"); do
+  run "calibrate-$k" PLEXUS_BACKENDS="$pair" PLEXUS_HEFT_HISTORY="$history"
 done
-rm -rf "$(dirname "$history")"
+for _ in $(seq "$rounds"); do
+  run "heft-$first+$second" PLEXUS_BACKENDS="$pair" PLEXUS_HEFT_HISTORY="$history"
+  run "heft-$first+$second-no-history" PLEXUS_BACKENDS="$pair"
+  run "heft-$first" PLEXUS_BACKENDS="$first" PLEXUS_HEFT_HISTORY="$history"
+  run "heft-$second" PLEXUS_BACKENDS="$second" PLEXUS_HEFT_HISTORY="$history"
+  run "dag-$first" PLEXUS_BACKENDS="$first" PLEXUS_SCHEDULER=dag
+  run "dag-$second" PLEXUS_BACKENDS="$second" PLEXUS_SCHEDULER=dag
+done

@@ -14,17 +14,38 @@
 
 using namespace plexus::heft;
 
-TEST_CASE("heft goes round-robin until every candidate is measured, then earliest finish") {
+TEST_CASE("heft measures each device once, then goes by the prior until all are measured") {
   std::size_t counter = 0;
   std::vector<Candidate> candidates(3);
-  candidates[1].execution = 0.001;  // one measured, two not: round-robin over all three
+  candidates[1].execution = 0.001;  // one measured, two not
+  // Equal priors: each unmeasured device gets one task to measure, then round-robin.
   std::vector<std::size_t> picks;
   for (int i = 0; i < 6; ++i) {
     const Choice choice = choose_device(candidates, counter);
     CHECK_FALSE(choice.by_model);
+    if (choice.explores) {
+      CHECK_FALSE(candidates[choice.index].execution.has_value());
+      candidates[choice.index].explored = true;
+    }
     picks.push_back(choice.index);
   }
-  CHECK(picks == std::vector<std::size_t>{0, 1, 2, 0, 1, 2});
+  CHECK(picks == std::vector<std::size_t>{0, 2, 0, 1, 2, 0});
+  // A GPU (132 compute units) and a CPU (16): after measuring, the GPU gets the rest;
+  // priors within a factor of 2 are equal (two shares of one CPU): round-robin.
+  std::vector<Candidate> mixed(2);
+  mixed[0].speed = 16;
+  mixed[1].speed = 132;
+  std::vector<std::size_t> mixed_picks;
+  for (int i = 0; i < 5; ++i) {
+    const Choice choice = choose_device(mixed, counter);
+    if (choice.explores) mixed[choice.index].explored = true;
+    mixed_picks.push_back(choice.index);
+  }
+  CHECK(mixed_picks == std::vector<std::size_t>{0, 1, 1, 1, 1});
+  mixed[0].speed = 100;
+  std::size_t fresh = 0;
+  CHECK(choose_device(mixed, fresh).index == 0);
+  CHECK(choose_device(mixed, fresh).index == 1);
 
   // All measured: the fastest device wins while it is free...
   candidates[0].execution = 0.004;

@@ -314,6 +314,9 @@ TEST_CASE("heft refuses bad options with the key and what to give") {
       },
       plexus::error_category::config, "tasks_per_device");
   plexus::test::require_error(
+      [&] { plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\nprior = \"fast\"\n"); },
+      plexus::error_category::config, "prior = \"fast\"");
+  plexus::test::require_error(
       [&] { plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\nworkers = -1\n"); },
       plexus::error_category::config, "workers");
 }

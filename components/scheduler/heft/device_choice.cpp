@@ -3,6 +3,13 @@
 #include <algorithm>
 
 namespace plexus::heft {
+namespace {
+
+// Priors within this factor of the fastest count as equal: the prior only tells a GPU from
+// a CPU, not two CPUs' shares of cores apart.
+constexpr double comparable_speed = 2.0;
+
+}  // namespace
 
 double estimated_start(const Candidate& candidate) {
   return std::max(candidate.ready, candidate.available);
@@ -24,7 +31,20 @@ Choice choose_device(const std::vector<Candidate>& candidates, std::size_t& roun
       }
     }
   } else {
-    choice.index = round_robin++ % candidates.size();
+    const auto unexplored = std::find_if(candidates.begin(), candidates.end(), [](const Candidate& c) {
+      return !c.execution.has_value() && !c.explored;
+    });
+    if (unexplored != candidates.end()) {
+      choice.index = static_cast<std::size_t>(unexplored - candidates.begin());
+      choice.explores = true;
+    } else {
+      double fastest = 0.0;
+      for (const Candidate& c : candidates) fastest = std::max(fastest, c.speed);
+      std::vector<std::size_t> equals;
+      for (std::size_t i = 0; i < candidates.size(); ++i)
+        if (candidates[i].speed * comparable_speed >= fastest) equals.push_back(i);
+      choice.index = equals[round_robin++ % equals.size()];
+    }
   }
   choice.start = estimated_start(candidates[choice.index]);
   choice.finish = estimated_finish(candidates[choice.index]);

@@ -50,6 +50,7 @@ struct HeftScheduler::Lane {
   std::unique_ptr<ComputeGate> gate;  // kernels at once on the device (tasks_per_device)
   std::size_t running = 0;            // tasks taken (copying in, waiting or running)
   double pending = 0.0;               // estimated seconds of work placed here and not yet finished
+  double speed = 1.0;                 // prior before measurements: the device's compute units
   DevicePlacements stats;
 };
 
@@ -67,6 +68,13 @@ HeftScheduler::HeftScheduler(PluginContext& context)
     : model_(bandwidth_option(context.options)),
       history_path_(history_option(context.options)),
       respect_queue_device_(context.options.get<bool>("respect_queue_device", false)) {
+  const std::string prior = context.options.get<std::string>("prior", "compute_units");
+  if (prior != "compute_units" && prior != "none") {
+    throw error(error_category::config, "[" + context.options.table_path() + "] prior = \"" +
+                                            prior + "\": give \"compute_units\" (the default) "
+                                            "or \"none\" (round-robin until measured)");
+  }
+  prior_ = prior == "compute_units";
   const std::int64_t per_device = context.options.get_non_negative("tasks_per_device", 1);
   if (per_device < 1) {
     throw error(error_category::config,
@@ -83,6 +91,7 @@ HeftScheduler::HeftScheduler(PluginContext& context)
     auto lane = std::make_unique<Lane>();
     lane->device = lane->stats.device = device;
     lane->gate = std::make_unique<ComputeGate>(tasks_per_device_);
+    lane->speed = std::max<double>(1.0, device->info().compute_units);
     lane->stats.name = device->info().name;
     std::size_t same = 1;
     for (const auto& other : lanes_) same += other->stats.name == lane->stats.name;
@@ -205,7 +214,10 @@ void HeftScheduler::decide(Node& node) {
     bytes[c] = body.transfer_bytes(device);
     candidates[c].transfer = static_cast<double>(bytes[c]) / model_.bandwidth(key);
     candidates[c].execution = model_.execution_seconds(node.kernel, key);
+    candidates[c].speed = prior_ ? lanes_[lanes[c]]->speed : 1.0;
     std::lock_guard lock(mutex_);
+    const auto& explored = explored_[node.kernel];
+    candidates[c].explored = !prior_ || (lanes[c] < explored.size() && explored[lanes[c]]);
     candidates[c].ready = ready_time(dependencies, at);
     candidates[c].available =
         at + lanes_[lanes[c]]->pending / static_cast<double>(tasks_per_device_);
@@ -215,6 +227,11 @@ void HeftScheduler::decide(Node& node) {
     std::lock_guard lock(mutex_);
     choice = choose_device(candidates, round_robin_[node.kernel]);
     node.lane = lanes[choice.index];
+    if (choice.explores) {
+      auto& explored = explored_[node.kernel];
+      explored.resize(std::max(explored.size(), node.lane + 1), false);
+      explored[node.lane] = true;
+    }
     node.planned_bytes = bytes[choice.index];
     node.estimate = choice.finish - choice.start;
     node.by_model = choice.by_model;
@@ -230,7 +247,8 @@ void HeftScheduler::decide(Node& node) {
     logger().debug(
         "heft: {} -> '{}' by {}: transfer {} B, start +{:.3f} ms, finish +{:.3f} ms "
         "(finish on each: {})",
-        node.kernel, lanes_[node.lane]->key, choice.by_model ? "model" : "round-robin",
+        node.kernel, lanes_[node.lane]->key,
+        choice.by_model ? "model" : choice.explores ? "exploring" : prior_ ? "prior" : "round-robin",
         node.planned_bytes, (choice.start - at) * 1e3, (choice.finish - at) * 1e3, others);
   }
 }

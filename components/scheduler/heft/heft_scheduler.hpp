@@ -7,13 +7,15 @@
 //                  + the kernel's measured execution time on the device
 // Execution times are measured as tasks run (the kernel phase of each run, see TimedQueue)
 // per (kernel name + global-size bucket, device); bandwidth from the copies before each
-// launch. Until every capable device has a measurement for a kernel key, that kernel's
-// tasks go round-robin over the capable devices.
+// launch. Until every capable device has a measurement for a kernel key, one task of that
+// kernel goes to each unmeasured device (to measure it) and the others to the device with
+// the most compute units (round-robin among equals), see device_choice.hpp; with
+// prior = "none", round-robin over every capable device.
 //
 // Placement happens at submission, in submission order (TaskBody::place must be called in
 // that order, and dependencies are known only once earlier tasks are placed): decisions use
 // the estimates available then. An application that submits a whole graph at once is
-// therefore placed round-robin on its first run; measurements from a history file, or from
+// therefore placed by the prior on its first run; measurements from a history file, or from
 // earlier work in the same process, make later runs model-driven.
 //
 // Running: a pool of worker threads; each device runs at most `tasks_per_device` kernels at
@@ -27,6 +29,8 @@
 //   tasks_per_device (1), overlap_transfers (true),
 //   respect_queue_device (false: heft decides; true: a queue's device is kept),
 //   bandwidth_gbps (8.0: bytes per ns into a device until measured),
+//   prior ("compute_units": before measurements, prefer the device with the most compute
+//   units after one measuring task per device; "none": round-robin),
 //   history (path, or PLEXUS_HEFT_HISTORY; default none): measurements loaded at start
 //   (a missing file is a first run; a corrupt one is plexus::error(config) naming it) and
 //   written at shutdown (atomically; a failure is logged as an error with the path).
@@ -82,6 +86,7 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
   CostModel model_;
   std::string history_path_;
   bool respect_queue_device_ = false;
+  bool prior_ = true;  // option prior = "compute_units"
   std::size_t tasks_per_device_ = 1;  // kernels at once per device
   std::size_t lane_capacity_ = 2;     // tasks at once per device: + 1 copying in (overlap)
   std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
@@ -93,6 +98,7 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
   std::vector<std::unique_ptr<Lane>> lanes_;
   std::unordered_map<const TaskEvent*, double> finish_estimates_;  // tasks not yet done
   std::unordered_map<std::string, std::size_t> round_robin_;       // by kernel key
+  std::unordered_map<std::string, std::vector<bool>> explored_;    // by kernel key, by lane
   std::uint64_t sequence_ = 0;                                     // ready order
   std::uint64_t outstanding_ = 0;                                  // submitted and not yet finished
   bool stopping_ = false;
