@@ -72,7 +72,8 @@ Sample chain(std::size_t kernels, bool pocl, const std::string& trace_file) {
   queue.wait();
   const double completed = bench::seconds_since(start);
   const double cpu = process_cpu_seconds() - cpu_start;
-  if (buffer.host_access(plexus::read)[elements - 1] != static_cast<int>(kernels + kernels / 10 + 1))
+  if (buffer.host_access(plexus::read)[elements - 1] !=
+      static_cast<int>(kernels + kernels / 10 + 1))
     throw std::runtime_error("wrong result");
   const auto count = static_cast<double>(kernels);
   return {submitted / count, completed / count, cpu / count};
@@ -120,19 +121,21 @@ int main(int argc, char** argv) try {
       bench::parse_options(argc, argv, {{"kernels", 5000}, {"rounds", 11}, {"pocl", 0}});
   // parse_options takes positive values only: --pocl 1 picks PoCL, anything else the host.
   const bool pocl = options.at("pocl") == 1;
-  const std::string args = " --child " + std::to_string(options.at("kernels")) + " " +
-                           (pocl ? "1" : "0") + " ";
-  const std::string trace_file =
-      (std::filesystem::temp_directory_path() / ("plexus-bench-trace-" + std::to_string(getpid()) + ".json"))
-          .string();
-  std::vector<Variant> variants = {{"tracing off", std::string(argv[0]) + args + "- x", {}, {}, {}},
-                                   {"tracing on", std::string(argv[0]) + args + trace_file + " x", {}, {}, {}}};
+  const std::string args =
+      " --child " + std::to_string(options.at("kernels")) + " " + (pocl ? "1" : "0") + " ";
+  const std::string trace_file = (std::filesystem::temp_directory_path() /
+                                  ("plexus-bench-trace-" + std::to_string(getpid()) + ".json"))
+                                     .string();
+  std::vector<Variant> variants = {
+      {"tracing off", std::string(argv[0]) + args + "- x", {}, {}, {}},
+      {"tracing on", std::string(argv[0]) + args + trace_file + " x", {}, {}, {}}};
   if (const char* other = std::getenv("PLEXUS_BENCH_TRACE_COMPILED_OUT"))
     variants.push_back({"hooks compiled out", std::string(other) + args + "- x", {}, {}, {}});
   for (long round = 0; round <= options.at("rounds"); ++round) {  // round 0 warms up
     for (Variant& variant : variants) {
       const auto sample = run_child(variant.command);
-      if (!sample) throw std::runtime_error(variant.name + ": the child failed: " + variant.command);
+      if (!sample)
+        throw std::runtime_error(variant.name + ": the child failed: " + variant.command);
       if (round == 0) continue;
       variant.submit.push_back(sample->submit_s);
       variant.complete.push_back(sample->complete_s);
@@ -141,16 +144,17 @@ int main(int argc, char** argv) try {
   }
   std::filesystem::remove(trace_file);
   std::filesystem::remove(trace_file.substr(0, trace_file.size() - 5) + ".summary.json");
-  std::cout << "chain of " << options.at("kernels") << " tiny kernels on " << (pocl ? "PoCL" : "the host device")
-            << " (inorder), " << options.at("rounds")
+  std::cout << "chain of " << options.at("kernels") << " tiny kernels on "
+            << (pocl ? "PoCL" : "the host device") << " (inorder), " << options.at("rounds")
             << " rounds alternating the variants, one process each; microseconds per kernel, "
                "median (min-max):\n";
   const Variant& off = variants[0];
   std::cout << std::fixed << std::setprecision(3);
   for (const Variant& variant : variants) {
-    std::cout << "  " << std::left << std::setw(19) << variant.name << " submit " << spread(variant.submit)
-              << "  submit->done " << spread(variant.complete) << "  cpu " << spread(variant.cpu)
-              << "\n  " << std::setw(19) << "" << " ratio to off: submit "
+    std::cout << "  " << std::left << std::setw(19) << variant.name << " submit "
+              << spread(variant.submit) << "  submit->done " << spread(variant.complete) << "  cpu "
+              << spread(variant.cpu) << "\n  " << std::setw(19) << ""
+              << " ratio to off: submit "
               << bench::median(variant.submit) / bench::median(off.submit) << ", submit->done "
               << bench::median(variant.complete) / bench::median(off.complete) << ", cpu "
               << bench::median(variant.cpu) / bench::median(off.cpu) << "\n";

@@ -81,10 +81,11 @@ class EventTiming final : public OperationTiming {
 CudaTiming::CudaTiming(CudaDevice& device) : device_(device) {
   const CudaDriver& driver = device.driver();
   if (!driver.event_elapsed_time)
-    throw error(error_category::unsupported, "CUDA device '" + device.info().name +
-                                                 "': the driver lacks cuEventElapsedTime");
+    throw error(error_category::unsupported,
+                "CUDA device '" + device.info().name + "': the driver lacks cuEventElapsedTime");
   ScopedContext scope(driver, device.context());
-  driver.check("cuStreamCreate", driver.stream_create(&calibration_stream_, CU_STREAM_NON_BLOCKING));
+  driver.check("cuStreamCreate",
+               driver.stream_create(&calibration_stream_, CU_STREAM_NON_BLOCKING));
   try {
     calibrate();
   } catch (...) {

@@ -22,8 +22,8 @@ class EventTiming final : public OperationTiming {
     cl_ulong start = 0, end = 0;
     if (clGetEventProfilingInfo(first_.get(), CL_PROFILING_COMMAND_START, sizeof start, &start,
                                 nullptr) != CL_SUCCESS ||
-        clGetEventProfilingInfo(last_.get(), CL_PROFILING_COMMAND_END, sizeof end, &end,
-                                nullptr) != CL_SUCCESS)
+        clGetEventProfilingInfo(last_.get(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
+            CL_SUCCESS)
       return std::nullopt;  // a failed command, or not finished
     return DeviceTimes{pair_.to_host(start), pair_.to_host(end)};
   }
@@ -59,12 +59,12 @@ ClockPair OpenclTiming::calibrate() {
         const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE,
                                                   0};
         cl_int created = CL_SUCCESS;
-        marker_queue_.reset(clCreateCommandQueueWithProperties(
-            device_.context(), device_.handle(), properties, &created));
+        marker_queue_.reset(clCreateCommandQueueWithProperties(device_.context(), device_.handle(),
+                                                               properties, &created));
         if (created != CL_SUCCESS)
-          throw error(error_category::device, "OpenCL device '" + device_.info().name +
-                                                  "': timing: creating a calibration queue failed: " +
-                                                  error_name(created));
+          throw error(error_category::device,
+                      "OpenCL device '" + device_.info().name +
+                          "': timing: creating a calibration queue failed: " + error_name(created));
       }
       code = clEnqueueMarkerWithWaitList(marker_queue_.get(), 0, nullptr, &marker);
     }
@@ -80,7 +80,8 @@ ClockPair OpenclTiming::calibrate() {
       throw error(error_category::device,
                   "OpenCL device '" + device_.info().name +
                       "': timing: neither clGetDeviceAndHostTimer nor a profiled marker gives a "
-                      "device time: " + error_name(code));
+                      "device time: " +
+                      error_name(code));
     if (after - before < best_bracket) {
       best_bracket = after - before;
       best = {before + (after - before) / 2, device_ns};

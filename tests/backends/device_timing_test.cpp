@@ -59,7 +59,7 @@ TEST_CASE("queues with timing on time their operations on the host clock", "[dev
       WARN(device.info().name << ": skipped: its queues cannot time operations");
       return;
     }
-    CHECK(queue->enable_timing());  // idempotent
+    CHECK(queue->enable_timing());           // idempotent
     CHECK(queue->take_timing() == nullptr);  // nothing enqueued yet
     const auto module = load_program(device, source);
     if (!module) return;
@@ -93,10 +93,10 @@ TEST_CASE("queues with timing on time their operations on the host clock", "[dev
     CHECK(c.end <= k1.start + rounding);
     CHECK(k1.end <= k2.start + rounding);
     CHECK(k1.end > k1.start);  // the kernel takes time
-    WARN(device.info().name << ": device times in us from before the enqueue: copy " << us(c.start - before)
-                            << ".." << us(c.end - before) << ", launch " << us(k1.start - before)
-                            << ".." << us(k1.end - before) << ", launch + copy back "
-                            << us(k2.start - before) << ".." << us(k2.end - before)
-                            << "; after wait(): " << us(after - before));
+    WARN(device.info().name << ": device times in us from before the enqueue: copy "
+                            << us(c.start - before) << ".." << us(c.end - before) << ", launch "
+                            << us(k1.start - before) << ".." << us(k1.end - before)
+                            << ", launch + copy back " << us(k2.start - before) << ".."
+                            << us(k2.end - before) << "; after wait(): " << us(after - before));
   });
 }

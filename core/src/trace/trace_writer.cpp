@@ -181,9 +181,9 @@ class Writer {
       direction.count++;
       direction.bytes += op.bytes;
       events.push_back(slice(op_name(op.kind), "copy", pid, tid, times.start, times.end,
-                             "\"task\":" + std::to_string(id) + ",\"bytes\":" +
-                                 std::to_string(op.bytes) + ",\"device\":" + quoted(op.device) +
-                                 clock));
+                             "\"task\":" + std::to_string(id) +
+                                 ",\"bytes\":" + std::to_string(op.bytes) +
+                                 ",\"device\":" + quoted(op.device) + clock));
     }
     events.push_back(slice(
         event.label(), "task", pid, tid, start, end,

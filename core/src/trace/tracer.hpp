@@ -89,9 +89,9 @@ extern thread_local TaskTrace* current_task_trace;
 #if PLEXUS_TRACE_HOOKS
 class TraceOpScope {
  public:
-  TraceOpScope(TraceOp::Kind kind, DeviceQueue* queue, const std::string& device,
-               std::size_t bytes, const std::string& kernel = {});
-  void finish();  // the op's end (also on destruction when not called)
+  TraceOpScope(TraceOp::Kind kind, DeviceQueue* queue, const std::string& device, std::size_t bytes,
+               const std::string& kernel = {});
+  void finish();                      // the op's end (also on destruction when not called)
   ~TraceOpScope() { finish(); }
   TraceOpScope(const TraceOpScope&) = delete;
   TraceOpScope& operator=(const TraceOpScope&) = delete;
