@@ -1,6 +1,7 @@
-// scheduler/heft's cost model, placement rule and history file, compiled from the
-// component's sources (they are internal to the plugin): decisions on given estimates,
-// running means, the JSON round trip and every way a history file can be broken.
+// scheduler/heft's cost model, placement rule, per-slot device load, tasks_per_device option
+// and history file, compiled from the component's sources (they are internal to the plugin):
+// decisions on given estimates, running means, "auto" by device type, the JSON round trip
+// and every way a history file can be broken.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -9,7 +10,10 @@
 #include "cost_model.hpp"
 #include "device_choice.hpp"
 #include "history_file.hpp"
+#include "lane_load.hpp"
+#include "plexus/config.hpp"
 #include "plexus/error.hpp"
+#include "tasks_per_device.hpp"
 #include "test_support.hpp"
 
 using namespace plexus::heft;
@@ -172,4 +176,113 @@ TEST_CASE("heft history file: round trip, first run, and clear errors") {
     CHECK(failure.category() == plexus::error_category::io);
     CHECK_THAT(failure.what(), Catch::Contains("missing-dir"));
   }
+}
+
+namespace {
+
+plexus::ComponentOptions heft_options(const std::string& table) {
+  return plexus::Config::from_string("[scheduler]\nuse = \"heft\"\n[scheduler.heft]\n" + table,
+                                     "heft-test.toml")
+      .options_for(plexus::ComponentKind::scheduler, "heft");
+}
+
+plexus::DeviceInfo device_of(plexus::DeviceType type) {
+  plexus::DeviceInfo info;
+  info.name = std::string(plexus::to_string(type));
+  info.type = type;
+  return info;
+}
+
+}  // namespace
+
+TEST_CASE("heft tasks_per_device: \"auto\" by device type, an integer for every device") {
+  using plexus::DeviceType;
+  const plexus::DeviceInfo gpu = device_of(DeviceType::gpu), cpu = device_of(DeviceType::cpu),
+                           accelerator = device_of(DeviceType::accelerator),
+                           other = device_of(DeviceType::other);
+  for (const std::string& table : {std::string(""), std::string("tasks_per_device = \"auto\"\n")}) {
+    INFO(table);
+    const TasksPerDevice option = tasks_per_device_option(heft_options(table));
+    CHECK(tasks_per_device_for(option, gpu) == 4);
+    CHECK(tasks_per_device_for(option, accelerator) == 4);
+    CHECK(tasks_per_device_for(option, cpu) == 1);
+    CHECK(tasks_per_device_for(option, other) == 1);
+  }
+  for (const int count : {1, 3}) {
+    const TasksPerDevice option =
+        tasks_per_device_option(heft_options("tasks_per_device = " + std::to_string(count) + "\n"));
+    for (const auto& info : {gpu, cpu, accelerator, other}) {
+      CHECK(tasks_per_device_for(option, info) == static_cast<std::size_t>(count));
+    }
+  }
+}
+
+TEST_CASE("heft tasks_per_device: 0, negative, other strings and other types are config errors") {
+  const auto refused = [](const std::string& value, const std::string& part) {
+    INFO("tasks_per_device = " << value);
+    try {
+      tasks_per_device_option(heft_options("tasks_per_device = " + value + "\n"));
+      FAIL("accepted");
+    } catch (const plexus::error& e) {
+      INFO(e.what());
+      CHECK(e.category() == plexus::error_category::config);
+      CHECK_THAT(e.what(), Catch::Contains(part));
+      CHECK_THAT(e.what(), Catch::Contains("give \"auto\""));
+    }
+  };
+  refused("0", "[scheduler.heft] tasks_per_device = 0");
+  refused("-2", "[scheduler.heft] tasks_per_device = -2");
+  refused("\"many\"", "[scheduler.heft] tasks_per_device = \"many\"");
+  refused("\"AUTO\"", "tasks_per_device = \"AUTO\"");
+  refused("2.5", "heft-test.toml:4:20: option 'scheduler.heft.tasks_per_device' must be an "
+                 "integer, found float");
+  refused("true", "must be an integer, found boolean");
+}
+
+TEST_CASE("heft device load: k slots, a device is free when its first slot frees") {
+  LaneLoad one(1);
+  CHECK(one.earliest() == 0.0);
+  CHECK(one.place(0.5) == 0);
+  CHECK(one.place(0.25) == 0);
+  CHECK(one.earliest() == Approx(0.75));  // one slot: the sum of the work placed
+  one.finish(0, 0.5);
+  CHECK(one.earliest() == Approx(0.25));
+
+  LaneLoad four(4);
+  CHECK(four.slots() == 4);
+  std::vector<std::size_t> slots;
+  for (int i = 0; i < 4; ++i) {
+    CHECK(four.earliest() == 0.0);  // a free slot: the device can start at once
+    slots.push_back(four.place(1.0));
+  }
+  CHECK(slots == std::vector<std::size_t>{0, 1, 2, 3});
+  CHECK(four.earliest() == Approx(1.0));  // all four busy: free when the first one frees
+  four.finish(2, 1.0);
+  CHECK(four.earliest() == 0.0);
+  CHECK(four.place(3.0) == 2);  // the slot that freed takes the next task
+  four.finish(0, 1.0);
+  CHECK(four.place(0.5) == 0);
+  CHECK(four.earliest() == Approx(0.5));
+  four.finish(0, 2.0);  // finished later than estimated: never below 0
+  CHECK(four.earliest() == 0.0);
+  CHECK(LaneLoad(0).slots() == 1);
+
+  // With the placement rule: a device with four slots and 1 s of work on each of three
+  // still starts a new task at once, so a 2 s task finishes there before a free device
+  // that needs 3 s.
+  std::vector<Candidate> candidates(2);
+  LaneLoad busy(4);
+  for (int i = 0; i < 3; ++i) busy.place(1.0);
+  candidates[0].available = busy.earliest();
+  candidates[0].execution = 2.0;
+  candidates[1].execution = 3.0;
+  std::size_t counter = 0;
+  Choice choice = choose_device(candidates, counter);
+  CHECK(choice.by_model);
+  CHECK(choice.index == 0);
+  CHECK(choice.finish == Approx(2.0));
+  busy.place(1.0);  // the fourth slot taken: 1 s + 2 s there, the free device's 2.9 s wins
+  candidates[0].available = busy.earliest();
+  candidates[1].execution = 2.9;
+  CHECK(choose_device(candidates, counter).index == 1);
 }

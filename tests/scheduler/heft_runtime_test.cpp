@@ -308,17 +308,60 @@ TEST_CASE("heft refuses bad options with the key and what to give") {
         plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\nbandwidth_gbps = 0.0\n");
       },
       plexus::error_category::config, "bandwidth_gbps");
-  plexus::test::require_error(
-      [&] {
-        plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\ntasks_per_device = 0\n");
-      },
-      plexus::error_category::config, "tasks_per_device");
+  for (const std::string value : {"0", "-1", "\"many\"", "1.5"}) {
+    plexus::test::require_error(
+        [&] {
+          plexus::test::make_runtime(heft, "\"host\"",
+                                     "[scheduler.heft]\ntasks_per_device = " + value + "\n");
+        },
+        plexus::error_category::config, "tasks_per_device");
+  }
   plexus::test::require_error(
       [&] { plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\nprior = \"fast\"\n"); },
       plexus::error_category::config, "prior = \"fast\"");
   plexus::test::require_error(
       [&] { plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\nworkers = -1\n"); },
       plexus::error_category::config, "workers");
+}
+
+TEST_CASE("heft runs tasks_per_device kernels at once on a device: \"auto\" is 1 on a CPU") {
+  // Two independent long kernels on one host device (a CPU), no copy-in overlap: with "auto"
+  // (the default) the second starts when the first is done; with 2 both run at once.
+  for (const std::string value : {"\"auto\"", "2"}) {
+    DYNAMIC_SECTION("tasks_per_device = " << value) {
+      auto rt = plexus::test::make_runtime(
+          {"heft", "whole"}, "\"host\"",
+          "[scheduler.heft]\nworkers = 4\noverlap_transfers = false\ntasks_per_device = " +
+              value + "\n");
+      auto bundle = rt->build(kernels);
+      plexus::Queue queue = rt->queue(*rt->devices().front(), plexus::QueueOrder::out_of_order);
+      std::vector<float> first_data(64, 1.0f), second_data(64, 1.0f);
+      plexus::Buffer<float> a(first_data.data(), first_data.size()),
+          b(second_data.data(), second_data.size());
+      constexpr int long_rounds = 400000;
+      const auto submit = [&](plexus::Buffer<float>& buffer) {
+        return queue.submit([&](plexus::Handler& h) {
+          h.parallel_for(bundle.kernel("step"), plexus::Range{first_data.size()},
+                         buffer.access(h, plexus::read_write), 1.0f, long_rounds);
+        });
+      };
+      auto first = submit(a);
+      auto second = submit(b);
+      queue.wait();
+      if (value == "2") {
+        CHECK(second.start_time() < first.end_time());
+      } else {
+        CHECK(second.start_time() >= first.end_time());
+      }
+      std::vector<float> out(first_data.size());
+      float expected = 1.0f;
+      for (int r = 0; r < long_rounds; ++r) expected = expected * 0.5f + 1.0f;
+      for (auto* buffer : {&a, &b}) {
+        buffer->copy_to(out.data());
+        for (float x : out) REQUIRE(x == expected);
+      }
+    }
+  }
 }
 
 TEST_CASE("heft overlaps a task's copies into a device with the kernel running there") {

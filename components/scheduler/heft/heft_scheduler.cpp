@@ -6,11 +6,13 @@
 #include "compute_gate.hpp"
 #include "device_choice.hpp"
 #include "history_file.hpp"
+#include "lane_load.hpp"
 #include "plexus/component_lookup.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
 #include "plexus/task_execution.hpp"
+#include "tasks_per_device.hpp"
 #include "timed_queue.hpp"
 
 namespace plexus::heft {
@@ -48,8 +50,9 @@ struct HeftScheduler::Lane {
   std::string key;           // in the cost model and the history: the device's name (+ #n)
   std::deque<std::shared_ptr<Node>> ready;
   std::unique_ptr<ComputeGate> gate;  // kernels at once on the device (tasks_per_device)
+  std::size_t capacity = 1;           // tasks at once: the gate's slots + 1 copying in (overlap)
   std::size_t running = 0;            // tasks taken (copying in, waiting or running)
-  double pending = 0.0;               // estimated seconds of work placed here and not yet finished
+  LaneLoad load{1};                   // estimated work placed here and not yet finished
   double speed = 1.0;                 // prior before measurements: the device's compute units
   DevicePlacements stats;
 };
@@ -59,6 +62,7 @@ struct HeftScheduler::Node {
   std::size_t lane = 0;
   std::string kernel;     // cost-model key; empty: nothing to measure
   double estimate = 0.0;  // estimated seconds on the lane (transfer + execution)
+  std::size_t slot = 0;   // the lane's LaneLoad slot the estimate was placed on
   std::size_t planned_bytes = 0;
   bool by_model = false;  // placed by the cost model, not round-robin
   std::uint64_t sequence = 0;
@@ -75,27 +79,25 @@ HeftScheduler::HeftScheduler(PluginContext& context)
                                             "or \"none\" (round-robin until measured)");
   }
   prior_ = prior == "compute_units";
-  const std::int64_t per_device = context.options.get_non_negative("tasks_per_device", 1);
-  if (per_device < 1) {
-    throw error(error_category::config,
-                "[" + context.options.table_path() +
-                    "] tasks_per_device = 0: give at least 1 (the default)");
-  }
-  tasks_per_device_ = static_cast<std::size_t>(per_device);
-  lane_capacity_ =
-      tasks_per_device_ + (context.options.get<bool>("overlap_transfers", true) ? 1 : 0);
+  const TasksPerDevice per_device = tasks_per_device_option(context.options);
+  const std::size_t copying_in = context.options.get<bool>("overlap_transfers", true) ? 1 : 0;
   auto host = std::make_unique<Lane>();
   host->key = host->stats.name = "host";
   lanes_.push_back(std::move(host));
   for (Device* device : available_devices(context.components)) {
     auto lane = std::make_unique<Lane>();
     lane->device = lane->stats.device = device;
-    lane->gate = std::make_unique<ComputeGate>(tasks_per_device_);
+    const std::size_t slots = tasks_per_device_for(per_device, device->info());
+    lane->gate = std::make_unique<ComputeGate>(slots);
+    lane->load = LaneLoad(slots);
+    lane->capacity = slots + copying_in;
     lane->speed = std::max<double>(1.0, device->info().compute_units);
     lane->stats.name = device->info().name;
     std::size_t same = 1;
     for (const auto& other : lanes_) same += other->stats.name == lane->stats.name;
     lane->key = same == 1 ? lane->stats.name : lane->stats.name + " #" + std::to_string(same);
+    logger().debug("heft: '{}' ({}) runs {} kernel{} at once", lane->key,
+                   to_string(device->info().type), slots, slots == 1 ? "" : "s");
     lanes_.push_back(std::move(lane));
   }
   if (!history_path_.empty()) {
@@ -104,7 +106,10 @@ HeftScheduler::HeftScheduler(PluginContext& context)
                    model_.snapshot().size());
   }
   const auto hardware = static_cast<std::int64_t>(std::thread::hardware_concurrency());
-  const auto busiest = static_cast<std::int64_t>(1 + (lanes_.size() - 1) * lane_capacity_);
+  std::int64_t busiest = 1;  // the host lane: one at a time is enough to make progress
+  for (std::size_t i = 1; i < lanes_.size(); ++i) {
+    busiest += static_cast<std::int64_t>(lanes_[i]->capacity);
+  }
   std::int64_t count =
       context.options.get_non_negative("workers", std::max<std::int64_t>(hardware, busiest));
   if (count == 0) count = 1;
@@ -219,8 +224,7 @@ void HeftScheduler::decide(Node& node) {
     const auto& explored = explored_[node.kernel];
     candidates[c].explored = !prior_ || (lanes[c] < explored.size() && explored[lanes[c]]);
     candidates[c].ready = ready_time(dependencies, at);
-    candidates[c].available =
-        at + lanes_[lanes[c]]->pending / static_cast<double>(tasks_per_device_);
+    candidates[c].available = at + lanes_[lanes[c]]->load.earliest();
   }
   Choice choice;
   {
@@ -276,7 +280,7 @@ void HeftScheduler::submit(Task task) {
     }
     std::lock_guard lock(mutex_);
     Lane& lane = *lanes_[node->lane];
-    lane.pending += node->estimate;
+    node->slot = lane.load.place(node->estimate);
     ++lane.stats.tasks;
     lane.stats.by_model += node->by_model;
     lane.stats.transfer_bytes += node->planned_bytes;
@@ -298,7 +302,7 @@ std::shared_ptr<HeftScheduler::Node> HeftScheduler::take_ready() {
   Lane* best = nullptr;
   for (std::size_t i = 0; i < lanes_.size(); ++i) {
     Lane& lane = *lanes_[i];
-    if (lane.ready.empty() || (i > 0 && lane.running >= lane_capacity_)) continue;
+    if (lane.ready.empty() || (i > 0 && lane.running >= lane.capacity)) continue;
     if (!best || lane.ready.front()->sequence < best->ready.front()->sequence) best = &lane;
   }
   if (!best) return nullptr;
@@ -346,6 +350,7 @@ void HeftScheduler::work() {
     }
     const std::size_t lane_index = node->lane;
     const double estimate = node->estimate;
+    const std::size_t slot = node->slot;
     const TaskEvent* event = node->task.event.get();
     double busy = 0.0;
     run(*node, queues.for_device(lanes_[lane_index]->device), busy);
@@ -355,7 +360,7 @@ void HeftScheduler::work() {
       std::lock_guard lock(mutex_);
       Lane& lane = *lanes_[lane_index];
       --lane.running;
-      lane.pending = std::max(0.0, lane.pending - estimate);
+      lane.load.finish(slot, estimate);
       lane.stats.busy_seconds += busy;
       finish_estimates_.erase(event);
       idle = --outstanding_ == 0;

@@ -1,6 +1,7 @@
 // HeftScheduler: the `scheduler/heft` component. Places every device task on the device
 // expected to finish it first (HEFT, as StarPU's dmda): for each device that can run it,
-//   start  = max(when the device has done the work already placed on it,
+//   start  = max(when the device can start another kernel (its first slot to free, given
+//                the work already placed on it),
 //                the estimated finish of the task's dependencies — explicit ones and those
 //                the memory model finds for that placement, TaskBody::preview_dependencies)
 //   finish = start + TaskBody::transfer_bytes(device) / bandwidth into the device
@@ -18,15 +19,19 @@
 // therefore placed by the prior on its first run; measurements from a history file, or from
 // earlier work in the same process, make later runs model-driven.
 //
-// Running: a pool of worker threads; each device runs at most `tasks_per_device` kernels at
-// once (the model assumes one at a time: a device's own threads parallelise a kernel), host
+// A device runs tasks_per_device kernels at once (k slots): the model keeps the work placed
+// on each slot and a task goes to the slot that frees first (LaneLoad, lane_load.hpp).
+//
+// Running: a pool of worker threads; each device runs at most its tasks_per_device kernels
+// at once ("auto": 4 on a GPU or accelerator, 1 on a CPU; tasks_per_device.hpp), host
 // tasks and host accesses have no such limit. With overlap_transfers, one more task per
 // device copies its data in while the device's kernels run (it waits for a slot of the
 // device's ComputeGate only to launch). Each worker has its own queue per device.
 //
 // Options ([scheduler.heft], docs/configuration.md):
-//   workers (integer, default: max(hardware threads, 1 + devices * (tasks_per_device + 1))),
-//   tasks_per_device (1), overlap_transfers (true),
+//   workers (integer, default: max(hardware threads, 1 + the sum over devices of
+//   (tasks_per_device + 1))), tasks_per_device ("auto", or an integer >= 1 for every device),
+//   overlap_transfers (true),
 //   respect_queue_device (false: heft decides; true: a queue's device is kept),
 //   bandwidth_gbps (8.0: bytes per ns into a device until measured),
 //   prior ("compute_units": before measurements, prefer the device with the most compute
@@ -87,8 +92,6 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
   std::string history_path_;
   bool respect_queue_device_ = false;
   bool prior_ = true;  // option prior = "compute_units"
-  std::size_t tasks_per_device_ = 1;  // kernels at once per device
-  std::size_t lane_capacity_ = 2;     // tasks at once per device: + 1 copying in (overlap)
   std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
 
   std::mutex placing_mutex_;          // one decision + place() at a time: submission order
