@@ -13,6 +13,7 @@
 #include <cuda.h>
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,6 +38,15 @@ class CudaDevice final : public Device {
   std::shared_ptr<DeviceModule> load_module(BinaryFormat format, std::span<const std::byte> binary,
                                             const std::vector<KernelInfo>& kernels) override;
   std::unique_ptr<DeviceQueue> create_queue() override;
+  // Page-locked host memory: cuMemHostAlloc(CU_MEMHOSTALLOC_PORTABLE), so that every CUDA
+  // context copies to and from it asynchronously (cuda_device_copies.cpp).
+  void* allocate_host(std::size_t bytes) override;
+  void deallocate_host(void* memory) noexcept override;
+  bool pins_host_memory() const override { return true; }
+  // Lets this device's context read `source`'s memory directly (cuCtxEnablePeerAccess) when
+  // cuDeviceCanAccessPeer allows it, once per source; false when it does not (the driver's
+  // peer copies then go through the host). Thread-safe.
+  bool enable_peer_access(const CudaDevice& source) const;
 
   const DeviceInfo& info() const override { return info_; }
   Backend& backend() const override { return backend_; }
@@ -58,6 +68,8 @@ class CudaDevice final : public Device {
   mutable std::once_flag context_once_, probe_once_;
   mutable CUcontext context_ = nullptr;
   mutable std::uint64_t dynamic_shared_base_ = 0;
+  mutable std::mutex peers_mutex_;
+  mutable std::map<const CudaDevice*, bool> peers_;  // enable_peer_access's answers
 };
 
 }  // namespace plexus::cuda

@@ -52,6 +52,13 @@ CudaDriver::CudaDriver(std::string library) : library_(std::move(library)) {
     resolve(memcpy_2d_async, "cuMemcpy2DAsync_v2");
     resolve(memcpy_3d_async, "cuMemcpy3DAsync_v2");
     resolve(launch_kernel, "cuLaunchKernel");
+    resolve(mem_host_alloc, "cuMemHostAlloc");
+    resolve(mem_free_host, "cuMemFreeHost");
+    resolve(memcpy_dtod_async, "cuMemcpyDtoDAsync_v2");
+    resolve(memcpy_peer_async, "cuMemcpyPeerAsync");
+    resolve(memcpy_3d_peer_async, "cuMemcpy3DPeerAsync");
+    resolve(device_can_access_peer, "cuDeviceCanAccessPeer");
+    resolve(ctx_enable_peer_access, "cuCtxEnablePeerAccess");
     for (const char* symbol : {"cuEventElapsedTime_v2", "cuEventElapsedTime"})
       if (!event_elapsed_time)
         event_elapsed_time = reinterpret_cast<decltype(event_elapsed_time)>(dlsym(handle_, symbol));

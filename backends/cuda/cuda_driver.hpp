@@ -65,6 +65,14 @@ class CudaDriver {
   decltype(&::cuMemcpy2DAsync) memcpy_2d_async = nullptr;
   decltype(&::cuMemcpy3DAsync) memcpy_3d_async = nullptr;
   decltype(&::cuLaunchKernel) launch_kernel = nullptr;
+  // Device -> device copies and page-locked host memory (cuda_device_copies.cpp).
+  decltype(&::cuMemHostAlloc) mem_host_alloc = nullptr;
+  decltype(&::cuMemFreeHost) mem_free_host = nullptr;
+  decltype(&::cuMemcpyDtoDAsync) memcpy_dtod_async = nullptr;
+  decltype(&::cuMemcpyPeerAsync) memcpy_peer_async = nullptr;
+  decltype(&::cuMemcpy3DPeerAsync) memcpy_3d_peer_async = nullptr;
+  decltype(&::cuDeviceCanAccessPeer) device_can_access_peer = nullptr;
+  decltype(&::cuCtxEnablePeerAccess) ctx_enable_peer_access = nullptr;
   // Optional (nullptr when the driver has neither cuEventElapsedTime_v2 nor the first
   // version): only device timing (CudaTiming) needs it.
   decltype(&::cuEventElapsedTime) event_elapsed_time = nullptr;

@@ -46,6 +46,11 @@ class CudaQueue final : public DeviceQueue {
 
   void copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) override;
   void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
+  // From this device (cuMemcpyDtoDAsync, cuMemcpy3DAsync) or another CUDA device of this
+  // driver (cuMemcpyPeerAsync, cuMemcpy3DPeerAsync, with peer access enabled where the
+  // devices allow it); false for devices of other backends. In cuda_device_copies.cpp.
+  bool copy_from_device(void* allocation, Device& source, const void* source_allocation,
+                        const CopyLayout& layout) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
   void wait() override;

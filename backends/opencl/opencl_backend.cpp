@@ -26,6 +26,7 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
 
 OpenclBackend::OpenclBackend(PluginContext& context) {
   const std::string filter = context.options.get<std::string>("platform", "");
+  share_context_ = context.options.get<bool>("share_context", true);
   std::string table = context.options.table_path();
   discover(filter, table.empty() ? "backends.opencl" : table);
   if (status_.available)
@@ -96,15 +97,21 @@ void OpenclBackend::add_platform(cl_platform_id platform, const PlatformTraits& 
                      "\": clGetDeviceIDs failed: " + error_name(code));
     return;
   }
+  const std::size_t first = devices_.size();
+  std::vector<cl_device_id> usable;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     try {
       devices_.push_back(std::make_unique<OpenclDevice>(*this, platform, ids[i], traits));
+      usable.push_back(ids[i]);
     } catch (const error& e) {
       notes_.push_back("skipped device " + std::to_string(i) + " of platform \"" + traits.name +
                        "\": " + e.what());
       logger().warn("opencl backend: {}", notes_.back());
     }
   }
+  if (!share_context_ || usable.empty()) return;
+  auto shared = std::make_shared<const PlatformContext>(platform, std::move(usable));
+  for (std::size_t i = first; i < devices_.size(); ++i) devices_[i]->share_context(shared);
 }
 
 }  // namespace plexus::opencl

@@ -20,7 +20,9 @@ namespace plexus::opencl {
 
 class OpenclBackend final : public Backend {
  public:
-  // Options: `platform` (string): only platforms whose name contains it.
+  // Options: `platform` (string): only platforms whose name contains it; `share_context`
+  // (bool, default true): the devices of a platform share one context (PlatformContext),
+  // so that copies between them run on the devices; false: a context per device.
   explicit OpenclBackend(PluginContext& context);
   ~OpenclBackend() override;
 
@@ -37,6 +39,7 @@ class OpenclBackend final : public Backend {
 
   std::vector<std::unique_ptr<OpenclDevice>> devices_;
   std::vector<std::string> notes_;  // platforms or devices skipped, and why
+  bool share_context_ = true;       // one context per platform (PlatformContext)
   BackendStatus status_;
 };
 

@@ -1,5 +1,6 @@
-// OpenclDevice: one device of one OpenCL platform, with a cl_context of its own (created on
-// first use, so discovery stays cheap).
+// OpenclDevice: one device of one OpenCL platform, with its platform's shared cl_context
+// (PlatformContext, so that copies between the platform's devices stay on the devices) or a
+// context of its own; created on first use, so discovery stays cheap.
 //
 // Memory: allocate() returns a cl_mem (clCreateBuffer, CL_MEM_READ_WRITE) cast to void*:
 // not a pointer into device memory. It is what OpenCL copies and kernel arguments take
@@ -15,9 +16,11 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "opencl_api.hpp"
 #include "opencl_handle.hpp"
+#include "opencl_platform_context.hpp"
 #include "plexus/backend.hpp"
 #include "plexus/device.hpp"
 #include "plexus/device_info.hpp"
@@ -44,14 +47,28 @@ class OpenclDevice final : public Device {
   std::shared_ptr<DeviceModule> load_module(BinaryFormat format, std::span<const std::byte> binary,
                                             const std::vector<KernelInfo>& kernels) override;
   std::unique_ptr<DeviceQueue> create_queue() override;
+  // Devices other than CPUs (pins_host_memory): a CL_MEM_ALLOC_HOST_PTR buffer mapped for
+  // good, which drivers such as NVIDIA's page-lock (unmapped and released by
+  // deallocate_host); CPU devices: plain page-aligned memory. In opencl_device_copies.cpp.
+  void* allocate_host(std::size_t bytes) override;
+  void deallocate_host(void* memory) noexcept override;
+  bool pins_host_memory() const override { return info_.type != DeviceType::cpu; }
 
   const DeviceInfo& info() const override { return info_; }
   Backend& backend() const override { return backend_; }
   cl_platform_id platform() const { return platform_; }
   cl_device_id handle() const { return device_; }
-  // The device's context, created on first use; throws plexus::error(device) when the
-  // driver cannot create it (and tries again on the next call).
+  // Makes the device use `shared` (its platform's context) instead of a context of its own.
+  // Called by the backend while discovering devices, before anyone uses the device.
+  void share_context(std::shared_ptr<const PlatformContext> shared) { shared_ = std::move(shared); }
+  // The device's context (its platform's when shared and the driver allows it), created on
+  // first use; throws plexus::error(device) when the driver cannot create it (and tries
+  // again on the next call).
   cl_context context() const;
+  // Whether memory of `other` can be copied on this device (one context).
+  bool shares_context_with(const OpenclDevice& other) const {
+    return &other == this || context() == other.context();
+  }
   // The size of an allocation this device made (CL_MEM_SIZE).
   std::size_t allocation_size(const void* allocation) const;
 
@@ -60,8 +77,11 @@ class OpenclDevice final : public Device {
   cl_platform_id platform_;
   cl_device_id device_;
   DeviceInfo info_;
+  std::shared_ptr<const PlatformContext> shared_;
   mutable std::once_flag context_once_;
   mutable ContextHandle context_;
+  std::mutex host_mutex_;
+  std::unordered_map<void*, cl_mem> host_buffers_;  // allocate_host's mapped buffers
 };
 
 }  // namespace plexus::opencl

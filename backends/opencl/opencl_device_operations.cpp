@@ -14,6 +14,11 @@ OpenclDevice::~OpenclDevice() = default;
 
 cl_context OpenclDevice::context() const {
   std::call_once(context_once_, [this] {
+    if (cl_context shared = shared_ ? shared_->get() : nullptr) {
+      clRetainContext(shared);
+      context_.reset(shared);
+      return;
+    }
     cl_int code = CL_SUCCESS;
     const cl_context_properties properties[] = {
         CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform_), 0};

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "opencl_copy_origin.hpp"
 #include "opencl_device.hpp"
 #include "opencl_module.hpp"
 #include "opencl_query.hpp"
@@ -35,20 +36,6 @@ cl_command_queue create_queue(const OpenclDevice& device) {
     throw error(error_category::device, "creating a command queue on OpenCL device '" +
                                             device.info().name + "' failed: " + error_name(code));
   return queue;
-}
-
-// The (x bytes, y rows, z slices) origin of `offset` in a layout's pitches, when the offset
-// falls inside a row with room for row_bytes; else {offset, 0, 0} (a linear offset, which
-// OpenCL computes the same way).
-std::array<std::size_t, 3> origin_of(const CopyLayout& layout, std::size_t row_pitch,
-                                     std::size_t slice_pitch) {
-  std::size_t rest = layout.offset;
-  const std::size_t z = slice_pitch ? rest / slice_pitch : 0;
-  rest -= z * slice_pitch;
-  const std::size_t y = row_pitch ? rest / row_pitch : 0;
-  rest -= y * row_pitch;
-  if (rest + layout.row_bytes > row_pitch) return {layout.offset, 0, 0};
-  return {rest, y, z};
 }
 
 // State of one on_complete call, owned by the marker's callback.

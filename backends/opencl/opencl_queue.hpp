@@ -42,6 +42,11 @@ class OpenclQueue final : public DeviceQueue {
 
   void copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) override;
   void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
+  // From an OpenCL device sharing this device's context (OpenclDevice::shares_context_with;
+  // this device included): clEnqueueCopyBuffer, or clEnqueueCopyBufferRect for 2D/3D
+  // layouts; false for other devices. In opencl_device_copies.cpp.
+  bool copy_from_device(void* allocation, Device& source, const void* source_allocation,
+                        const CopyLayout& layout) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
   void wait() override;

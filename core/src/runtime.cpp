@@ -67,10 +67,7 @@ ProgramCacheStats Runtime::program_cache_stats() const {
           state_->programs.fusion_stats(), state_->programs.bundle_stats()};
 }
 
-MemoryStats Runtime::memory_report() const {
-  if (MemoryModel* memory = state_->components->memory()) return memory->stats();
-  return {};
-}
+MemoryStats Runtime::memory_report() const { return state_->memory_stats(); }
 
 std::string Runtime::memory_report_text() const {
   return detail::describe(memory_report(), *state_);

@@ -27,6 +27,11 @@ void TimedQueue::copy_to_host(void* host_base, const void* allocation, const Cop
   inner_.copy_to_host(host_base, allocation, layout);
 }
 
+bool TimedQueue::copy_from_device(void* allocation, Device& source, const void* source_allocation,
+                                  const CopyLayout& layout) {
+  return inner_.copy_from_device(allocation, source, source_allocation, layout);
+}
+
 void TimedQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                         std::span<const KernelArgument> arguments) {
   if (!launching_ || (gate_ && !holds_slot_)) {

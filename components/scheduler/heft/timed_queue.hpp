@@ -26,6 +26,8 @@ class TimedQueue final : public DeviceQueue {
 
   void copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) override;
   void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
+  bool copy_from_device(void* allocation, Device& source, const void* source_allocation,
+                        const CopyLayout& layout) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
   void wait() override;

@@ -57,6 +57,16 @@ class PLEXUS_API Device {
 
   virtual std::unique_ptr<DeviceQueue> create_queue();
 
+  // Host memory for staging copies between devices: `bytes` that this device's queues copy
+  // to and from fastest: page-locked when pins_host_memory() (CUDA: cuMemHostAlloc; OpenCL:
+  // a mapped CL_MEM_ALLOC_HOST_PTR buffer), else plain page-aligned memory (the default).
+  // Never nullptr; bytes == 0 is invalid_argument; plexus::error(device) when the driver
+  // cannot provide it. Release with deallocate_host (accepts nullptr, must not throw)
+  // before the backend goes.
+  virtual void* allocate_host(std::size_t bytes);
+  virtual void deallocate_host(void* memory) noexcept;
+  virtual bool pins_host_memory() const { return false; }
+
  protected:
   // For backends that do not implement an operation yet: throws plexus::error(unsupported)
   // naming the backend, the device and `operation`.

@@ -39,6 +39,8 @@
 
 namespace plexus {
 
+class Device;
+
 // When device work ran, on the host's steady clock (the clock of TaskEvent).
 struct DeviceTimes {
   std::chrono::steady_clock::time_point start, end;
@@ -89,6 +91,17 @@ class PLEXUS_API DeviceQueue {
   virtual void copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) = 0;
   // device allocation -> host memory (base address of the host copy).
   virtual void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) = 0;
+  // Device -> device without host memory: copies the region `layout` of `source_allocation`
+  // (an allocation of `source`: another device, or this queue's own) into the same region
+  // of `allocation` (of this queue's device), in this queue's order. Returns false and
+  // enqueues nothing when this queue has no direct path from `source` (another backend,
+  // OpenCL devices in different contexts, the default): the caller then stages the copy
+  // through host memory. The source data must be ready when this is called (nothing orders
+  // the copy after work on `source`'s queues) and stay unchanged until this queue's wait()
+  // or on_complete() reports the copy done. Bad arguments: invalid_argument, as for the
+  // other copies.
+  virtual bool copy_from_device(void* allocation, Device& source, const void* source_allocation,
+                                const CopyLayout& layout);
   // Launches `kernel` (loaded for this queue's device) over `range`. The arguments' values
   // are copied before launch() returns. Throws invalid_argument when the arguments do not
   // match the kernel (count, kinds, scalar sizes) or the range does not suit it.

@@ -120,9 +120,22 @@ struct TransferCounter {
   std::uint64_t bytes = 0;
 };
 
+// How the runtime ran the device -> device copies of the plans: directly between the two
+// devices (DeviceQueue::copy_from_device) or staged through host memory, and how much of
+// the staging went through page-locked memory. Filled by Runtime::memory_report(); memory
+// models leave it zero.
+struct DeviceCopyStats {
+  std::uint64_t direct_copies = 0;
+  std::uint64_t direct_bytes = 0;
+  std::uint64_t staged_copies = 0;
+  std::uint64_t staged_bytes = 0;
+  std::uint64_t pinned_staged_bytes = 0;  // of staged_bytes
+};
+
 // Counters of the plans record() returned since creation or the last reset_stats().
 struct MemoryStats {
   std::vector<TransferCounter> transfers;  // one per direction with copies, by (from, to)
+  DeviceCopyStats device_copies;           // the runtime's, see DeviceCopyStats
   std::uint64_t accesses = 0;              // record() calls
   std::uint64_t dependencies = 0;          // dependencies returned
   std::uint64_t allocations = 0;           // allocations requested

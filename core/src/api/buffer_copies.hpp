@@ -1,8 +1,16 @@
 // CopyRunner: runs a memory-model plan's copies for one task (internal to the core).
 // host -> device: copy_to_device on the task's queue (ordered before its launch);
 // device -> host: copy_to_host on a queue of the source device, waited for;
-// device -> device: staged through the buffer's host copy (a region the host does not hold
-// valid, so nothing valid is overwritten).
+// device -> device: directly when the target's queue can (DeviceQueue::copy_from_device:
+// CUDA to CUDA, OpenCL devices sharing a context), on the target's queue (the task's: not
+// waited for, ordered before the launch, so that it overlaps with the host's work);
+// otherwise staged through page-locked host memory (staged_copy.hpp: chunks of the
+// runtime's StagingPool from the source device when it pins host memory, else from the
+// target, double-buffered so that the read of one chunk overlaps the write of the other),
+// waited for. Staging never touches the buffer's host copy: the memory model does not count
+// the host copy valid after a device -> device copy, and a bounce buffer pinned once per
+// runtime is cheaper than pinning every buffer's host memory. Runtime::memory_report()
+// counts both kinds (MemoryStats::device_copies).
 // Queues of other devices than the task's are created on first use and live as long as
 // the runner. Thread-safety: one runner per running task, used by that thread only.
 #pragma once
@@ -31,6 +39,7 @@ class CopyRunner {
 
  private:
   DeviceQueue& queue_for(Device* device);
+  void device_to_device(BufferStorage& buffer, const BufferCopy& copy, const CopyLayout& layout);
 
   RuntimeState& runtime_;
   Device* placement_;

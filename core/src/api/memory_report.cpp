@@ -24,6 +24,13 @@ std::string describe(const MemoryStats& stats, const RuntimeState& runtime) {
     text += fmt::format("; {} -> {}: {} copies, {} bytes", location_name(counter.from, runtime),
                         location_name(counter.to, runtime), counter.copies, counter.bytes);
   }
+  const DeviceCopyStats& between = stats.device_copies;
+  if (between.direct_copies + between.staged_copies > 0)
+    text += fmt::format(
+        "; device -> device: {} direct ({} bytes), {} staged through the host ({} bytes, {} of "
+        "them through page-locked memory)",
+        between.direct_copies, between.direct_bytes, between.staged_copies, between.staged_bytes,
+        between.pinned_staged_bytes);
   return text;
 }
 

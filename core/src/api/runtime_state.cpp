@@ -171,9 +171,16 @@ void RuntimeState::shutdown() noexcept {
   for (auto& [raw, weak] : live) {
     if (auto buffer = weak.lock()) buffer->release(*this);
   }
-  if (MemoryModel* memory = components->memory()) {
-    logger().debug("plexus memory report: {}", describe(memory->stats(), *this));
-  }
+  staging.clear();
+  if (components->memory())
+    logger().debug("plexus memory report: {}", describe(memory_stats(), *this));
+}
+
+MemoryStats RuntimeState::memory_stats() const {
+  MemoryStats stats;
+  if (MemoryModel* memory = components->memory()) stats = memory->stats();
+  stats.device_copies = device_copies.snapshot();
+  return stats;
 }
 
 }  // namespace plexus::detail

@@ -21,6 +21,8 @@
 #include "plexus/scheduler.hpp"
 #include "fusion_session.hpp"
 #include "program_cache.hpp"
+#include "staged_copy.hpp"
+#include "staging_pool.hpp"
 #include "trace/tracer.hpp"
 
 namespace plexus::detail {
@@ -45,10 +47,15 @@ class RuntimeState {
   ProgramCache programs;
   FusionRegistry fusions;  // queues in fusion mode (early cancellation)
   std::unique_ptr<Tracer> tracer;  // [trace] file / PLEXUS_TRACE; written by shutdown()
+  DeviceCopyCounters device_copies;  // how CopyRunner ran device -> device copies
+  StagingPool staging;  // host memory of staged copies; emptied by shutdown() (and first
+                        // destroyed: declared after the components owning the devices)
 
   // The configured components, or plexus::error(config) saying how to select one.
   Scheduler& scheduler() const;
   MemoryModel& memory() const;
+  // The memory model's counters (none without one) with device_copies filled in.
+  MemoryStats memory_stats() const;
 
   bool has_device(const Device* device) const { return device_index_.count(device) > 0; }
   // nullptr (the host) and host-sharing devices: host_location.

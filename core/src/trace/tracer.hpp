@@ -92,6 +92,7 @@ class TraceOpScope {
   TraceOpScope(TraceOp::Kind kind, DeviceQueue* queue, const std::string& device, std::size_t bytes,
                const std::string& kernel = {});
   void finish();                      // the op's end (also on destruction when not called)
+  void cancel() { task_ = nullptr; }  // the op did not happen: records nothing
   ~TraceOpScope() { finish(); }
   TraceOpScope(const TraceOpScope&) = delete;
   TraceOpScope& operator=(const TraceOpScope&) = delete;
@@ -130,6 +131,7 @@ class TraceOpScope {
   TraceOpScope(TraceOp::Kind, DeviceQueue*, const std::string&, std::size_t,
                const std::string& = {}) {}
   void finish() {}
+  void cancel() {}
 };
 
 class TraceTaskScope {
