@@ -35,18 +35,23 @@ KernelArgumentKind expected_kind(KernelArgKind kind) {
   }
 }
 
-}  // namespace
-
-void validate_launch(const KernelInfo& kernel, const NdRange& range,
-                     std::span<const KernelArgument> arguments, const std::string& what) {
-  validate(range, what);
+// The checks; `what()` names the launch and is called only to describe a failure, so that a
+// valid launch builds no strings.
+template <class What>
+void check_launch(const KernelInfo& kernel, const NdRange& range,
+                  std::span<const KernelArgument> arguments, const What& what) {
+  try {
+    validate(range, std::string());
+  } catch (const error&) {
+    validate(range, what());  // the same failure, named
+  }
   const auto& required = kernel.required_work_group_size;
   if (required[0] != 0 && range.has_local_size()) {
     for (std::size_t d = 0; d < 3; ++d) {
       const std::size_t local = d < range.dimensions ? range.local[d] : 1;
       if (local != required[d])
         throw error(error_category::invalid_argument,
-                    what + ": kernel '" + kernel.name + "' requires the work-group size {" +
+                    what() + ": kernel '" + kernel.name + "' requires the work-group size {" +
                         std::to_string(required[0]) + ", " + std::to_string(required[1]) + ", " +
                         std::to_string(required[2]) + "} (reqd_work_group_size); give the range "
                         "that local size");
@@ -54,43 +59,58 @@ void validate_launch(const KernelInfo& kernel, const NdRange& range,
   }
   if (arguments.size() != kernel.args.size())
     throw error(error_category::invalid_argument,
-                what + ": kernel '" + kernel.name + "' takes " +
+                what() + ": kernel '" + kernel.name + "' takes " +
                     std::to_string(kernel.args.size()) + " argument(s), " +
                     std::to_string(arguments.size()) + " given");
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const KernelArgInfo& parameter = kernel.args[i];
     const KernelArgument& argument = arguments[i];
-    const std::string where = what + ": argument " + std::to_string(i) + " ('" + parameter.name +
-                              "') of kernel '" + kernel.name + "'";
+    const auto where = [&] {
+      return what() + ": argument " + std::to_string(i) + " ('" + parameter.name +
+             "') of kernel '" + kernel.name + "'";
+    };
     if (parameter.kind == KernelArgKind::sampler || parameter.kind == KernelArgKind::image)
       throw error(error_category::unsupported,
-                  where + " is " + parameter_text(parameter.kind) +
+                  where() + " is " + parameter_text(parameter.kind) +
                       ": samplers and images are not supported");
     if (argument.kind != expected_kind(parameter.kind))
       throw error(error_category::invalid_argument,
-                  where + " is " + parameter_text(parameter.kind) + " but " +
+                  where() + " is " + parameter_text(parameter.kind) + " but " +
                       argument_text(argument.kind) + " was given (pass " +
                       argument_text(expected_kind(parameter.kind)) + ")");
     switch (argument.kind) {
       case KernelArgumentKind::allocation:
         if (!argument.allocation)
-          throw error(error_category::invalid_argument, where + ": the allocation is null");
+          throw error(error_category::invalid_argument, where() + ": the allocation is null");
         break;
       case KernelArgumentKind::local:
         if (argument.size == 0)
           throw error(error_category::invalid_argument,
-                      where + ": local memory of 0 bytes; give the bytes to reserve");
+                      where() + ": local memory of 0 bytes; give the bytes to reserve");
         break;
       case KernelArgumentKind::scalar:
         if (argument.size != parameter.size)
           throw error(error_category::invalid_argument,
-                      where + " is " + std::to_string(parameter.size) + " byte(s), " +
+                      where() + " is " + std::to_string(parameter.size) + " byte(s), " +
                           std::to_string(argument.size) + " given");
         if (!argument.value)
-          throw error(error_category::invalid_argument, where + ": the value pointer is null");
+          throw error(error_category::invalid_argument, where() + ": the value pointer is null");
         break;
     }
   }
+}
+
+}  // namespace
+
+void validate_launch(const KernelInfo& kernel, const NdRange& range,
+                     std::span<const KernelArgument> arguments, const std::string& what) {
+  check_launch(kernel, range, arguments, [&] { return what; });
+}
+
+void validate_launch(const KernelInfo& kernel, const NdRange& range,
+                     std::span<const KernelArgument> arguments,
+                     const std::function<std::string()>& what) {
+  check_launch(kernel, range, arguments, what);
 }
 
 }  // namespace plexus

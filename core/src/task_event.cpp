@@ -13,7 +13,9 @@ struct TaskEvent::State {
   std::string label;
   mutable std::mutex mutex;
   mutable std::condition_variable done_cv;
-  TaskStatus status = TaskStatus::submitted;
+  // Written under `mutex`; read without it by is_done() (release/acquire: `failure` and the
+  // times are written before the final status).
+  std::atomic<TaskStatus> status{TaskStatus::submitted};
   std::exception_ptr failure;
   std::vector<std::function<void()>> callbacks;
   clock::time_point submitted_at, started_at, finished_at;
@@ -34,9 +36,9 @@ TaskStatus TaskEvent::status() const {
   return state_->status;
 }
 
-bool TaskEvent::is_done() const {
-  std::lock_guard lock(state_->mutex);
-  return state_->status == TaskStatus::complete || state_->status == TaskStatus::failed;
+bool TaskEvent::is_done() const {  // lock-free: schedulers poll it per submission
+  const TaskStatus status = state_->status.load(std::memory_order_acquire);
+  return status == TaskStatus::complete || status == TaskStatus::failed;
 }
 
 void TaskEvent::mark_running() {
@@ -82,9 +84,9 @@ void TaskEvent::finish(TaskStatus final_status, std::exception_ptr failure) {
       throw error(error_category::internal, "task '" + state_->label + "' completed twice");
     }
     if (state_->status == TaskStatus::submitted) state_->started_at = clock::now();
-    state_->status = final_status;
     state_->failure = std::move(failure);
     state_->finished_at = clock::now();
+    state_->status.store(final_status, std::memory_order_release);
     callbacks.swap(state_->callbacks);
   }
   state_->done_cv.notify_all();

@@ -3,6 +3,7 @@
 // Pure function over plain data: thread-safe.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string>
 
@@ -23,5 +24,10 @@ namespace plexus {
 PLEXUS_API void validate_launch(const KernelInfo& kernel, const NdRange& range,
                                 std::span<const KernelArgument> arguments,
                                 const std::string& what);
+// The same, with `what` built only when a check fails (a valid launch builds no strings:
+// for a backend's per-launch path).
+PLEXUS_API void validate_launch(const KernelInfo& kernel, const NdRange& range,
+                                std::span<const KernelArgument> arguments,
+                                const std::function<std::string()>& what);
 
 }  // namespace plexus

@@ -139,15 +139,14 @@ void* BufferStorage::allocation(LocationId location, RuntimeState& runtime) {
 
 void BufferStorage::add_user(std::shared_ptr<TaskEvent> task) {
   std::lock_guard lock(mutex_);
-  std::erase_if(users_, [](const auto& user) { return user->is_done(); });
-  users_.push_back(std::move(task));
+  users_.add(std::move(task));
 }
 
 void BufferStorage::wait_for_tasks() noexcept {
-  std::vector<std::shared_ptr<TaskEvent>> users;
+  PendingEvents::List users;
   {
     std::lock_guard lock(mutex_);
-    users.swap(users_);
+    users = users_.take();
   }
   for (const auto& user : users) {
     try {

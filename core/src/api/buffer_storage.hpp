@@ -16,6 +16,7 @@
 #include <mutex>
 #include <vector>
 
+#include "pending_events.hpp"
 #include "plexus/memory_model.hpp"
 #include "plexus/task_event.hpp"
 
@@ -73,7 +74,7 @@ class BufferStorage : public std::enable_shared_from_this<BufferStorage> {
   BufferId id_ = 0;
   std::byte* host_ = nullptr;
   std::array<void*, max_locations> allocations_{};  // by location; [0] unused (host_)
-  std::vector<std::shared_ptr<TaskEvent>> users_;
+  PendingEvents users_;
   struct UnboundView {
     AccessRange range;
     AccessMode mode;

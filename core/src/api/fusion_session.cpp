@@ -57,9 +57,7 @@ std::shared_ptr<TaskEvent> hold(QueueState& queue, CommandGroup group,
   if (queue.order == QueueOrder::in_order && queue.last) dependencies.push_back(queue.last);
   queue.last = event;
   queue.fusion->held.push_back({std::move(group), event, std::move(dependencies), std::move(name)});
-  if (std::find(queue.pending.begin(), queue.pending.end(), queue.fusion->command) ==
-      queue.pending.end())
-    queue.pending.push_back(queue.fusion->command);
+  if (!queue.pending.contains(queue.fusion->command)) queue.pending.add(queue.fusion->command);
   return queue.fusion->command;
 }
 

@@ -53,8 +53,7 @@ Event Queue::end_group(Handler& handler) {
       dependencies.push_back(state_->last);
     }
     state_->last = event;
-    std::erase_if(state_->pending, [](const auto& pending) { return pending->is_done(); });
-    state_->pending.push_back(event);
+    state_->pending.add(event);
   }
   try {
     scheduler.submit(Task{event, std::move(dependencies), {}, std::move(body)});
@@ -68,10 +67,10 @@ Event Queue::end_group(Handler& handler) {
 void Queue::wait() {
   auto runtime = detail::RuntimeState::lock(state_->runtime, "a queue");
   detail::cancel_fusion(*runtime, *state_, "the queue is waited for");
-  std::vector<std::shared_ptr<TaskEvent>> pending;
+  detail::PendingEvents::List pending;
   {
     std::lock_guard lock(state_->mutex);
-    pending = state_->pending;
+    pending = state_->pending.events();
   }
   std::exception_ptr first;
   for (const auto& event : pending) {
@@ -83,7 +82,7 @@ void Queue::wait() {
   }
   {
     std::lock_guard lock(state_->mutex);
-    std::erase_if(state_->pending, [](const auto& event) { return event->is_done(); });
+    state_->pending.drop_done();
   }
   if (first) std::rethrow_exception(first);
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fusion_session.hpp"
+#include "pending_events.hpp"
 
 #include "plexus/queue.hpp"
 #include "plexus/task_event.hpp"
@@ -30,7 +31,7 @@ class QueueState {
   std::mutex submit_mutex;
   std::mutex mutex;
   std::shared_ptr<TaskEvent> last;                  // the previous command group's event
-  std::vector<std::shared_ptr<TaskEvent>> pending;  // not yet seen done
+  PendingEvents pending;                            // not yet seen done
   std::shared_ptr<FusionSession> fusion;  // the current or last fusion (fusion_session.hpp)
 };
 
