@@ -1,6 +1,9 @@
 #include "dag_scheduler.hpp"
 
+#include <atomic>
+
 #include "plexus/component_lookup.hpp"
+#include "plexus/device.hpp"
 #include "plexus/error.hpp"
 #include "plexus/task_execution.hpp"
 
@@ -13,6 +16,17 @@ thread_local const DagScheduler* running_on = nullptr;  // the scheduler whose w
 struct DagScheduler::Node {
   Task task;
   Device* placement = nullptr;  // nullptr: the host
+  DeviceQueue* queue = nullptr;  // the worker's queue on `placement`, once given
+  // Two parties finish a node: the worker that started it (once it let go of it) and its
+  // event (done); the last one counts it finished (finished_one).
+  std::atomic<int> unfinished{2};
+};
+
+struct DagScheduler::Worker {
+  std::condition_variable wake;  // a task for it, a host task for anyone, or stopping
+  std::deque<std::shared_ptr<Node>> own;  // device tasks given to it, in order; under mutex_
+  std::unordered_map<Device*, std::unique_ptr<DeviceQueue>> queues;  // created under mutex_
+  bool busy = false;  // running a task; under mutex_
 };
 
 DagScheduler::DagScheduler(PluginContext& context) {
@@ -21,8 +35,9 @@ DagScheduler::DagScheduler(PluginContext& context) {
   std::int64_t count = context.options.get_non_negative(
       "workers", static_cast<std::int64_t>(std::thread::hardware_concurrency()));
   if (count == 0) count = 1;
-  workers_.reserve(static_cast<std::size_t>(count));
-  for (std::int64_t i = 0; i < count; ++i) workers_.emplace_back([this] { work(); });
+  for (std::int64_t i = 0; i < count; ++i) workers_.push_back(std::make_unique<Worker>());
+  threads_.reserve(workers_.size());
+  for (auto& worker : workers_) threads_.emplace_back([this, w = worker.get()] { work(*w); });
 }
 
 DagScheduler::~DagScheduler() {
@@ -31,8 +46,9 @@ DagScheduler::~DagScheduler() {
     idle_cv_.wait(lock, [this] { return outstanding_ == 0; });
     stopping_ = true;
   }
-  ready_cv_.notify_all();
-  for (auto& worker : workers_) worker.join();
+  for (auto& worker : workers_) worker->wake.notify_all();
+  for (auto& thread : threads_) thread.join();
+  workers_.clear();  // the queues wait for their work and run their last callbacks
 }
 
 void DagScheduler::submit(Task task) {
@@ -54,15 +70,102 @@ void DagScheduler::submit(Task task) {
     std::lock_guard lock(mutex_);
     ++outstanding_;
   }
-  when_done(node->task.dependencies, [this, node] { make_ready(node); });
+  node->task.event->on_done([this, node] {
+    if (--node->unfinished == 0) finished_one();
+  });
+  bool waits = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (node->placement) {
+      // A chain: behind its unfinished dependencies on their worker's queue, at once.
+      if (auto [worker, queue] = chain_worker(node->task, node->placement); worker) {
+        give(*worker, queue, node);
+        return;
+      }
+    }
+    for (const auto& dependency : node->task.dependencies)
+      waits = waits || (dependency && !dependency->is_done());
+  }
+  if (!waits) {
+    make_ready(std::move(node));
+    return;
+  }
+  const auto dependencies = node->task.dependencies;
+  when_done(dependencies, [this, node] { make_ready(node); });
+}
+
+std::pair<DagScheduler::Worker*, DeviceQueue*> DagScheduler::chain_worker(
+    const Task& task, Device* placement) const {
+  Worker* worker = nullptr;
+  DeviceQueue* queue = nullptr;
+  for (const auto& dependency : task.dependencies) {
+    if (!dependency || dependency->is_done()) continue;
+    DeviceQueue* pending = dependency->pending_on();
+    const auto owner = pending ? owners_.find(pending) : owners_.end();
+    if (owner == owners_.end() || owner->second.device != placement) return {nullptr, nullptr};
+    if (worker && owner->second.worker != worker) return {nullptr, nullptr};
+    worker = owner->second.worker;
+    queue = pending;
+  }
+  return {worker, queue};
 }
 
 void DagScheduler::make_ready(std::shared_ptr<Node> node) {
+  std::lock_guard lock(mutex_);
+  if (node->placement) {
+    Worker& worker = pick_worker();
+    DeviceQueue* queue = queue_of(worker, node->placement);
+    give(worker, queue, std::move(node));
+    return;
+  }
+  host_ready_.push_back(std::move(node));
+  for (auto& worker : workers_) {
+    if (!worker->busy && worker->own.empty()) {  // idle: waiting for work
+      worker->busy = true;  // taken for this task: the next one wakes another worker
+      worker->wake.notify_one();
+      return;
+    }
+  }
+  // every worker is busy: the first to finish takes it
+}
+
+void DagScheduler::give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node> node) {
+  node->queue = queue;
+  // Later tasks may chain behind it from now: this worker enqueues it before them.
+  node->task.event->set_pending_on(queue);
+  worker.own.push_back(std::move(node));
+  worker.wake.notify_one();
+}
+
+DeviceQueue* DagScheduler::queue_of(Worker& worker, Device* device) {
+  auto& queue = worker.queues[device];
+  if (!queue) {
+    queue = device->create_queue();
+    owners_[queue.get()] = {&worker, device};
+  }
+  return queue.get();
+}
+
+DagScheduler::Worker& DagScheduler::pick_worker() {
+  for (std::size_t i = 0; i < workers_.size(); ++i) {
+    Worker& worker = *workers_[(next_worker_ + i) % workers_.size()];
+    if (!worker.busy && worker.own.empty()) {
+      next_worker_ = (next_worker_ + i + 1) % workers_.size();
+      return worker;
+    }
+  }
+  Worker& worker = *workers_[next_worker_];
+  next_worker_ = (next_worker_ + 1) % workers_.size();
+  return worker;
+}
+
+void DagScheduler::finished_one() {
+  bool idle = false;
   {
     std::lock_guard lock(mutex_);
-    ready_.push_back(std::move(node));
+    idle = --outstanding_ == 0;
   }
-  ready_cv_.notify_one();
+  if (idle) idle_cv_.notify_all();
 }
 
 void DagScheduler::wait_all() {
@@ -75,27 +178,28 @@ void DagScheduler::wait_all() {
   idle_cv_.wait(lock, [this] { return outstanding_ == 0; });
 }
 
-void DagScheduler::work() {
+void DagScheduler::work(Worker& worker) {
   running_on = this;
-  DeviceQueues queues;  // this worker's own queue on each device it runs tasks on
   for (;;) {
     std::shared_ptr<Node> node;
     {
       std::unique_lock lock(mutex_);
-      ready_cv_.wait(lock, [this] { return stopping_ || !ready_.empty(); });
-      if (ready_.empty()) return;  // stopping, nothing left
-      node = std::move(ready_.front());
-      ready_.pop_front();
+      worker.busy = false;
+      worker.wake.wait(lock, [&] {
+        return stopping_ || !worker.own.empty() || !host_ready_.empty();
+      });
+      std::deque<std::shared_ptr<Node>>& from = !worker.own.empty() ? worker.own : host_ready_;
+      if (from.empty()) return;  // stopping, nothing left
+      node = std::move(from.front());
+      from.pop_front();
+      worker.busy = true;
     }
-    // Dependencies are done: this only propagates a failed one, then runs the work.
-    run_task_now(node->task, queues.for_device(node->placement));
-    node.reset();  // release the work's captures before waiters see it finished
-    bool idle = false;
-    {
-      std::lock_guard lock(mutex_);
-      idle = --outstanding_ == 0;
-    }
-    if (idle) idle_cv_.notify_all();
+    // Waits for the dependencies not pending on node->queue (done, unless chained), then
+    // enqueues a device task's work there (a host task runs here).
+    start_task(node->task, node->queue);
+    const bool last = --node->unfinished == 0;
+    node.reset();  // the work's captures go (if it ran here) before waiters see it finished
+    if (last) finished_one();
   }
 }
 

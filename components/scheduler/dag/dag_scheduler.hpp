@@ -2,13 +2,22 @@
 // dispatched at once to a pool of worker threads, so independent tasks really run
 // concurrently; a task waits only for its own dependencies (events of earlier tasks, on
 // this or any other scheduler). Device tasks run on the device their queue asked for (else
-// the first device); each worker has its own queue on each device, so independent kernels on
-// one device run concurrently too.
+// the first device); each worker has its own in-order queue on each device, so independent
+// kernels on one device run concurrently too.
+//
+// Device tasks start asynchronously (start_task): a worker enqueues the task's copies and
+// launch on its queue and goes on; the event completes from the queue's on_complete. A
+// device task is given to one worker when it becomes ready, and its event marked pending on
+// that worker's queue (TaskEvent::set_pending_on) at once: a later task whose unfinished
+// dependencies are all pending on that one queue (a chain of kernels) goes to the same
+// worker without waiting for them, and is enqueued behind them. The worker takes its own
+// tasks in the order they were given, so a task marked pending on a queue is always
+// enqueued there before anything given after it. Host tasks go to whichever worker is free.
 //
 // Options ([scheduler.dag]): workers (integer, default: the number of hardware threads).
 // Thread-safety: submit() and wait_all() may be called from any thread; wait_all() from
 // inside a task is refused (it would wait for itself). The destructor waits for every task
-// submitted, then stops the workers.
+// submitted, then stops the workers and then their queues.
 #pragma once
 
 #include <condition_variable>
@@ -17,6 +26,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "plexus/plugin_context.hpp"
@@ -35,17 +45,32 @@ class DagScheduler final : public Scheduler {
 
  private:
   struct Node;
+  struct Worker;
+  struct QueueOwner {
+    Worker* worker;
+    Device* device;
+  };
+  // Gives a ready node to a worker (device tasks) or to the shared host-task deque.
   void make_ready(std::shared_ptr<Node> node);
-  void work();
+  // The worker whose queue every unfinished dependency of `task` is pending on, with that
+  // queue (on `placement`); {nullptr, nullptr} when there is none. Under mutex_.
+  std::pair<Worker*, DeviceQueue*> chain_worker(const Task& task, Device* placement) const;
+  void give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node> node);  // under mutex_
+  DeviceQueue* queue_of(Worker& worker, Device* device);                        // under mutex_
+  Worker& pick_worker();                                                        // under mutex_
+  void finished_one();
+  void work(Worker& worker);
 
   std::mutex mutex_;
-  std::condition_variable ready_cv_;  // workers: a task is ready, or stopping
-  std::condition_variable idle_cv_;   // wait_all: outstanding reached 0
-  std::deque<std::shared_ptr<Node>> ready_;
+  std::condition_variable idle_cv_;  // wait_all: outstanding reached 0
+  std::deque<std::shared_ptr<Node>> host_ready_;  // host tasks any worker may take
+  std::unordered_map<const DeviceQueue*, QueueOwner> owners_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::size_t next_worker_ = 0;       // round robin when no worker is idle
   std::uint64_t outstanding_ = 0;     // submitted and not yet finished
   bool stopping_ = false;
   Device* first_device_ = nullptr;  // of the available backends; nullptr: none
-  std::vector<std::thread> workers_;
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace plexus::dag
