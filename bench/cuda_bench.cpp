@@ -7,11 +7,13 @@
 //   2. vector add c = a + b and a copy kernel b = a over n floats (data resident on the GPU
 //      after a warm-up): Plexus (submit -> event done) vs raw (launch + synchronize), GB/s,
 //      against cuMemcpyDtoD of the same bytes (the copy ceiling).
-// Exits 0 with a note when there is no CUDA device.
+// Exits 0 with a note when there is no CUDA device. PLEXUS_BENCH_BREAKDOWN=1 also prints
+// the host time per submission, and the cuda queue its stage times (CudaQueueStats).
 //   plexus-bench-cuda [--kernels 10000] [--mi 256] [--reps 5]
 #include <cuda.h>
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <stdexcept>
@@ -106,6 +108,8 @@ int main(int argc, char** argv) try {
   const auto options = bench::parse_options(argc, argv, {{"kernels", 10000}, {"mi", 256}, {"reps", 5}});
   const auto kernels = static_cast<std::size_t>(options.at("kernels"));
   const std::size_t n = static_cast<std::size_t>(options.at("mi")) << 20;
+  const char* breakdown_env = std::getenv("PLEXUS_BENCH_BREAKDOWN");
+  const bool breakdown = breakdown_env && std::string(breakdown_env) == "1";
   plexus::Runtime runtime(bench::config_with({{"backends", "cuda"}}));
   if (runtime.devices().empty()) {
     std::cout << "plexus-bench-cuda: no CUDA device (see `plexus info`): nothing measured\n";
@@ -128,13 +132,16 @@ int main(int argc, char** argv) try {
   check(raw.driver.alloc(&raw_counter, 64 * sizeof(int)), "cuMemAlloc");
   check(raw.driver.memset(raw_counter, 0, 64, raw.stream), "cuMemsetD32Async");
   CUfunction raw_bump = raw.kernel("bump");
-  std::vector<double> plexus_launch, raw_launch;
+  std::vector<double> plexus_launch, raw_launch, plexus_submit;
   for (long rep = 0; rep <= options.at("reps"); ++rep) {
+    double submitted = 0;  // seconds until the last submit() returned
     const double p = timed([&] {
+      const auto start = bench::clock::now();
       for (std::size_t k = 0; k < kernels; ++k)
         queue.submit([&](plexus::Handler& h) {
           h.parallel_for(bump, plexus::Range{std::size_t{64}}, counter.access(h, plexus::read_write));
         });
+      submitted = bench::seconds_since(start);
       queue.wait();
     });
     const double r = timed([&] {
@@ -144,6 +151,7 @@ int main(int argc, char** argv) try {
     });
     if (rep == 0) continue;
     plexus_launch.push_back(p / kernels);
+    plexus_submit.push_back(submitted / kernels);
     raw_launch.push_back(r / kernels);
   }
   if (counter.host_access(plexus::read)[63] != static_cast<int>(kernels * (options.at("reps") + 1)))
@@ -195,7 +203,11 @@ int main(int argc, char** argv) try {
             << "launch overhead, chain of " << kernels << " tiny kernels: plexus "
             << bench::median(plexus_launch) * 1e6 << " us/kernel, raw cuLaunchKernel "
             << bench::median(raw_launch) * 1e6 << " us/kernel, ratio "
-            << bench::median(plexus_launch) / bench::median(raw_launch) << "\n"
+            << bench::median(plexus_launch) / bench::median(raw_launch) << "\n";
+  if (breakdown)  // the queue's own stage times follow on stderr when it goes
+    std::cout << "  breakdown: plexus submit() returns after " << bench::median(plexus_submit) * 1e6
+              << " us/kernel (host time per submission; the rest is waiting for the device)\n";
+  std::cout
             << "vector add, " << options.at("mi") << " Mi floats: plexus "
             << gbs(bytes_add, bench::median(p_add)) << " GB/s, raw " << gbs(bytes_add, bench::median(r_add))
             << " GB/s, plexus/raw " << bench::median(r_add) / bench::median(p_add) << "\n"

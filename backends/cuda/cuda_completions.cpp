@@ -1,78 +1,100 @@
 #include "cuda_completions.hpp"
 
+#include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "cuda_context.hpp"
 #include "cuda_device.hpp"
 #include "plexus/error.hpp"
 
 namespace plexus::cuda {
+namespace {
 
-CUevent CudaCompletions::take_event() {
-  {
-    std::lock_guard lock(mutex_);
-    if (!free_.empty()) {
-      CUevent event = free_.back();
-      free_.pop_back();
-      return event;
-    }
-  }
-  CUevent event = nullptr;
-  const CUresult result = device_.driver().event_create(&event, CU_EVENT_DISABLE_TIMING);
-  if (result != CUDA_SUCCESS)
-    throw error(error_category::device, "CUDA device '" + device_.info().name + "': " +
-                                            device_.driver().describe_failure("cuEventCreate", result));
-  return event;
+// The shortest time between two events of the completion thread (callbacks that arrive
+// meanwhile join the next batch), so that it does not contend with the submitting thread's
+// launches for the driver once per task. PLEXUS_CUDA_COMPLETION_BATCH_US overrides it.
+std::chrono::microseconds batch_interval() {
+  static const std::chrono::microseconds interval = [] {
+    const char* value = std::getenv("PLEXUS_CUDA_COMPLETION_BATCH_US");
+    return std::chrono::microseconds(value ? std::atol(value) : 200);
+  }();
+  return interval;
 }
 
-void CudaCompletions::add(CUstream stream, std::function<void(std::exception_ptr)> done) {
-  const CudaDriver& driver = device_.driver();
-  ScopedContext scope(driver, device_.context());
-  CUevent event = take_event();
-  const CUresult result = driver.event_record(event, stream);
-  std::lock_guard lock(mutex_);
-  if (result != CUDA_SUCCESS) {
-    free_.push_back(event);
-    throw error(error_category::device, "CUDA device '" + device_.info().name + "': " +
-                                            driver.describe_failure("cuEventRecord", result));
+}  // namespace
+
+void CudaCompletions::add(Callback&& done) {
+  bool first = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+    first = waiting_.empty();
+    waiting_.push_back(std::move(done));
   }
-  pending_.push_back({event, std::move(done)});
-  if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
-  wake_.notify_one();
+  if (first) wake_.notify_one();  // the thread waits for a first callback, not for more
+}
+
+std::exception_ptr CudaCompletions::finish_enqueued(CUevent event) {
+  const CudaDriver& driver = device_.driver();
+  const char* call = "cuEventRecord";
+  auto start = CudaQueueStats::clock::now();
+  CUresult result = driver.event_record(event, stream_);
+  if (stats_) {
+    stats_->record_ns += CudaQueueStats::since(start);
+    start = CudaQueueStats::clock::now();
+  }
+  if (result == CUDA_SUCCESS) {
+    call = "an operation of the stream (cuEventSynchronize)";
+    result = driver.event_synchronize(event);
+    if (stats_) stats_->synchronize_ns += CudaQueueStats::since(start);
+  }
+  if (result == CUDA_SUCCESS) return nullptr;
+  return std::make_exception_ptr(error(error_category::device,
+                                       "CUDA device '" + device_.info().name +
+                                           "': " + driver.describe_failure(call, result)));
 }
 
 void CudaCompletions::run() {
   const CudaDriver& driver = device_.driver();
   std::unique_ptr<ScopedContext> scope;  // current for the thread's life
-  std::exception_ptr no_context;
+  CUevent event = nullptr;               // recorded again for every batch
+  std::exception_ptr no_event;
   try {
     scope = std::make_unique<ScopedContext>(driver, device_.context());
+    driver.check("cuEventCreate", driver.event_create(&event, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC));
   } catch (...) {
-    no_context = std::current_exception();
+    no_event = std::current_exception();
   }
+  std::vector<Callback> batch;
+  std::chrono::steady_clock::time_point last_event{};
   for (;;) {
-    Pending next;
+    batch.clear();
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || !pending_.empty(); });
-      if (pending_.empty()) return;  // stopping, nothing left
-      next = std::move(pending_.front());
-      pending_.pop_front();
+      wake_.wait(lock, [this] { return stopping_ || !waiting_.empty(); });
+      if (waiting_.empty()) break;  // stopping, nothing left
+      // A callback after a quiet spell is served at once; a stream of them in batches.
+      const auto due = last_event + batch_interval();
+      if (std::chrono::steady_clock::now() < due)
+        wake_.wait_until(lock, due, [this] { return stopping_; });
+      batch.swap(waiting_);  // waiting_ keeps the old batch's capacity
     }
-    std::exception_ptr failure = no_context;
-    const CUresult result = no_context ? CUDA_SUCCESS : driver.event_synchronize(next.event);
-    if (result != CUDA_SUCCESS)
-      failure = std::make_exception_ptr(
-          error(error_category::device,
-                "CUDA device '" + device_.info().name +
-                    "': " + driver.describe_failure("an operation of the stream", result)));
-    {
-      std::lock_guard lock(mutex_);
-      free_.push_back(next.event);
+    last_event = std::chrono::steady_clock::now();
+    const std::exception_ptr failure = no_event ? no_event : finish_enqueued(event);
+    const auto start = CudaQueueStats::clock::now();
+    const auto tasks = static_cast<std::int64_t>(batch.size());
+    for (Callback& done : batch) done(failure);
+    batch.clear();  // the callbacks' captures go here, still on this thread
+    if (stats_) {
+      stats_->callback_ns += CudaQueueStats::since(start);
+      stats_->batches += 1;
+      stats_->batch_tasks += tasks;
     }
-    next.done(failure);
   }
+  if (event) driver.event_destroy(event);
 }
 
 void CudaCompletions::stop() {
@@ -82,15 +104,6 @@ void CudaCompletions::stop() {
   }
   wake_.notify_one();
   if (thread_.joinable()) thread_.join();
-  std::lock_guard lock(mutex_);
-  if (free_.empty()) return;
-  try {
-    ScopedContext scope(device_.driver(), device_.context());
-    for (CUevent event : free_) device_.driver().event_destroy(event);
-  } catch (...) {
-    // the context could not be made current: nothing more to release
-  }
-  free_.clear();
 }
 
 }  // namespace plexus::cuda

@@ -1,24 +1,36 @@
-// CudaCompletions: on_complete for a CudaQueue without stalling its stream. Each add()
-// records a reusable event (CU_EVENT_DISABLE_TIMING) on the stream; one thread per queue,
-// started on first use, synchronizes the events in the order they were added and runs
-// their callbacks (cuStreamAddCallback would block later work of the stream until its
-// callback returned). The callback gets the event's error as plexus::error(device).
+// CudaCompletions: on_complete for a CudaQueue without stalling its stream and without a
+// driver call on the submitting thread. add() only queues the callback; one thread per queue,
+// started on first use, takes every callback waiting, records one event on the stream (after
+// the work those callbacks follow, since add() comes after it), synchronizes it, and runs the
+// callbacks in add() order. Callbacks that arrive while it waits share the next event, so a
+// chain of tasks costs one cuEventRecord + one cuEventSynchronize per batch, not per task;
+// and it records at most one event per 200 us (PLEXUS_CUDA_COMPLETION_BATCH_US), so that a
+// stream of callbacks does not make it contend with the submitting thread's launches for
+// the driver's locks (a callback after a quiet spell is served at once).
+// The event is created with CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC: the thread
+// sleeps in the driver instead of spinning on a core next to the submitting thread.
+// (cuStreamAddCallback would block later work of the stream until its callback returned.)
 //
-// Thread-safety: add() from the queue's one thread at a time; callbacks run on the
-// completion thread, in add() order. Ownership: owned by the queue; the destructor (or
-// stop()) runs every callback still due, then ends the thread: call it before the stream
-// and the context go.
+// Failures: a failed record or synchronize (a kernel fault is sticky in CUDA: every later
+// operation of the context fails too) is given to every callback of the batch as
+// plexus::error(device). A batch's event may cover work enqueued after its last callback's
+// (the submitting thread runs on): a failure there is then reported to that batch as well.
+//
+// Thread-safety: add() from any thread; callbacks run on the completion thread, in add()
+// order. Ownership: owned by the queue; the destructor (or stop()) runs every callback still
+// due, then ends the thread: call it before the stream and the context go.
 #pragma once
 
 #include <cuda.h>
 
 #include <condition_variable>
-#include <deque>
 #include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "cuda_queue_stats.hpp"
 
 namespace plexus::cuda {
 
@@ -26,31 +38,33 @@ class CudaDevice;
 
 class CudaCompletions {
  public:
-  explicit CudaCompletions(CudaDevice& device) : device_(device) {}
+  // `stats` (may be null) receives the thread's stage times; it must outlive this object.
+  CudaCompletions(CudaDevice& device, CUstream stream, CudaQueueStats* stats)
+      : device_(device), stream_(stream), stats_(stats) {}
   ~CudaCompletions() { stop(); }
   CudaCompletions(const CudaCompletions&) = delete;
   CudaCompletions& operator=(const CudaCompletions&) = delete;
 
-  // Calls `done` once the work enqueued on `stream` so far has finished. Throws
-  // plexus::error(device) when the event cannot be created or recorded (nothing is added).
-  void add(CUstream stream, std::function<void(std::exception_ptr)> done);
+  // Calls `done` once the work enqueued on the stream before this call has finished (with
+  // its failure, or nullptr). Makes no driver call. Throws only std::system_error when the
+  // thread cannot be started (`done` is then left as it was, not added).
+  void add(std::function<void(std::exception_ptr)>&& done);
   void stop();
 
  private:
-  struct Pending {
-    CUevent event;
-    std::function<void(std::exception_ptr)> done;
-  };
+  using Callback = std::function<void(std::exception_ptr)>;
   void run();
-  CUevent take_event();  // a recycled event, else a new one; the context must be current
+  // Records the event on the stream and waits for it: nullptr, or the failure.
+  std::exception_ptr finish_enqueued(CUevent event);
 
   CudaDevice& device_;
+  CUstream stream_;
+  CudaQueueStats* stats_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<Pending> pending_;  // guarded by mutex_
-  std::vector<CUevent> free_;    // finished events to record again; guarded by mutex_
-  bool stopping_ = false;        // guarded by mutex_
-  std::thread thread_;
+  std::vector<Callback> waiting_;  // guarded by mutex_
+  bool stopping_ = false;          // guarded by mutex_
+  std::thread thread_;             // started by add() under mutex_
 };
 
 }  // namespace plexus::cuda

@@ -32,11 +32,11 @@ std::size_t block_for(std::size_t global, std::size_t limit) {
 
 }  // namespace
 
-CudaQueue::CudaQueue(CudaDevice& device)
-    : device_(device), completions_(std::make_unique<CudaCompletions>(device)) {
+CudaQueue::CudaQueue(CudaDevice& device) : device_(device), stats_(CudaQueueStats::if_enabled()) {
   ScopedContext scope(device.driver(), device.context());
   check(device.driver().stream_create(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate",
         "creating a queue");
+  completions_ = std::make_unique<CudaCompletions>(device, stream_, stats_.get());
 }
 
 CudaQueue::~CudaQueue() {
@@ -45,6 +45,7 @@ CudaQueue::~CudaQueue() {
     device_.driver().stream_synchronize(stream_);
     completions_.reset();  // runs the callbacks still due while the stream exists
     device_.driver().stream_destroy(stream_);
+    if (stats_) stats_->print(device_.info().name);
   } catch (...) {
     // the context could not be made current: nothing more to release
   }
@@ -119,19 +120,20 @@ void CudaQueue::copy_to_host(void* host_base, const void* allocation, const Copy
 void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                        std::span<const KernelArgument> arguments) {
   CudaTiming::Scope timed(timing_.get(), stream_);  // nothing when timing is off
-  const std::string what = "launch of '" + kernel.info().name + "'";
+  const auto started = stats_ ? CudaQueueStats::clock::now() : CudaQueueStats::clock::time_point{};
+  // Names the launch in errors; built only for one (a launch's path allocates nothing).
+  const auto what = [&] { return "launch of '" + kernel.info().name + "'"; };
+  const auto on_device = [&] { return "CUDA device '" + device_.info().name + "': " + what(); };
   const auto* loaded = dynamic_cast<const CudaKernel*>(&kernel);
   if (!loaded || &loaded->device() != &device_)
     throw error(error_category::invalid_argument,
-                "CUDA device '" + device_.info().name + "': " + what +
-                    ": the kernel was loaded for another device; load its module on this one");
+                on_device() + ": the kernel was loaded for another device; load its module on this one");
   validate_launch(loaded->info(), range, arguments,
-                  what + " on CUDA device '" + device_.info().name + "'");
+                  [&] { return what() + " on CUDA device '" + device_.info().name + "'"; });
   if (range.offset != std::array<std::size_t, 3>{0, 0, 0})
     throw error(error_category::unsupported,
-                "CUDA device '" + device_.info().name + "': " + what +
-                    ": the cuda backend cannot apply a global offset (PTX compiled with libclc "
-                    "reads none); launch with offset 0 and add it in the kernel");
+                on_device() + ": the cuda backend cannot apply a global offset (PTX compiled with "
+                              "libclc reads none); launch with offset 0 and add it in the kernel");
 
   std::array<std::size_t, 3> block{1, 1, 1};
   if (range.has_local_size()) {
@@ -142,15 +144,25 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
   const std::size_t threads = block[0] * block[1] * block[2];
   if (threads > loaded->max_threads())
     throw error(error_category::invalid_argument,
-                "CUDA device '" + device_.info().name + "': " + what + ": a work-group of " +
-                    std::to_string(threads) + " work-items exceeds the kernel's limit of " +
+                on_device() + ": a work-group of " + std::to_string(threads) +
+                    " work-items exceeds the kernel's limit of " +
                     std::to_string(loaded->max_threads()));
 
-  const CudaDriver& driver = device_.driver();
-  ScopedContext scope(driver, device_.context());
-  // Parameter storage: the values cuLaunchKernel reads through `params`.
-  std::vector<std::uint64_t> words(arguments.size(), 0);
-  std::vector<void*> params(arguments.size(), nullptr);
+  // Parameter storage: the values cuLaunchKernel reads through `params` (on the stack for
+  // the usual few arguments).
+  constexpr std::size_t inline_arguments = 16;
+  std::array<std::uint64_t, inline_arguments> inline_words;
+  std::array<void*, inline_arguments> inline_params;
+  std::vector<std::uint64_t> heap_words;
+  std::vector<void*> heap_params;
+  std::uint64_t* words = inline_words.data();
+  void** params = inline_params.data();
+  if (arguments.size() > inline_arguments) {
+    heap_words.resize(arguments.size());
+    heap_params.resize(arguments.size());
+    words = heap_words.data();
+    params = heap_params.data();
+  }
   std::size_t dynamic_shared = 0;
   std::uint64_t shared_base = 0;
   for (std::size_t i = 0; i < arguments.size(); ++i) {
@@ -174,12 +186,19 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
     }
   }
   auto count = [&](std::size_t d) { return static_cast<unsigned>(range.global[d] / block[d]); };
-  check(driver.launch_kernel(loaded->handle(), count(0), count(1), count(2),
-                             static_cast<unsigned>(block[0]), static_cast<unsigned>(block[1]),
-                             static_cast<unsigned>(block[2]),
-                             static_cast<unsigned>(dynamic_shared), stream_, params.data(),
-                             nullptr),
-        "cuLaunchKernel", what);
+  const CudaDriver& driver = device_.driver();
+  ScopedContext scope(driver, device_.context());
+  const auto driver_started = stats_ ? CudaQueueStats::clock::now() : CudaQueueStats::clock::time_point{};
+  const CUresult result = driver.launch_kernel(
+      loaded->handle(), count(0), count(1), count(2), static_cast<unsigned>(block[0]),
+      static_cast<unsigned>(block[1]), static_cast<unsigned>(block[2]),
+      static_cast<unsigned>(dynamic_shared), stream_, params, nullptr);
+  if (stats_) stats_->driver_launch_ns += CudaQueueStats::since(driver_started);
+  if (result != CUDA_SUCCESS) check(result, "cuLaunchKernel", what());
+  if (stats_) {
+    stats_->launches += 1;
+    stats_->launch_ns += CudaQueueStats::since(started);
+  }
 }
 
 void CudaQueue::wait() {
@@ -192,10 +211,15 @@ void CudaQueue::wait() {
 }
 
 void CudaQueue::on_complete(std::function<void(std::exception_ptr)> done) {
+  const auto started = stats_ ? CudaQueueStats::clock::now() : CudaQueueStats::clock::time_point{};
   try {
-    completions_->add(stream_, done);
+    completions_->add(std::move(done));
   } catch (...) {
-    done(std::current_exception());
+    done(std::current_exception());  // add() moves `done` only once it cannot fail
+  }
+  if (stats_) {
+    stats_->completions += 1;
+    stats_->on_complete_ns += CudaQueueStats::since(started);
   }
 }
 

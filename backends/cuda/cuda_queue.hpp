@@ -13,9 +13,11 @@
 // parts of the launch's dynamic shared memory (the parameter holds their shared-window
 // address: CudaDevice::dynamic_shared_base() plus the kernel's static shared bytes). A
 // non-zero global offset is plexus::error(unsupported): PTX from libclc reads no offset.
-// Completion: wait() is cuStreamSynchronize; on_complete records an event and calls back
-// from the queue's completion thread (CudaCompletions), so the stream never waits for a
-// host callback (cuStreamAddCallback would stall it per call).
+// Completion: wait() is cuStreamSynchronize; on_complete hands the callback to the queue's
+// completion thread (CudaCompletions: one event recorded and synchronized per batch of
+// callbacks), so the stream never waits for a host callback and the submitting thread
+// makes no driver call for it. A launch builds no strings and allocates nothing (up to 16
+// arguments) unless it fails. PLEXUS_BENCH_BREAKDOWN=1: stage times (CudaQueueStats).
 // Timing (enable_timing): timing events around each copy and launch (CudaTiming, defined
 // in cuda_timing.cpp with these members); while off, one branch per operation.
 //
@@ -31,6 +33,7 @@
 #include <string>
 
 #include "cuda_completions.hpp"
+#include "cuda_queue_stats.hpp"
 #include "cuda_timing.hpp"
 #include "plexus/device_queue.hpp"
 
@@ -64,6 +67,7 @@ class CudaQueue final : public DeviceQueue {
   void check(CUresult result, const std::string& call, const std::string& what) const;
 
   CudaDevice& device_;
+  std::unique_ptr<CudaQueueStats> stats_;  // nullptr unless PLEXUS_BENCH_BREAKDOWN=1
   CUstream stream_ = nullptr;
   std::unique_ptr<CudaCompletions> completions_;
   std::unique_ptr<CudaTiming> timing_;  // nullptr: timing off
