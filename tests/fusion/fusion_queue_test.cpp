@@ -1,7 +1,11 @@
 // The queue protocol of kernel fusion through the application API: start/cancel/complete,
 // held kernels, events from submit valid after cancel and complete, the fused kernel with a
 // promoted intermediate (never written back), the program cache's fusion level, every early
-// cancellation rule, fallback and fuse-or-fail.
+// cancellation rule, fallback and fuse-or-fail; a device that loads PTX (CUDA, NVIDIA
+// OpenCL) fuses from the kernels' NVPTX IR, compiled only when fusion asks.
+#include <algorithm>
+#include <optional>
+
 #include "../runtime/runtime_test_support.hpp"
 
 using namespace plexus;
@@ -22,11 +26,27 @@ __kernel void add_one(__global const float* t, __global float* y) {
 
 constexpr std::size_t n = 1024;
 
+// A queue on the first device that loads `format` (the default device when none is given);
+// plexus::error(unsupported) naming the devices there are when none does.
+Queue queue_on(Runtime& runtime, std::optional<BinaryFormat> format) {
+  if (!format) return runtime.queue();
+  std::string devices;
+  for (Device* device : runtime.devices()) {
+    const std::vector<BinaryFormat>& formats = device->info().formats;
+    if (std::find(formats.begin(), formats.end(), *format) != formats.end())
+      return runtime.queue(*device);
+    devices += (devices.empty() ? "'" : ", '") + device->info().name + "'";
+  }
+  throw error(error_category::unsupported,
+              "no device loads " + std::string(to_string(*format)) +
+                  (devices.empty() ? " (no devices)" : " (devices: " + devices + ")"));
+}
+
 struct Chain {
   explicit Chain(const std::string& scheduler = "inorder", const std::string& backends = "\"host\"",
-                 const std::string& memory = "whole")
+                 const std::string& memory = "whole", std::optional<BinaryFormat> loads = {})
       : runtime(make_runtime({scheduler, memory}, backends, "[fusion]\nuse = \"llvm\"\n")),
-        queue(runtime->queue()),
+        queue(queue_on(*runtime, loads)),
         bundle(runtime->build(source)),
         x_host(n),
         t_host(n, 7.0f),
@@ -232,6 +252,73 @@ TEST_CASE("fusion queue: PoCL (a device with its own memory) fuses from SPIR cod
   auto t = chain->t.host_access(plexus::read);
   CHECK(t.data()[5] == 7.0f);  // promoted: never written, nothing copied back
   CHECK(chain->runtime->program_cache_stats().fused.builds == 1);
+}
+
+TEST_CASE("fusion queue: a device that loads PTX fuses from the kernels' NVPTX IR",
+          "[fusion][runtime][backend-cuda][backend-opencl]") {
+  // y = (((x * 2) + 1) * 3) + 1 through t, u, v: four kernels, three promoted intermediates.
+  const auto chain_of_four = [](Chain& chain, Buffer<float>& t, Buffer<float>& u,
+                                Buffer<float>& v, Buffer<float>& y) {
+    const auto scale = [&](Buffer<float>& in, Buffer<float>& out, float by) {
+      chain.queue.submit([&](Handler& h) {
+        h.parallel_for(chain.bundle.kernel("scale"), Range<1>{n}, in.access(h, plexus::read),
+                       out.access(h, plexus::discard_write), by);
+      });
+    };
+    const auto add_one = [&](Buffer<float>& in, Buffer<float>& out) {
+      chain.queue.submit([&](Handler& h) {
+        h.parallel_for(chain.bundle.kernel("add_one"), Range<1>{n}, in.access(h, plexus::read),
+                       out.access(h, plexus::discard_write));
+      });
+    };
+    scale(chain.x, t, 2.0f);
+    add_one(t, u);
+    scale(u, v, 3.0f);
+    add_one(v, y);
+  };
+  for (const char* backend : {"cuda", "opencl"}) {
+    INFO(backend);
+    std::unique_ptr<Chain> chain;
+    try {
+      chain = std::make_unique<Chain>("dag", std::string("\"") + backend + "\"", "exact",
+                                      BinaryFormat::ptx);
+    } catch (const error& failure) {
+      WARN("skipped on " << backend << ": " << failure.what());
+      continue;
+    }
+    INFO(chain->queue.device().info().name);
+    // Unfused: the reference; the build compiled PTX only (the IR waits for fusion).
+    Buffer<float> t0(n), u0(n), v0(n), y0(n);
+    chain_of_four(*chain, t0, u0, v0, y0);
+    chain->queue.wait();
+    const std::uint64_t built = chain->runtime->program_cache_stats().programs.builds;
+    std::vector<float> sevens(n, 7.0f);
+    Buffer<float> t(sevens.data(), n), u(sevens.data(), n), v(sevens.data(), n), y(n);
+    for (int round = 0; round < 2; ++round) {
+      chain->queue.start_fusion();
+      chain_of_four(*chain, t, u, v, y);
+      chain->queue
+          .complete_fusion({promote_private(t), promote_private(u), promote_private(v),
+                            no_barriers(), fuse_or_fail()})
+          .wait();
+    }
+    const ProgramCacheStats stats = chain->runtime->program_cache_stats();
+    CHECK(stats.programs.builds == built + 1);  // the kernels' NVPTX IR, once
+    CHECK(stats.fused.builds == 1);
+    CHECK(stats.fused.hits == 1);
+    auto fused = y.host_access(plexus::read);
+    auto unfused = y0.host_access(plexus::read);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (fused.data()[i] != unfused.data()[i] || fused.data()[i] != 6.0f * i + 4.0f)
+        FAIL_CHECK("y[" << i << "] = " << fused.data()[i] << ", unfused " << unfused.data()[i]);
+    }
+    // Only the fused kernel leaves the promoted intermediates unwritten.
+    for (Buffer<float>* promoted : {&t, &u, &v}) {
+      auto view = promoted->host_access(plexus::read);
+      CHECK(view.data()[5] == 7.0f);
+      CHECK(view.data()[n - 1] == 7.0f);
+    }
+  }
 }
 
 TEST_CASE("fusion queue: destroying a buffer a held kernel uses cancels the fusion",

@@ -44,7 +44,8 @@ class RuntimeState;
 // binary, modules the binary they were loaded from, fused the fused binary (and IR), bundles
 // the images they hold; each plus its kernels' metadata.
 struct ProgramCacheStats {
-  BuildCacheStats programs;  // compiled binaries, keyed by source, options, format, arch
+  BuildCacheStats programs;  // compiled binaries (and the IR fusion takes for PTX), keyed by
+                             // source, options, format, arch
   BuildCacheStats modules;   // binaries loaded on a device
   BuildCacheStats fused;     // fused kernels (Queue::complete_fusion), keyed by the request
   BuildCacheStats bundles;   // Runtime::build results, keyed by the source and options given

@@ -4,8 +4,8 @@
 // weak reference to it, must not outlive its plugin).
 // A device may hold several modules (one per group of a loaded bundle, e.g. per SYCLBIN
 // abstract module); a kernel's module there is the one that has it.
-// Thread-safety: `devices`, `kernels` and `images` are immutable after Runtime::build or
-// Runtime::load; the modules are behind a mutex.
+// Thread-safety: `devices`, `kernels`, `images`, `source` and `options` are immutable after
+// Runtime::build or Runtime::load; the modules are behind a mutex.
 #pragma once
 
 #include <memory>
@@ -27,6 +27,12 @@ class BundleState {
   std::vector<KernelInfo> kernels;
   std::vector<Device*> devices;  // where a module is loaded, parallel to the modules
   std::vector<BundleImage> images;  // the code behind each module, in the same order
+  // What Runtime::build compiled: the source, its options as the program keys have them
+  // and as the compiler takes them; empty for Runtime::load. Fusion compiles it again for
+  // the kernels' IR where an image is native code (fusion_input.hpp).
+  std::string source;
+  std::string options;
+  std::vector<std::string> option_list;
 
   void add_module(Device* device, std::shared_ptr<DeviceModule> module);
   // The module on `device`; nullptr when not loaded there or dropped.

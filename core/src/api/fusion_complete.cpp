@@ -1,5 +1,7 @@
-// complete_fusion: the held kernels as a FusionRequest (arguments by identity: a buffer's
-// storage, a USM pointer, or one identity per scalar), fused through the runtime's program
+// complete_fusion: the held kernels as a FusionRequest (each kernel's code as the engine
+// takes it: host bitcode or SPIR as the bundle keeps it, the kernels' LLVM IR for native
+// code such as PTX, see fusion_input.hpp; arguments by identity: a buffer's storage, a USM
+// pointer, or one identity per scalar), fused through the runtime's program
 // cache and the fusion component, then one command group with the union of the held
 // kernels' requirements (promoted buffers left out: they are neither read nor written) and
 // only their external dependencies. When fusion fails, the kernels run unfused (with a
@@ -10,6 +12,7 @@
 #include "buffer_storage.hpp"
 #include "bundle_state.hpp"
 #include "command_body.hpp"
+#include "fusion_input.hpp"
 #include "fusion_session.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
@@ -33,7 +36,7 @@ void describe(std::string& key, const NdRange& range) {
            std::to_string(range.offset[d]) + ",";
 }
 
-Built build_request(const std::vector<HeldKernel>& held, Device& device,
+Built build_request(RuntimeState& runtime, const std::vector<HeldKernel>& held, Device& device,
                     const std::vector<FusionProperty>& properties) {
   Built built;
   FusionRequest& request = built.request;
@@ -54,9 +57,21 @@ Built build_request(const std::vector<HeldKernel>& held, Device& device,
       built.reason = "the code of kernel '" + kernel.name() + "' for this device is not known";
       return built;
     }
+    FusionInput input;
+    try {
+      input = fusion_input(runtime.programs, runtime.components->compiler(), *kernel.bundle(),
+                           *image, kernel.name());
+    } catch (const error& failure) {
+      input.reason = "the LLVM IR of kernel '" + kernel.name() + "' for " +
+                     std::string(to_string(image->format)) + ": " + failure.what();
+    }
+    if (!input.reason.empty()) {
+      built.reason = input.reason;
+      return built;
+    }
     FusionKernel fused;
-    fused.format = image->format;
-    fused.binary.assign(image->bytes.begin(), image->bytes.end());
+    fused.format = input.format;
+    fused.binary.assign(input.binary.begin(), input.binary.end());
     fused.info = kernel.info();
     fused.range = group.range;
     request.target = image->load_format;
@@ -90,7 +105,8 @@ Built build_request(const std::vector<HeldKernel>& held, Device& device,
                    std::to_string(static_cast<int>(arg.promotion)) + ":" +
                    std::to_string(arg.buffer_bytes) + ",";
     }
-    built.key += kernel.name() + "@" + std::to_string(source_hash(std::string(
+    built.key += kernel.name() + "@" + std::string(to_string(fused.format)) + ":" +
+                 std::to_string(source_hash(std::string(
                                            reinterpret_cast<const char*>(fused.binary.data()),
                                            fused.binary.size()))) + ";";
     describe(built.key, fused.range);
@@ -188,7 +204,7 @@ std::shared_ptr<TaskEvent> complete_fusion(RuntimeState& runtime, QueueState& qu
   } else if (!runtime.components->fusion()) {
     reason = "no fusion component is selected (set [fusion] use = \"llvm\")";
   } else {
-    built = build_request(session->held, *queue.device, properties);
+    built = build_request(runtime, session->held, *queue.device, properties);
     reason = built.reason;
     if (reason.empty()) {
       try {

@@ -35,7 +35,7 @@ std::uint64_t size_of_fusion(const FusionResult& result) {
 }
 
 std::uint64_t size_of_bundle(const BundleState& bundle) {
-  std::uint64_t bytes = metadata_bytes(bundle.kernels);
+  std::uint64_t bytes = metadata_bytes(bundle.kernels) + bundle.source.size();
   for (const BundleImage& image : bundle.images) bytes += image.bytes.size();
   return bytes;
 }
@@ -66,10 +66,12 @@ std::shared_ptr<const CompiledProgram> ProgramCache::compile(Compiler& compiler,
     request.source = key.source;
     request.options = options;
     request.target = key.format;
+    request.emit_ir = key.emit_ir;
     CompileResult result = compiler.compile(request);
     if (!result.succeeded) {
       throw error(error_category::build,
                   "the kernel source does not compile for " + std::string(to_string(key.format)) +
+                      (key.emit_ir ? " (its LLVM IR)" : "") +
                       (key.options.empty() ? "" : " with options '" + key.options + "'") + ":\n" +
                       result.log);
     }

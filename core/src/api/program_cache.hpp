@@ -1,7 +1,8 @@
 // ProgramCache: the runtime's in-memory program cache (DPC++'s design, seed
 // kernel-program-cache.txt "In-memory cache"), two levels over BuildCache::get_or_build:
-//   programs: (hash of the source, options, binary format, architecture, source) -> the
-//             compiler's binary and kernel list;
+//   programs: (hash of the source, options, binary format, architecture, IR or not, source)
+//             -> the compiler's binary and kernel list; with emit_ir, the kernels' LLVM
+//             bitcode for the format's target (fusion input for native formats);
 //   modules:  (program key, device) -> the binary loaded on that device;
 //   fused:    (a description of a fusion request) -> the fusion engine's result;
 //   bundles:  (source, options as given) -> the finished Runtime::build bundle, so that a
@@ -19,7 +20,8 @@
 //   fused:    the fused binary, its IR when kept, the kernel's metadata, the argument
 //             lists, the reason and warnings;
 //   bundles:  the bytes of every image the bundle holds (shared with the programs level,
-//             and counted there as well), plus the kernels' metadata.
+//             and counted there as well), plus the kernels' metadata and the source kept
+//             for fusion.
 // Evicting drops the cache's reference only: bundles, kernels and tasks that hold a value
 // keep it alive; a later request for an evicted key is a miss and builds it again.
 // Internal to the core. Thread-safety: every member is safe from any thread.
@@ -62,8 +64,13 @@ struct ProgramKey {
   BinaryFormat format = BinaryFormat::spirv;
   std::string architecture;
   std::string source;  // compared last: tells apart sources whose hashes collide
+  // The compiler's LLVM bitcode for `format`'s target instead of `format`
+  // (CompileRequest::emit_ir): what fusion takes for native formats (PTX).
+  bool emit_ir = false;
 
-  auto tied() const { return std::tie(source_hash, options, format, architecture, source); }
+  auto tied() const {
+    return std::tie(source_hash, options, format, architecture, emit_ir, source);
+  }
   bool operator<(const ProgramKey& other) const { return tied() < other.tied(); }
 };
 
@@ -83,7 +90,8 @@ class ProgramCache {
   // Every level bounded by `max_bytes` (0: unbounded).
   explicit ProgramCache(std::uint64_t max_bytes = 0);
 
-  // Compiles (once per key) through `compiler`; plexus::error(build) with the log.
+  // Compiles (once per key) through `compiler` (to IR when key.emit_ir); plexus::error(build)
+  // with the log.
   std::shared_ptr<const CompiledProgram> compile(Compiler& compiler, const ProgramKey& key,
                                                  const std::vector<std::string>& options);
   // Compiles (once per key) binary input `bytes` in `language` (spirv or llvm_bitcode) to

@@ -60,6 +60,9 @@ std::shared_ptr<const detail::BundleState> Runtime::build_bundle(const std::stri
   const std::vector<std::string> option_list = split_options(options);
   auto bundle = std::make_shared<detail::BundleState>();
   bundle->runtime = state_;
+  bundle->source = source;
+  bundle->options = join(option_list);
+  bundle->option_list = option_list;
   std::vector<std::string> skipped;
   for (Device* device : runtime.devices) {
     const DeviceInfo& info = device->info();
@@ -70,7 +73,7 @@ std::shared_ptr<const detail::BundleState> Runtime::build_bundle(const std::stri
                         ", the compiler produces " + format_list(targets));
       continue;
     }
-    detail::ProgramKey key{detail::source_hash(source), join(option_list), *format,
+    detail::ProgramKey key{detail::source_hash(source), bundle->options, *format,
                            needs_architecture(*format) ? info.architecture : std::string(),
                            source};
     auto program = runtime.programs.compile(*compiler, key, option_list);
