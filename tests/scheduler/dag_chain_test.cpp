@@ -1,0 +1,169 @@
+// scheduler/dag's asynchronous device path: a chain of device tasks (each depending on the
+// one before) is enqueued on one worker's in-order queue behind work that has not finished,
+// without waiting for it; the events complete from the queue's on_complete, in order; a
+// task that depends on work of another device waits for it. A fake device whose queues hold
+// their completions until the test releases them makes "not waited for" observable.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "plexus/device.hpp"
+#include "plexus/device_info.hpp"
+#include "plexus/device_queue.hpp"
+#include "plexus/task_body.hpp"
+#include "scheduler_support.hpp"
+
+namespace {
+
+// What the fake queues saw, shared with the test. Thread-safe.
+struct Log {
+  std::mutex mutex;
+  std::vector<std::pair<int, const plexus::DeviceQueue*>> enqueued;  // task id, queue
+  std::vector<std::function<void(std::exception_ptr)>> held;         // on_complete callbacks
+
+  std::size_t count() {
+    std::lock_guard lock(mutex);
+    return enqueued.size();
+  }
+  // Waits (up to two seconds) until `n` tasks have been enqueued.
+  bool wait_for_enqueued(std::size_t n) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (count() < n) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+  }
+  // Runs the completions held so far, in the order they were asked for.
+  void release() {
+    std::vector<std::function<void(std::exception_ptr)>> done;
+    {
+      std::lock_guard lock(mutex);
+      done.swap(held);
+    }
+    for (auto& callback : done) callback(nullptr);
+  }
+};
+
+// An in-order queue whose work "runs" only when the test releases its completions.
+class HeldQueue final : public plexus::DeviceQueue {
+ public:
+  explicit HeldQueue(Log& log) : log_(log) {}
+  void copy_to_device(void*, const void*, const plexus::CopyLayout&) override {}
+  void copy_to_host(void*, const void*, const plexus::CopyLayout&) override {}
+  void launch(const plexus::DeviceKernel&, const plexus::NdRange&,
+              std::span<const plexus::KernelArgument>) override {}
+  void wait() override {}  // the test releases the completions before the queue goes
+  void on_complete(std::function<void(std::exception_ptr)> done) override {
+    std::lock_guard lock(log_.mutex);
+    log_.held.push_back(std::move(done));
+  }
+
+ private:
+  Log& log_;
+};
+
+class HeldDevice final : public plexus::Device {
+ public:
+  explicit HeldDevice(Log& log) : log_(log) { info_.name = "held device"; }
+  const plexus::DeviceInfo& info() const override { return info_; }
+  plexus::Backend& backend() const override { throw std::logic_error("no backend"); }
+  std::unique_ptr<plexus::DeviceQueue> create_queue() override {
+    return std::make_unique<HeldQueue>(log_);
+  }
+
+ private:
+  Log& log_;
+  plexus::DeviceInfo info_;
+};
+
+// A device task that records its id and queue when enqueued, and leaves work in the queue.
+class LoggedBody final : public plexus::TaskBody {
+ public:
+  LoggedBody(Log& log, plexus::Device& device, int id) : log_(log), device_(device), id_(id) {}
+  const std::string& name() const override { return name_; }
+  bool runs_on_host() const override { return false; }
+  plexus::Device* preferred_device() const override { return &device_; }
+  bool can_run_on(const plexus::Device& device) const override { return &device == &device_; }
+  std::size_t transfer_bytes(plexus::Device*) const override { return 0; }
+  std::vector<std::shared_ptr<plexus::TaskEvent>> place(
+      plexus::Device*, const std::shared_ptr<plexus::TaskEvent>&) override {
+    return {};
+  }
+  void run(plexus::DeviceQueue* queue) override {
+    enqueue(queue);
+    queue->wait();
+  }
+  bool enqueue(plexus::DeviceQueue* queue) override {
+    std::lock_guard lock(log_.mutex);
+    log_.enqueued.emplace_back(id_, queue);
+    return true;
+  }
+
+ private:
+  Log& log_;
+  plexus::Device& device_;
+  int id_;
+  std::string name_ = "logged body";
+};
+
+std::shared_ptr<plexus::TaskEvent> submit_device(plexus::Scheduler& scheduler, Log& log,
+                                                 plexus::Device& device, int id,
+                                                 std::vector<std::shared_ptr<plexus::TaskEvent>> after) {
+  auto event = std::make_shared<plexus::TaskEvent>("device task");
+  scheduler.submit(plexus::Task{event, std::move(after), {},
+                                std::make_shared<LoggedBody>(log, device, id)});
+  return event;
+}
+
+}  // namespace
+
+TEST_CASE("dag: a chain of device tasks is enqueued on one queue without waiting",
+          "[scheduler][dag]") {
+  Log log;
+  HeldDevice device(log);
+  auto set = plexus::test::scheduler_set("dag", "workers = 4\n");
+  plexus::Scheduler& scheduler = *set->scheduler();
+  std::vector<std::shared_ptr<plexus::TaskEvent>> chain;
+  for (int id = 0; id < 5; ++id) {
+    std::vector<std::shared_ptr<plexus::TaskEvent>> after;
+    if (!chain.empty()) after.push_back(chain.back());
+    chain.push_back(submit_device(scheduler, log, device, id, after));
+  }
+  // Nothing has completed, yet every task is enqueued: behind its dependency, on its queue.
+  REQUIRE(log.wait_for_enqueued(chain.size()));
+  for (const auto& event : chain) CHECK_FALSE(event->is_done());
+  {
+    std::lock_guard lock(log.mutex);
+    for (std::size_t i = 0; i < log.enqueued.size(); ++i) {
+      CHECK(log.enqueued[i].first == static_cast<int>(i));
+      CHECK(log.enqueued[i].second == log.enqueued.front().second);
+    }
+  }
+  log.release();
+  scheduler.wait_all();
+  for (const auto& event : chain) CHECK(event->status() == plexus::TaskStatus::complete);
+}
+
+TEST_CASE("dag: a device task waits for unfinished work of another device", "[scheduler][dag]") {
+  Log first_log, second_log;
+  HeldDevice first(first_log), second(second_log);
+  auto set = plexus::test::scheduler_set("dag", "workers = 2\n");
+  plexus::Scheduler& scheduler = *set->scheduler();
+  auto a = submit_device(scheduler, first_log, first, 0, {});
+  REQUIRE(first_log.wait_for_enqueued(1));
+  auto b = submit_device(scheduler, second_log, second, 1, {a});
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(second_log.count() == 0);  // a is still running on the first device
+  first_log.release();
+  REQUIRE(second_log.wait_for_enqueued(1));
+  second_log.release();
+  scheduler.wait_all();
+  CHECK(a->status() == plexus::TaskStatus::complete);
+  CHECK(b->status() == plexus::TaskStatus::complete);
+}
