@@ -48,10 +48,12 @@ struct RawDriver {
   }
   decltype(&cuInit) init = get<decltype(&cuInit)>("cuInit");
   decltype(&cuDeviceGet) device_get = get<decltype(&cuDeviceGet)>("cuDeviceGet");
-  decltype(&cuDevicePrimaryCtxRetain) retain = get<decltype(&cuDevicePrimaryCtxRetain)>("cuDevicePrimaryCtxRetain");
+  decltype(&cuDevicePrimaryCtxRetain) retain =
+      get<decltype(&cuDevicePrimaryCtxRetain)>("cuDevicePrimaryCtxRetain");
   decltype(&cuCtxSetCurrent) set_current = get<decltype(&cuCtxSetCurrent)>("cuCtxSetCurrent");
   decltype(&cuModuleLoadData) load = get<decltype(&cuModuleLoadData)>("cuModuleLoadData");
-  decltype(&cuModuleGetFunction) function = get<decltype(&cuModuleGetFunction)>("cuModuleGetFunction");
+  decltype(&cuModuleGetFunction) function =
+      get<decltype(&cuModuleGetFunction)>("cuModuleGetFunction");
   decltype(&cuMemAlloc) alloc = get<decltype(&cuMemAlloc)>("cuMemAlloc_v2");
   decltype(&cuMemFree) free = get<decltype(&cuMemFree)>("cuMemFree_v2");
   decltype(&cuMemsetD32Async) memset = get<decltype(&cuMemsetD32Async)>("cuMemsetD32Async");
@@ -62,7 +64,8 @@ struct RawDriver {
 };
 
 void check(CUresult result, const char* what) {
-  if (result != CUDA_SUCCESS) throw std::runtime_error(std::string(what) + " failed: CUresult " + std::to_string(result));
+  if (result != CUDA_SUCCESS)
+    throw std::runtime_error(std::string(what) + " failed: CUresult " + std::to_string(result));
 }
 
 struct Raw {
@@ -88,8 +91,8 @@ struct Raw {
   }
   void launch(CUfunction f, std::size_t global, void** args) {
     const unsigned block = 256 < global ? 256 : static_cast<unsigned>(global);
-    check(driver.launch(f, static_cast<unsigned>((global + block - 1) / block), 1, 1, block, 1, 1, 0,
-                        stream, args, nullptr),
+    check(driver.launch(f, static_cast<unsigned>((global + block - 1) / block), 1, 1, block, 1, 1,
+                        0, stream, args, nullptr),
           "cuLaunchKernel");
   }
   void sync() { check(driver.sync(stream), "cuStreamSynchronize"); }
@@ -105,7 +108,8 @@ double timed(Body&& body) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const auto options = bench::parse_options(argc, argv, {{"kernels", 10000}, {"mi", 256}, {"reps", 5}});
+  const auto options =
+      bench::parse_options(argc, argv, {{"kernels", 10000}, {"mi", 256}, {"reps", 5}});
   const auto kernels = static_cast<std::size_t>(options.at("kernels"));
   const std::size_t n = static_cast<std::size_t>(options.at("mi")) << 20;
   const char* breakdown_env = std::getenv("PLEXUS_BENCH_BREAKDOWN");
@@ -139,7 +143,8 @@ int main(int argc, char** argv) try {
       const auto start = bench::clock::now();
       for (std::size_t k = 0; k < kernels; ++k)
         queue.submit([&](plexus::Handler& h) {
-          h.parallel_for(bump, plexus::Range{std::size_t{64}}, counter.access(h, plexus::read_write));
+          h.parallel_for(bump, plexus::Range{std::size_t{64}},
+                         counter.access(h, plexus::read_write));
         });
       submitted = bench::seconds_since(start);
       queue.wait();
@@ -158,23 +163,30 @@ int main(int argc, char** argv) try {
     throw std::runtime_error("the Plexus chain counted wrong");
 
   // 2. Vector add and copy at n floats.
-  plexus::Buffer<float> a(std::vector<float>(n, 1.0f).data(), n), b(std::vector<float>(n, 2.0f).data(), n), c(n);
+  plexus::Buffer<float> a(std::vector<float>(n, 1.0f).data(), n),
+      b(std::vector<float>(n, 2.0f).data(), n), c(n);
   const plexus::Kernel add = bundle.kernel("vector_add"), copy = bundle.kernel("copy");
   CUdeviceptr ra = 0, rb = 0, rc = 0;
-  for (CUdeviceptr* p : {&ra, &rb, &rc}) check(raw.driver.alloc(p, n * sizeof(float)), "cuMemAlloc");
+  for (CUdeviceptr* p : {&ra, &rb, &rc})
+    check(raw.driver.alloc(p, n * sizeof(float)), "cuMemAlloc");
   CUfunction raw_add = raw.kernel("vector_add"), raw_copy = raw.kernel("copy");
   std::vector<double> p_add, r_add, p_copy, r_copy, dtod;
   for (long rep = 0; rep <= options.at("reps"); ++rep) {
     const double pa = timed([&] {
-      queue.submit([&](plexus::Handler& h) {
-        h.parallel_for(add, plexus::Range{n}, a.access(h, plexus::read), b.access(h, plexus::read),
-                       c.access(h, plexus::discard_write));
-      }).wait();
+      queue
+          .submit([&](plexus::Handler& h) {
+            h.parallel_for(add, plexus::Range{n}, a.access(h, plexus::read),
+                           b.access(h, plexus::read), c.access(h, plexus::discard_write));
+          })
+          .wait();
     });
     const double pc = timed([&] {
-      queue.submit([&](plexus::Handler& h) {
-        h.parallel_for(copy, plexus::Range{n}, a.access(h, plexus::read), c.access(h, plexus::discard_write));
-      }).wait();
+      queue
+          .submit([&](plexus::Handler& h) {
+            h.parallel_for(copy, plexus::Range{n}, a.access(h, plexus::read),
+                           c.access(h, plexus::discard_write));
+          })
+          .wait();
     });
     const double ra_t = timed([&] {
       void* args[] = {&ra, &rb, &rc};
@@ -191,9 +203,11 @@ int main(int argc, char** argv) try {
       raw.sync();
     });
     if (rep == 0) continue;
-    p_add.push_back(pa), r_add.push_back(ra_t), p_copy.push_back(pc), r_copy.push_back(rc_t), dtod.push_back(d);
+    p_add.push_back(pa), r_add.push_back(ra_t), p_copy.push_back(pc), r_copy.push_back(rc_t),
+        dtod.push_back(d);
   }
-  if (c.host_access(plexus::read)[n - 1] != 1.0f) throw std::runtime_error("the Plexus copy kernel is wrong");
+  if (c.host_access(plexus::read)[n - 1] != 1.0f)
+    throw std::runtime_error("the Plexus copy kernel is wrong");
   for (CUdeviceptr p : {raw_counter, ra, rb, rc}) raw.driver.free(p);
 
   const double bytes_add = 3.0 * n * sizeof(float), bytes_copy = 2.0 * n * sizeof(float);
@@ -207,13 +221,14 @@ int main(int argc, char** argv) try {
   if (breakdown)  // the queue's own stage times follow on stderr when it goes
     std::cout << "  breakdown: plexus submit() returns after " << bench::median(plexus_submit) * 1e6
               << " us/kernel (host time per submission; the rest is waiting for the device)\n";
-  std::cout
-            << "vector add, " << options.at("mi") << " Mi floats: plexus "
-            << gbs(bytes_add, bench::median(p_add)) << " GB/s, raw " << gbs(bytes_add, bench::median(r_add))
-            << " GB/s, plexus/raw " << bench::median(r_add) / bench::median(p_add) << "\n"
+  std::cout << "vector add, " << options.at("mi") << " Mi floats: plexus "
+            << gbs(bytes_add, bench::median(p_add)) << " GB/s, raw "
+            << gbs(bytes_add, bench::median(r_add)) << " GB/s, plexus/raw "
+            << bench::median(r_add) / bench::median(p_add) << "\n"
             << "copy kernel, " << options.at("mi") << " Mi floats: plexus "
-            << gbs(bytes_copy, bench::median(p_copy)) << " GB/s, raw " << gbs(bytes_copy, bench::median(r_copy))
-            << " GB/s, plexus/raw " << bench::median(r_copy) / bench::median(p_copy) << "\n"
+            << gbs(bytes_copy, bench::median(p_copy)) << " GB/s, raw "
+            << gbs(bytes_copy, bench::median(r_copy)) << " GB/s, plexus/raw "
+            << bench::median(r_copy) / bench::median(p_copy) << "\n"
             << "copy ceiling, cuMemcpyDtoD: " << gbs(bytes_copy, bench::median(dtod)) << " GB/s\n";
   return 0;
 } catch (const std::exception& e) {

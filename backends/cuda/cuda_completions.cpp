@@ -52,9 +52,9 @@ std::exception_ptr CudaCompletions::finish_enqueued(CUevent event) {
     if (stats_) stats_->synchronize_ns += CudaQueueStats::since(start);
   }
   if (result == CUDA_SUCCESS) return nullptr;
-  return std::make_exception_ptr(error(error_category::device,
-                                       "CUDA device '" + device_.info().name +
-                                           "': " + driver.describe_failure(call, result)));
+  return std::make_exception_ptr(
+      error(error_category::device,
+            "CUDA device '" + device_.info().name + "': " + driver.describe_failure(call, result)));
 }
 
 void CudaCompletions::run() {
@@ -64,7 +64,8 @@ void CudaCompletions::run() {
   std::exception_ptr no_event;
   try {
     scope = std::make_unique<ScopedContext>(driver, device_.context());
-    driver.check("cuEventCreate", driver.event_create(&event, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC));
+    driver.check("cuEventCreate",
+                 driver.event_create(&event, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC));
   } catch (...) {
     no_event = std::current_exception();
   }

@@ -53,10 +53,10 @@ CudaQueue::~CudaQueue() {
 
 void CudaQueue::check(CUresult result, const std::string& call, const std::string& what) const {
   if (result == CUDA_SUCCESS) return;
-  const error_category category = result == CUDA_ERROR_INVALID_VALUE ||
-                                          result == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
-                                      ? error_category::invalid_argument
-                                      : error_category::device;
+  const error_category category =
+      result == CUDA_ERROR_INVALID_VALUE || result == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+          ? error_category::invalid_argument
+          : error_category::device;
   throw error(category, "CUDA device '" + device_.info().name + "': " + what + ": " +
                             device_.driver().describe_failure(call, result));
 }
@@ -126,14 +126,16 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
   const auto on_device = [&] { return "CUDA device '" + device_.info().name + "': " + what(); };
   const auto* loaded = dynamic_cast<const CudaKernel*>(&kernel);
   if (!loaded || &loaded->device() != &device_)
-    throw error(error_category::invalid_argument,
-                on_device() + ": the kernel was loaded for another device; load its module on this one");
+    throw error(
+        error_category::invalid_argument,
+        on_device() + ": the kernel was loaded for another device; load its module on this one");
   validate_launch(loaded->info(), range, arguments,
                   [&] { return what() + " on CUDA device '" + device_.info().name + "'"; });
   if (range.offset != std::array<std::size_t, 3>{0, 0, 0})
     throw error(error_category::unsupported,
-                on_device() + ": the cuda backend cannot apply a global offset (PTX compiled with "
-                              "libclc reads none); launch with offset 0 and add it in the kernel");
+                on_device() +
+                    ": the cuda backend cannot apply a global offset (PTX compiled with "
+                    "libclc reads none); launch with offset 0 and add it in the kernel");
 
   std::array<std::size_t, 3> block{1, 1, 1};
   if (range.has_local_size()) {
@@ -143,10 +145,10 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
   }
   const std::size_t threads = block[0] * block[1] * block[2];
   if (threads > loaded->max_threads())
-    throw error(error_category::invalid_argument,
-                on_device() + ": a work-group of " + std::to_string(threads) +
-                    " work-items exceeds the kernel's limit of " +
-                    std::to_string(loaded->max_threads()));
+    throw error(error_category::invalid_argument, on_device() + ": a work-group of " +
+                                                      std::to_string(threads) +
+                                                      " work-items exceeds the kernel's limit of " +
+                                                      std::to_string(loaded->max_threads()));
 
   // Parameter storage: the values cuLaunchKernel reads through `params` (on the stack for
   // the usual few arguments).
@@ -188,7 +190,8 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
   auto count = [&](std::size_t d) { return static_cast<unsigned>(range.global[d] / block[d]); };
   const CudaDriver& driver = device_.driver();
   ScopedContext scope(driver, device_.context());
-  const auto driver_started = stats_ ? CudaQueueStats::clock::now() : CudaQueueStats::clock::time_point{};
+  const auto driver_started =
+      stats_ ? CudaQueueStats::clock::now() : CudaQueueStats::clock::time_point{};
   const CUresult result = driver.launch_kernel(
       loaded->handle(), count(0), count(1), count(2), static_cast<unsigned>(block[0]),
       static_cast<unsigned>(block[1]), static_cast<unsigned>(block[2]),

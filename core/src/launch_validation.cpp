@@ -7,21 +7,30 @@ namespace {
 
 const char* parameter_text(KernelArgKind kind) {
   switch (kind) {
-    case KernelArgKind::global_pointer: return "a __global pointer";
-    case KernelArgKind::constant_pointer: return "a __constant pointer";
-    case KernelArgKind::local_pointer: return "a __local pointer";
-    case KernelArgKind::scalar: return "a value";
-    case KernelArgKind::sampler: return "a sampler";
-    case KernelArgKind::image: return "an image";
+    case KernelArgKind::global_pointer:
+      return "a __global pointer";
+    case KernelArgKind::constant_pointer:
+      return "a __constant pointer";
+    case KernelArgKind::local_pointer:
+      return "a __local pointer";
+    case KernelArgKind::scalar:
+      return "a value";
+    case KernelArgKind::sampler:
+      return "a sampler";
+    case KernelArgKind::image:
+      return "an image";
   }
   return "an unknown parameter";
 }
 
 const char* argument_text(KernelArgumentKind kind) {
   switch (kind) {
-    case KernelArgumentKind::allocation: return "an allocation";
-    case KernelArgumentKind::scalar: return "a scalar";
-    case KernelArgumentKind::local: return "local memory";
+    case KernelArgumentKind::allocation:
+      return "an allocation";
+    case KernelArgumentKind::scalar:
+      return "a scalar";
+    case KernelArgumentKind::local:
+      return "local memory";
   }
   return "an unknown argument kind";
 }
@@ -29,9 +38,12 @@ const char* argument_text(KernelArgumentKind kind) {
 KernelArgumentKind expected_kind(KernelArgKind kind) {
   switch (kind) {
     case KernelArgKind::global_pointer:
-    case KernelArgKind::constant_pointer: return KernelArgumentKind::allocation;
-    case KernelArgKind::local_pointer: return KernelArgumentKind::local;
-    default: return KernelArgumentKind::scalar;
+    case KernelArgKind::constant_pointer:
+      return KernelArgumentKind::allocation;
+    case KernelArgKind::local_pointer:
+      return KernelArgumentKind::local;
+    default:
+      return KernelArgumentKind::scalar;
   }
 }
 
@@ -53,15 +65,16 @@ void check_launch(const KernelInfo& kernel, const NdRange& range,
         throw error(error_category::invalid_argument,
                     what() + ": kernel '" + kernel.name + "' requires the work-group size {" +
                         std::to_string(required[0]) + ", " + std::to_string(required[1]) + ", " +
-                        std::to_string(required[2]) + "} (reqd_work_group_size); give the range "
+                        std::to_string(required[2]) +
+                        "} (reqd_work_group_size); give the range "
                         "that local size");
     }
   }
   if (arguments.size() != kernel.args.size())
-    throw error(error_category::invalid_argument,
-                what() + ": kernel '" + kernel.name + "' takes " +
-                    std::to_string(kernel.args.size()) + " argument(s), " +
-                    std::to_string(arguments.size()) + " given");
+    throw error(error_category::invalid_argument, what() + ": kernel '" + kernel.name + "' takes " +
+                                                      std::to_string(kernel.args.size()) +
+                                                      " argument(s), " +
+                                                      std::to_string(arguments.size()) + " given");
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const KernelArgInfo& parameter = kernel.args[i];
     const KernelArgument& argument = arguments[i];
@@ -70,9 +83,8 @@ void check_launch(const KernelInfo& kernel, const NdRange& range,
              "') of kernel '" + kernel.name + "'";
     };
     if (parameter.kind == KernelArgKind::sampler || parameter.kind == KernelArgKind::image)
-      throw error(error_category::unsupported,
-                  where() + " is " + parameter_text(parameter.kind) +
-                      ": samplers and images are not supported");
+      throw error(error_category::unsupported, where() + " is " + parameter_text(parameter.kind) +
+                                                   ": samplers and images are not supported");
     if (argument.kind != expected_kind(parameter.kind))
       throw error(error_category::invalid_argument,
                   where() + " is " + parameter_text(parameter.kind) + " but " +

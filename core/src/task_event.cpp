@@ -44,7 +44,8 @@ bool TaskEvent::is_done() const {  // lock-free: schedulers poll it per submissi
 void TaskEvent::mark_running() {
   std::lock_guard lock(state_->mutex);
   if (state_->status != TaskStatus::submitted) {
-    throw error(error_category::internal, "task '" + state_->label + "' started twice or after it ended");
+    throw error(error_category::internal,
+                "task '" + state_->label + "' started twice or after it ended");
   }
   state_->status = TaskStatus::running;
   state_->started_at = clock::now();
@@ -98,7 +99,8 @@ void TaskEvent::wait() const {
   state_->done_cv.wait(lock, [this] {
     return state_->status == TaskStatus::complete || state_->status == TaskStatus::failed;
   });
-  if (state_->status == TaskStatus::failed && state_->failure) std::rethrow_exception(state_->failure);
+  if (state_->status == TaskStatus::failed && state_->failure)
+    std::rethrow_exception(state_->failure);
 }
 
 void TaskEvent::on_done(std::function<void()> callback) {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "plexus/device.hpp"
 #include "api/held_views.hpp"
+#include "plexus/device.hpp"
 #include "plexus/error.hpp"
 #include "trace/tracer.hpp"
 
@@ -37,9 +37,9 @@ Device* default_placement(const TaskBody& body, Device* fallback) {
 void place_task(Task& task, Device* placement) {
   if (!task.body) return;
   if (task.body->runs_on_host() && placement) {
-    throw error(error_category::invalid_argument,
-                task.body->name() + " must run on the host, not on device '" +
-                    placement->info().name + "'");
+    throw error(error_category::invalid_argument, task.body->name() +
+                                                      " must run on the host, not on device '" +
+                                                      placement->info().name + "'");
   }
   if (!task.body->runs_on_host()) {
     if (!placement) {
@@ -47,8 +47,8 @@ void place_task(Task& task, Device* placement) {
                   task.body->name() + " needs a device; there is none to place it on");
     }
     if (!task.body->can_run_on(*placement)) {
-      throw error(error_category::invalid_argument, task.body->name() + " cannot run on device '" +
-                                                        placement->info().name + "'");
+      throw error(error_category::invalid_argument,
+                  task.body->name() + " cannot run on device '" + placement->info().name + "'");
     }
   }
   for (auto& dependency : task.body->place(placement, task.event)) {

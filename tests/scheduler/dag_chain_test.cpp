@@ -112,12 +112,12 @@ class LoggedBody final : public plexus::TaskBody {
   std::string name_ = "logged body";
 };
 
-std::shared_ptr<plexus::TaskEvent> submit_device(plexus::Scheduler& scheduler, Log& log,
-                                                 plexus::Device& device, int id,
-                                                 std::vector<std::shared_ptr<plexus::TaskEvent>> after) {
+std::shared_ptr<plexus::TaskEvent> submit_device(
+    plexus::Scheduler& scheduler, Log& log, plexus::Device& device, int id,
+    std::vector<std::shared_ptr<plexus::TaskEvent>> after) {
   auto event = std::make_shared<plexus::TaskEvent>("device task");
-  scheduler.submit(plexus::Task{event, std::move(after), {},
-                                std::make_shared<LoggedBody>(log, device, id)});
+  scheduler.submit(
+      plexus::Task{event, std::move(after), {}, std::make_shared<LoggedBody>(log, device, id)});
   return event;
 }
 

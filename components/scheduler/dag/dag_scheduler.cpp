@@ -15,7 +15,7 @@ thread_local const DagScheduler* running_on = nullptr;  // the scheduler whose w
 
 struct DagScheduler::Node {
   Task task;
-  Device* placement = nullptr;  // nullptr: the host
+  Device* placement = nullptr;   // nullptr: the host
   DeviceQueue* queue = nullptr;  // the worker's queue on `placement`, once given
   // Two parties finish a node: the worker that started it (once it let go of it) and its
   // event (done); the last one counts it finished (finished_one).
@@ -23,10 +23,10 @@ struct DagScheduler::Node {
 };
 
 struct DagScheduler::Worker {
-  std::condition_variable wake;  // a task for it, a host task for anyone, or stopping
+  std::condition_variable wake;           // a task for it, a host task for anyone, or stopping
   std::deque<std::shared_ptr<Node>> own;  // device tasks given to it, in order; under mutex_
   std::unordered_map<Device*, std::unique_ptr<DeviceQueue>> queues;  // created under mutex_
-  bool busy = false;  // running a task; under mutex_
+  bool busy = false;                                                 // running a task; under mutex_
 };
 
 DagScheduler::DagScheduler(PluginContext& context) {
@@ -94,8 +94,8 @@ void DagScheduler::submit(Task task) {
   when_done(dependencies, [this, node] { make_ready(node); });
 }
 
-std::pair<DagScheduler::Worker*, DeviceQueue*> DagScheduler::chain_worker(
-    const Task& task, Device* placement) const {
+std::pair<DagScheduler::Worker*, DeviceQueue*> DagScheduler::chain_worker(const Task& task,
+                                                                          Device* placement) const {
   Worker* worker = nullptr;
   DeviceQueue* queue = nullptr;
   for (const auto& dependency : task.dependencies) {
@@ -185,9 +185,8 @@ void DagScheduler::work(Worker& worker) {
     {
       std::unique_lock lock(mutex_);
       worker.busy = false;
-      worker.wake.wait(lock, [&] {
-        return stopping_ || !worker.own.empty() || !host_ready_.empty();
-      });
+      worker.wake.wait(lock,
+                       [&] { return stopping_ || !worker.own.empty() || !host_ready_.empty(); });
       std::deque<std::shared_ptr<Node>>& from = !worker.own.empty() ? worker.own : host_ready_;
       if (from.empty()) return;  // stopping, nothing left
       node = std::move(from.front());

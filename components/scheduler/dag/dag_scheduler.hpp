@@ -56,18 +56,18 @@ class DagScheduler final : public Scheduler {
   // queue (on `placement`); {nullptr, nullptr} when there is none. Under mutex_.
   std::pair<Worker*, DeviceQueue*> chain_worker(const Task& task, Device* placement) const;
   void give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node> node);  // under mutex_
-  DeviceQueue* queue_of(Worker& worker, Device* device);                        // under mutex_
-  Worker& pick_worker();                                                        // under mutex_
+  DeviceQueue* queue_of(Worker& worker, Device* device);                      // under mutex_
+  Worker& pick_worker();                                                      // under mutex_
   void finished_one();
   void work(Worker& worker);
 
   std::mutex mutex_;
-  std::condition_variable idle_cv_;  // wait_all: outstanding reached 0
+  std::condition_variable idle_cv_;               // wait_all: outstanding reached 0
   std::deque<std::shared_ptr<Node>> host_ready_;  // host tasks any worker may take
   std::unordered_map<const DeviceQueue*, QueueOwner> owners_;
   std::vector<std::unique_ptr<Worker>> workers_;
-  std::size_t next_worker_ = 0;       // round robin when no worker is idle
-  std::uint64_t outstanding_ = 0;     // submitted and not yet finished
+  std::size_t next_worker_ = 0;    // round robin when no worker is idle
+  std::uint64_t outstanding_ = 0;  // submitted and not yet finished
   bool stopping_ = false;
   Device* first_device_ = nullptr;  // of the available backends; nullptr: none
   std::vector<std::thread> threads_;

@@ -16,14 +16,13 @@ namespace plexus {
 
 // Throws plexus::error(invalid_argument) naming `what` (e.g. "launch of 'vadd' on <device>"),
 // the kernel and the argument (index and name) when: the range is invalid (plexus::validate),
-// the range gives a work-group size other than the one the kernel requires, the argument count differs
-// from the kernel's, an argument's kind does not suit the parameter (allocation for
+// the range gives a work-group size other than the one the kernel requires, the argument count
+// differs from the kernel's, an argument's kind does not suit the parameter (allocation for
 // __global/__constant pointers, local for __local pointers, scalar for values), a scalar's
 // size differs from the parameter's, an allocation is null, or a local size is zero.
 // Sampler and image parameters are refused as plexus::error(unsupported).
 PLEXUS_API void validate_launch(const KernelInfo& kernel, const NdRange& range,
-                                std::span<const KernelArgument> arguments,
-                                const std::string& what);
+                                std::span<const KernelArgument> arguments, const std::string& what);
 // The same, with `what` built only when a check fails (a valid launch builds no strings:
 // for a backend's per-launch path).
 PLEXUS_API void validate_launch(const KernelInfo& kernel, const NdRange& range,
