@@ -1,9 +1,12 @@
-// origin_of: where a CopyLayout's region starts, as the (x bytes, y rows, z slices) origin
-// the OpenCL *Rect copies take. Pure function.
+// The OpenCL *Rect copies of a CopyLayout: origin_of (where the region starts, as the
+// (x bytes, y rows, z slices) origin they take) and rect_copies_of (the calls that move a
+// region of several rows or slices, with the same origin and pitches on both sides). Pure
+// functions.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <vector>
 
 #include "plexus/device_queue.hpp"
 
@@ -21,6 +24,33 @@ inline std::array<std::size_t, 3> origin_of(const CopyLayout& layout, std::size_
   rest -= y * row_pitch;
   if (rest + layout.row_bytes > row_pitch) return {layout.offset, 0, 0};
   return {rest, y, z};
+}
+
+// One clEnqueue{Read,Write,Copy}BufferRect: the same origin and pitches on both sides.
+struct RectCopy {
+  std::array<std::size_t, 3> origin;
+  std::array<std::size_t, 3> region;  // bytes, rows, slices
+  std::size_t row_pitch = 0;
+  std::size_t slice_pitch = 0;  // 0 for one slice
+};
+
+// The rectangular copies that move `layout`: one when the slices are a whole number of rows
+// apart (or there is one slice), else one per slice.
+inline std::vector<RectCopy> rect_copies_of(const CopyLayout& layout) {
+  const std::size_t row_pitch = layout.rows > 1 ? layout.row_pitch : layout.row_bytes;
+  const bool one_call = layout.slices == 1 || layout.slice_pitch % row_pitch == 0;
+  const std::size_t slices = one_call ? layout.slices : 1;
+  const std::size_t slice_pitch = one_call && layout.slices > 1 ? layout.slice_pitch : 0;
+  std::vector<RectCopy> copies;
+  for (std::size_t s = 0; s < layout.slices; s += slices) {
+    CopyLayout part = layout;
+    part.offset = layout.offset + s * layout.slice_pitch;
+    copies.push_back({origin_of(part, row_pitch, slice_pitch),
+                      {layout.row_bytes, layout.rows, slices},
+                      row_pitch,
+                      slice_pitch});
+  }
+  return copies;
 }
 
 }  // namespace plexus::opencl

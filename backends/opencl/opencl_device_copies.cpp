@@ -92,21 +92,13 @@ bool OpenclQueue::copy_from_device(void* allocation, Device& source, const void*
     track(event, what);
     return true;
   }
-  // One rectangular copy when the slices are a whole number of rows apart, else per slice.
-  const std::size_t row_pitch = layout.rows > 1 ? layout.row_pitch : layout.row_bytes;
-  const bool whole = layout.slices == 1 || layout.slice_pitch % row_pitch == 0;
-  const std::size_t slices = whole ? layout.slices : 1;
-  const std::size_t slice_pitch = whole && layout.slices > 1 ? layout.slice_pitch : 0;
-  for (std::size_t s = 0; s < layout.slices; s += slices) {
-    CopyLayout part = layout;
-    part.offset = layout.offset + s * layout.slice_pitch;
-    const auto at = origin_of(part, row_pitch, slice_pitch);
-    const std::array<std::size_t, 3> region{layout.row_bytes, layout.rows, slices};
+  for (const RectCopy& rect : rect_copies_of(layout)) {
     cl_event event = nullptr;
-    check(
-        clEnqueueCopyBufferRect(queue_.get(), origin, target, at.data(), at.data(), region.data(),
-                                row_pitch, slice_pitch, row_pitch, slice_pitch, 0, nullptr, &event),
-        "clEnqueueCopyBufferRect", what);
+    check(clEnqueueCopyBufferRect(queue_.get(), origin, target, rect.origin.data(),
+                                  rect.origin.data(), rect.region.data(), rect.row_pitch,
+                                  rect.slice_pitch, rect.row_pitch, rect.slice_pitch, 0, nullptr,
+                                  &event),
+          "clEnqueueCopyBufferRect", what);
     track(event, what);
   }
   return true;

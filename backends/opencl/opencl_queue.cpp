@@ -128,22 +128,16 @@ void OpenclQueue::copy(bool to_device, void* host, cl_mem memory, const CopyLayo
     track(event, what);
     return;
   }
-  const std::size_t row_pitch = layout.rows > 1 ? layout.row_pitch : layout.row_bytes;
-  const bool one_call = layout.slices == 1 || layout.slice_pitch % row_pitch == 0;
-  const std::size_t slices = one_call ? layout.slices : 1;
-  const std::size_t slice_pitch = one_call && layout.slices > 1 ? layout.slice_pitch : 0;
-  for (std::size_t s = 0; s < layout.slices; s += slices) {
-    CopyLayout part = layout;
-    part.offset = layout.offset + s * layout.slice_pitch;
-    const auto origin = origin_of(part, row_pitch, slice_pitch);
-    const std::array<std::size_t, 3> region{layout.row_bytes, layout.rows, slices};
+  for (const RectCopy& rect : rect_copies_of(layout)) {
     const cl_int code =
-        to_device ? clEnqueueWriteBufferRect(queue_.get(), memory, CL_FALSE, origin.data(),
-                                             origin.data(), region.data(), row_pitch, slice_pitch,
-                                             row_pitch, slice_pitch, host, 0, nullptr, &event)
-                  : clEnqueueReadBufferRect(queue_.get(), memory, CL_FALSE, origin.data(),
-                                            origin.data(), region.data(), row_pitch, slice_pitch,
-                                            row_pitch, slice_pitch, host, 0, nullptr, &event);
+        to_device ? clEnqueueWriteBufferRect(queue_.get(), memory, CL_FALSE, rect.origin.data(),
+                                             rect.origin.data(), rect.region.data(), rect.row_pitch,
+                                             rect.slice_pitch, rect.row_pitch, rect.slice_pitch,
+                                             host, 0, nullptr, &event)
+                  : clEnqueueReadBufferRect(queue_.get(), memory, CL_FALSE, rect.origin.data(),
+                                            rect.origin.data(), rect.region.data(), rect.row_pitch,
+                                            rect.slice_pitch, rect.row_pitch, rect.slice_pitch,
+                                            host, 0, nullptr, &event);
     check(code, to_device ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect", what);
     track(event, what);
   }
