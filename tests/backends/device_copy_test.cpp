@@ -8,31 +8,15 @@
 #include <cstring>
 #include <vector>
 
+#include "copy_layout_model.hpp"
 #include "device_under_test.hpp"
 #include "plexus/device_queue.hpp"
 
 using plexus::CopyLayout;
 using plexus::Device;
-using plexus::test::Allocation;
+using namespace plexus::test;  // Allocation, devices_under_test, the copy layout model
 
 namespace {
-
-using Bytes = std::vector<std::uint8_t>;
-
-Bytes pattern(std::size_t size, std::uint8_t seed) {
-  Bytes bytes(size);
-  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<std::uint8_t>(seed + i * 13);
-  return bytes;
-}
-
-void apply(const CopyLayout& layout, const Bytes& from, Bytes& to) {
-  for (std::size_t s = 0; s < layout.slices; ++s)
-    for (std::size_t r = 0; r < layout.rows; ++r)
-      for (std::size_t b = 0; b < layout.row_bytes; ++b) {
-        const std::size_t at = layout.offset + s * layout.slice_pitch + r * layout.row_pitch + b;
-        to[at] = from[at];
-      }
-}
 
 std::vector<Device*> usable_devices() {
   std::vector<Device*> devices;
@@ -48,13 +32,12 @@ std::vector<Device*> usable_devices() {
 // Copies `layout` from `source` to `target` directly if the target's queue can; checks the
 // target's bytes. False when there is no direct path.
 bool copy_directly(Device& source, Device& target, const CopyLayout& layout) {
-  INFO("layout offset " << layout.offset << " row_bytes " << layout.row_bytes << " rows "
-                        << layout.rows << " slices " << layout.slices);
+  INFO(describe(layout));
   constexpr std::size_t size = 4096;
   Allocation from(source, size), to(target, size);
   const auto source_queue = source.create_queue();
   const auto target_queue = target.create_queue();
-  const Bytes data = pattern(size, 3), initial = pattern(size, 200);
+  const Bytes data = pattern(size, 3, 13), initial = pattern(size, 200, 13);
   source_queue->copy_to_device(from.get(), data.data(), CopyLayout::contiguous(0, size));
   source_queue->wait();
   target_queue->copy_to_device(to.get(), initial.data(), CopyLayout::contiguous(0, size));
@@ -116,7 +99,7 @@ TEST_CASE("staging host memory is usable host memory for copies", "[devices][mem
     constexpr std::size_t size = 1 << 20;
     void* staging = device.allocate_host(size);
     REQUIRE(staging != nullptr);
-    const Bytes data = pattern(size, 9);
+    const Bytes data = pattern(size, 9, 13);
     std::memcpy(staging, data.data(), size);
     if (!device.shares_host_memory()) {  // a round trip through the device
       Allocation memory(device, size);

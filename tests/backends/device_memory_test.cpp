@@ -5,41 +5,21 @@
 #include <cstdint>
 #include <vector>
 
+#include "copy_layout_model.hpp"
 #include "device_under_test.hpp"
 #include "plexus/device_queue.hpp"
 
 using plexus::CopyLayout;
 using plexus::Device;
-using plexus::test::Allocation;
-using plexus::test::for_each_device;
+using namespace plexus::test;  // Allocation, for_each_device, the copy layout model
 
 namespace {
-
-using Bytes = std::vector<std::uint8_t>;
-
-Bytes pattern(std::size_t size, std::uint8_t seed) {
-  Bytes bytes(size);
-  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<std::uint8_t>(seed + i * 7);
-  return bytes;
-}
-
-// What a copy of `layout` from `from` into `to` (same layout on both sides) must do.
-void apply(const CopyLayout& layout, const Bytes& from, Bytes& to) {
-  for (std::size_t s = 0; s < layout.slices; ++s)
-    for (std::size_t r = 0; r < layout.rows; ++r)
-      for (std::size_t b = 0; b < layout.row_bytes; ++b) {
-        const std::size_t at = layout.offset + s * layout.slice_pitch + r * layout.row_pitch + b;
-        to[at] = from[at];
-      }
-}
 
 // Fills the device with `initial`, copies `layout` of `source` to it, reads everything back
 // and compares with the model; then copies `layout` back into a host buffer of `fill` and
 // checks that only the region changed.
 void round_trip(Device& device, std::size_t size, const CopyLayout& layout) {
-  INFO("layout offset " << layout.offset << " row_bytes " << layout.row_bytes << " rows "
-                        << layout.rows << " slices " << layout.slices << " row_pitch "
-                        << layout.row_pitch << " slice_pitch " << layout.slice_pitch);
+  INFO(describe(layout));
   Allocation memory(device, size);
   const auto queue = device.create_queue();
   const Bytes initial = pattern(size, 1), source = pattern(size, 100);
@@ -127,7 +107,8 @@ TEST_CASE("copies outside the allocation or with bad pitches are refused",
         CHECK_THAT(e.what(), Catch::Contains(words));
       }
     };
-    if (!device.shares_host_memory()) refused(CopyLayout::contiguous(200, 100), "past the allocation");
+    if (!device.shares_host_memory())
+      refused(CopyLayout::contiguous(200, 100), "past the allocation");
     refused(CopyLayout{0, 16, 4, 1, 8, 0}, "row_pitch");
     refused(CopyLayout{0, 8, 2, 3, 8, 8}, "slice_pitch");
     refused(CopyLayout{0, 0, 1, 1, 0, 0}, "empty region");
