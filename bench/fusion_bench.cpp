@@ -14,8 +14,8 @@
 #include <memory>
 
 #include "bench_support.hpp"
-#include "fusion_chain_kernels.hpp"
-#include "standalone_plugin.hpp"
+#include "fusion_bench_support.hpp"
+#include "kernels/fusion_chain_kernels.hpp"
 #include "plexus/backend.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/component_lookup.hpp"
@@ -26,29 +26,17 @@
 #include "plexus/plugin_context.hpp"
 #include "plexus/plugin_library.hpp"
 #include "plexus/plugin_registry.hpp"
+#include "standalone_plugin.hpp"
 
 namespace {
 
-const char* const source = bench::fusion_chain_source;
-
-plexus::NdRange range1(std::size_t global, std::size_t local = 0) {
-  plexus::NdRange range;
-  range.global = {global, 1, 1};
-  if (local) range.local = {local, 1, 1};
-  return range;
-}
-
-const plexus::KernelInfo& info(const plexus::CompileResult& compiled, const std::string& name) {
-  for (const auto& kernel : compiled.kernels)
-    if (kernel.name == name) return kernel;
-  throw plexus::error(plexus::error_category::internal, "no kernel " + name);
-}
+using bench::range1;
 
 plexus::FusionKernel fusion_kernel(const plexus::CompileResult& compiled, const std::string& name,
                                    const plexus::NdRange& range,
                                    std::vector<plexus::FusionArgument> args) {
-  return {plexus::BinaryFormat::llvm_bitcode, compiled.binary, info(compiled, name), range,
-          std::move(args)};
+  return {plexus::BinaryFormat::llvm_bitcode, compiled.binary, bench::kernel_info(compiled, name),
+          range, std::move(args)};
 }
 
 plexus::FusionArgument promoted(std::uint32_t identity, std::size_t bytes) {
@@ -68,8 +56,7 @@ plexus::FusionArgument plain(std::uint32_t identity) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const auto options =
-      bench::parse_options(argc, argv, {{"mi", 16}, {"reps", 5}, {"rounds", 500}});
+  const auto options = bench::parse_options(argc, argv, {{"mi", 16}, {"reps", 5}, {"rounds", 500}});
   bench::CompilerOnlyLookup lookup;  // the fusion engine sees the compiler, nothing else
   const auto compiler = bench::load_plugin<plexus::Compiler>("compiler", "clang", lookup);
   lookup.compiler_ = compiler.get();
@@ -79,7 +66,7 @@ int main(int argc, char** argv) try {
   std::cout << "device: " << device.info().name << " (" << device.info().compute_units
             << " compute units)\n";
   plexus::CompileRequest request;
-  request.source = source;
+  request.source = plexus::kernels::fusion_chain_source();
   request.target = plexus::BinaryFormat::llvm_bitcode;
   const plexus::CompileResult compiled = compiler->compile(request);
   if (!compiled.succeeded) {
@@ -165,8 +152,8 @@ int main(int argc, char** argv) try {
     std::cerr << "not fused: " << tiny_fused.reason << "\n";
     return 1;
   }
-  const auto tiny_module = device.load_module(tiny_fused.format, tiny_fused.binary,
-                                              {tiny_fused.kernel});
+  const auto tiny_module =
+      device.load_module(tiny_fused.format, tiny_fused.binary, {tiny_fused.kernel});
   const std::vector tiny_args{plexus::KernelArgument::of_allocation(counters)};
   const long rounds = options.at("rounds");
   std::vector<double> tiny_unfused, tiny_fused_s;

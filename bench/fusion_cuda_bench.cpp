@@ -1,7 +1,7 @@
 // plexus-bench-fusion-cuda: kernel fusion on a CUDA GPU (fusion/llvm + compiler/clang + the
 // cuda backend, no runtime), fused against unfused in the same run:
-//  1. the chain of 4 element-wise kernels of bench/fusion_chain_kernels.hpp over `--mi` Mi
-//     floats, as float kernels (one element per work-item) and as float4 kernels (four):
+//  1. the chain of 4 element-wise kernels of bench/kernels/fusion_chain_kernels.hpp over
+//     `--mi` Mi floats, as float kernels (one element per work-item) and as float4 kernels (four):
 //     the kernels' NVPTX IR (CompileRequest::emit_ir) fused into PTX with t1, t2, t3
 //     promoted to private memory, no barriers. Bytes that must move: unfused 32 per element
 //     (each kernel reads one array and writes one), fused 8 (x read, y written). GB/s of
@@ -26,7 +26,8 @@
 #include <regex>
 
 #include "bench_support.hpp"
-#include "fusion_chain_kernels.hpp"
+#include "fusion_bench_support.hpp"
+#include "kernels/fusion_chain_kernels.hpp"
 #include "plexus/backend.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/device.hpp"
@@ -37,22 +38,11 @@
 
 namespace {
 
-plexus::NdRange range1(std::size_t global, std::size_t local = 0) {
-  plexus::NdRange range;
-  range.global = {global, 1, 1};
-  if (local) range.local = {local, 1, 1};
-  return range;
-}
-
-const plexus::KernelInfo& info(const plexus::CompileResult& compiled, const std::string& name) {
-  for (const auto& kernel : compiled.kernels)
-    if (kernel.name == name) return kernel;
-  throw plexus::error(plexus::error_category::internal, "no kernel " + name);
-}
+using bench::range1;
 
 plexus::CompileResult compile(plexus::Compiler& compiler, bool emit_ir) {
   plexus::CompileRequest request;
-  request.source = bench::fusion_chain_source;
+  request.source = plexus::kernels::fusion_chain_source();
   request.target = plexus::BinaryFormat::ptx;  // sm_80 PTX: the driver JIT-compiles it
   request.emit_ir = emit_ir;
   plexus::CompileResult compiled = compiler.compile(request);
@@ -144,11 +134,11 @@ bool chain(Context& c, std::size_t n, int width, double dtod_gbs) {
   request.target = plexus::BinaryFormat::ptx;
   request.barrier = plexus::FusionBarrier::none;
   for (std::uint32_t k = 0; k < 4; ++k) {
-    const std::string name = bench::fusion_chain_names[k] + suffix;
+    const std::string name = plexus::kernels::fusion_chain_names[k] + suffix;
     request.kernels.push_back(
         {plexus::BinaryFormat::llvm_bitcode,
          c.ir.binary,
-         info(c.ir, name),
+         bench::kernel_info(c.ir, name),
          range1(items, c.local),
          {argument(1 + k, k == 0 ? 0 : bytes), argument(2 + k, k == 3 ? 0 : bytes)}});
   }
@@ -159,8 +149,8 @@ bool chain(Context& c, std::size_t n, int width, double dtod_gbs) {
 
   const double unfused_s = timed(c, [&] {
     for (std::uint32_t k = 0; k < 4; ++k)
-      c.queue.launch(c.module.kernel(bench::fusion_chain_names[k] + suffix), range1(items, c.local),
-                     std::vector{arg(1 + k), arg(2 + k)});
+      c.queue.launch(c.module.kernel(plexus::kernels::fusion_chain_names[k] + suffix),
+                     range1(items, c.local), std::vector{arg(1 + k), arg(2 + k)});
   });
   const std::vector<float> expected = read_back(c, buffer[5], n);
   const std::vector<float> zeros(n, 0.0f);
@@ -219,7 +209,7 @@ bool tiny_chain(Context& c, long rounds) {
   for (int k = 0; k < 16; ++k)
     request.kernels.push_back({plexus::BinaryFormat::llvm_bitcode,
                                c.ir.binary,
-                               info(c.ir, "tiny"),
+                               bench::kernel_info(c.ir, "tiny"),
                                range1(64, 64),
                                {argument(1)}});
   const plexus::FusionResult fused = fuse(c, request, "tiny16");

@@ -9,21 +9,15 @@
 #include <iostream>
 
 #include "bench_support.hpp"
-#include "fusion_chain_kernels.hpp"
+#include "kernels/fusion_chain_kernels.hpp"
 #include "plexus/plexus.hpp"
-
-namespace {
-
-const char* const source = bench::fusion_chain_source;
-
-}  // namespace
 
 int main(int argc, char** argv) try {
   const auto options = bench::parse_options(argc, argv, {{"mi", 16}, {"reps", 5}});
-  plexus::Runtime runtime(bench::config_with(
-      {{"backends", "host"}, {"fusion", "llvm"}, {"cache", "memory"}}));
+  plexus::Runtime runtime(
+      bench::config_with({{"backends", "host"}, {"fusion", "llvm"}, {"cache", "memory"}}));
   plexus::Queue queue = runtime.queue();
-  const plexus::KernelBundle bundle = runtime.build(source);
+  const plexus::KernelBundle bundle = runtime.build(plexus::kernels::fusion_chain_source());
   const std::size_t n = static_cast<std::size_t>(options.at("mi")) << 20;
   std::vector<float> x_host(n);
   for (std::size_t i = 0; i < n; ++i) x_host[i] = static_cast<float>(i % 4096);

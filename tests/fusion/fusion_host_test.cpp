@@ -13,15 +13,8 @@ using namespace plexus::test;
 
 namespace {
 
-const char* const chain_source = R"(
-__kernel void scale(__global const float* x, __global float* t, float by) {
-  size_t i = get_global_id(0);
-  t[i] = x[i] * by;
-}
-__kernel void add_one(__global const float* t, __global float* y) {
-  size_t i = get_global_id(0);
-  y[i] = t[i] + 1.0f;
-}
+// scale, add_one, and square(y): y = y * y in place.
+const std::string chain_source = std::string(scale_add_one_kernels) + R"(
 __kernel void square(__global float* y) {
   size_t i = get_global_id(0);
   y[i] = y[i] * y[i];

@@ -10,25 +10,8 @@ using namespace plexus::test;
 
 namespace {
 
-// The OpenCL backend's first device, or nullptr (with a warning) where there is none.
-Device* opencl_device() {
-  static std::shared_ptr<Backend> backend;
-  if (!backend) {
-    if (!std::filesystem::exists(plugin_file("backend", "opencl"))) {
-      WARN("the OpenCL backend was not built");
-      return nullptr;
-    }
-    backend = load_backend("opencl");
-  }
-  if (!backend->status().available || backend->device_count() == 0) {
-    WARN("OpenCL is unavailable here: " << backend->status().reason);
-    return nullptr;
-  }
-  return &backend->device(0);
-}
-
 void check_on_opencl(const TestProgram& program, BinaryFormat input) {
-  Device* device = opencl_device();
+  Device* device = first_device_of("opencl");
   if (!device) return;
   const std::vector<BinaryFormat>& formats = device->info().formats;
   const auto target = std::find_if(formats.begin(), formats.end(), [](BinaryFormat f) {
@@ -50,40 +33,14 @@ void check_on_opencl(const TestProgram& program, BinaryFormat input) {
   }
 }
 
-TestProgram chain() {
-  TestProgram program;
-  program.source = R"(
-__kernel void scale(__global const float* x, __global float* t, float by) {
-  size_t i = get_global_id(0);
-  t[i] = x[i] * by;
-}
-__kernel void add_one(__global const float* t, __global float* y) {
-  size_t i = get_global_id(0);
-  y[i] = t[i] + 1.0f;
-}
-__kernel void fill2d(__global float* y) {
-  size_t x = get_global_id(0), z = get_global_id(1);
-  y[z * get_global_size(0) + x] += (float)(x + 100 * z);
-}
-)";
-  std::vector<float> x(512);
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
-  program.buffers = {{1, x}, {2, std::vector<float>(512, 9.0f)}, {3, std::vector<float>(512)}};
-  program.scalars = {{4, bytes_of(2.5f)}};
-  program.kernels = {{"scale", range1(512), {{1}, {2, Promotion::private_memory}, {4}}},
-                     {"add_one", range1(512), {{2, Promotion::private_memory}, {3}}},
-                     {"fill2d", range3({16, 32, 1}, {0, 0, 0}, {0, 0, 0}, 2), {{3}}}};
-  return program;
-}
-
 }  // namespace
 
 TEST_CASE("fusion pocl: SPIR bitcode inputs, private promotion, different ranges",
           "[fusion][backend-opencl]") {
-  check_on_opencl(chain(), BinaryFormat::spir_bitcode);
+  check_on_opencl(scale_add_one_fill2d(512, Promotion::private_memory), BinaryFormat::spir_bitcode);
 }
 
 TEST_CASE("fusion pocl: SPIR-V inputs (translated back to LLVM IR by the compiler)",
           "[fusion][backend-opencl]") {
-  check_on_opencl(chain(), BinaryFormat::spirv);
+  check_on_opencl(scale_add_one_fill2d(512, Promotion::private_memory), BinaryFormat::spirv);
 }

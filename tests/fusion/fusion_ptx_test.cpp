@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <regex>
 
+#include "fusion_chain_kernels.hpp"
 #include "fusion_test_support.hpp"
 
 using namespace plexus;
@@ -46,24 +47,7 @@ FusionResult fuse_for_ptx(const TestProgram& program,
 // x -> t1 -> t2 -> t3 -> y, element-wise; t1..t3 promoted to private memory when asked.
 TestProgram element_wise_chain(Promotion intermediates) {
   TestProgram program;
-  program.source = R"(
-__kernel void affine(__global const float* x, __global float* t) {
-  size_t i = get_global_id(0);
-  t[i] = 2.0f * x[i] + 1.0f;
-}
-__kernel void square(__global const float* a, __global float* b) {
-  size_t i = get_global_id(0);
-  b[i] = a[i] * a[i];
-}
-__kernel void shift(__global const float* a, __global float* b) {
-  size_t i = get_global_id(0);
-  b[i] = a[i] + 0.5f;
-}
-__kernel void root(__global const float* a, __global float* y) {
-  size_t i = get_global_id(0);
-  y[i] = sqrt(a[i]);
-}
-)";
+  program.source = plexus::kernels::fusion_chain_float_source();  // the benchmarks' chain
   const std::size_t n = 1024;
   std::vector<float> x(n);
   for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i % 97);
@@ -76,33 +60,6 @@ __kernel void root(__global const float* a, __global float* y) {
                      {"square", range1(n), {{2, intermediates}, {3, intermediates}}},
                      {"shift", range1(n), {{3, intermediates}, {4, intermediates}}},
                      {"root", range1(n), {{4, intermediates}, {5}}}};
-  return program;
-}
-
-// Kernels of different ranges (1D shorter, 2D), as the PoCL test fuses them.
-TestProgram different_ranges() {
-  TestProgram program;
-  program.source = R"(
-__kernel void scale(__global const float* x, __global float* t, float by) {
-  size_t i = get_global_id(0);
-  t[i] = x[i] * by;
-}
-__kernel void add_one(__global const float* t, __global float* y) {
-  size_t i = get_global_id(0);
-  y[i] = t[i] + 1.0f;
-}
-__kernel void fill2d(__global float* y) {
-  size_t x = get_global_id(0), z = get_global_id(1);
-  y[z * get_global_size(0) + x] += (float)(x + 100 * z);
-}
-)";
-  std::vector<float> x(512);
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
-  program.buffers = {{1, x}, {2, std::vector<float>(512, 9.0f)}, {3, std::vector<float>(512)}};
-  program.scalars = {{4, bytes_of(2.5f)}};
-  program.kernels = {{"scale", range1(256), {{1}, {2}, {4}}},
-                     {"add_one", range1(256), {{2}, {3}}},
-                     {"fill2d", range3({16, 32, 1}, {0, 0, 0}, {0, 0, 0}, 2), {{3}}}};
   return program;
 }
 
@@ -137,25 +94,8 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 !4 = !{!""}
 )";
 
-// The CUDA backend's first device, or nullptr (with the reason) where there is none.
-Device* cuda_device() {
-  static std::shared_ptr<Backend> backend;
-  if (!backend) {
-    if (!std::filesystem::exists(plugin_file("backend", "cuda"))) {
-      WARN("skipped: the CUDA backend was not built");
-      return nullptr;
-    }
-    backend = load_backend("cuda");
-  }
-  if (!backend->status().available || backend->device_count() == 0) {
-    WARN("skipped: no CUDA device here: " << backend->status().reason);
-    return nullptr;
-  }
-  return &backend->device(0);
-}
-
 void check_on_cuda(const TestProgram& program, const FusionResult& fused) {
-  Device* device = cuda_device();
+  Device* device = first_device_of("cuda");
   if (!device) return;
   INFO(device->info().name);
   const auto expected = run_unfused(*device, BinaryFormat::ptx, program);
@@ -213,7 +153,7 @@ TEST_CASE("fusion ptx: without promotion every intermediate is still written", "
 }
 
 TEST_CASE("fusion ptx: kernels of different ranges are remapped in the NVPTX IR", "[fusion]") {
-  const TestProgram program = different_ranges();
+  const TestProgram program = scale_add_one_fill2d(256);  // 1D shorter, then 2D
   const FusionResult fused = fuse_for_ptx(program);
   const std::string ptx = as_text(fused.binary);
   INFO(ptx);

@@ -7,22 +7,14 @@
 #include <optional>
 
 #include "../runtime/runtime_test_support.hpp"
+#include "fusion_test_kernels.hpp"
 
 using namespace plexus;
 using namespace plexus::test;
 
 namespace {
 
-const char* const source = R"(
-__kernel void scale(__global const float* x, __global float* t, float by) {
-  size_t i = get_global_id(0);
-  t[i] = x[i] * by;
-}
-__kernel void add_one(__global const float* t, __global float* y) {
-  size_t i = get_global_id(0);
-  y[i] = t[i] + 1.0f;
-}
-)";
+const char* const source = scale_add_one_kernels;
 
 constexpr std::size_t n = 1024;
 

@@ -1,12 +1,14 @@
 // Helpers for the fusion engine's tests: fusion/llvm loaded through the core's plugin loader
 // next to compiler/clang; programs of float buffers and scalars run kernel by kernel
-// (unfused) or as the fused kernel on a device (host or PoCL), so that results can be
-// compared. Not thread-safe (test set-up).
+// (unfused) or as the fused kernel on a device (host, PoCL, CUDA: first_device_of), so that
+// results can be compared; a program of kernels over different ranges. Not thread-safe
+// (test set-up).
 #pragma once
 
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "../backend_host/host_test_support.hpp"
+#include "fusion_test_kernels.hpp"
 #include "plexus/fusion_engine.hpp"
 
 namespace plexus::test {
@@ -37,8 +40,7 @@ inline FusionEngine& fusion_engine() {
     const PluginListing listing = PluginRegistry::inspect(plugin_file("fusion", "llvm"));
     REQUIRE(listing.kind == ComponentKind::fusion);
     const auto library = PluginLibrary::load(listing);
-    const Config config =
-        Config::from_string("[fusion]\nuse = \"llvm\"\n", "fusion_test.toml");
+    const Config config = Config::from_string("[fusion]\nuse = \"llvm\"\n", "fusion_test.toml");
     static CompilerLookup lookup;
     PluginContext context{config.options_for(ComponentKind::fusion, "llvm"), lookup};
     const std::shared_ptr<Component> component = library->create(context);
@@ -75,6 +77,40 @@ struct TestProgram {
   std::map<std::uint32_t, std::vector<float>> buffers;
   std::map<std::uint32_t, std::vector<std::byte>> scalars;
 };
+
+// Kernels of different ranges: x -> scale (by 2.5, the first `items` of 512) -> t ->
+// add_one (the same items) -> y, then fill2d over all of y as 16 x 32; t promoted as asked.
+inline TestProgram scale_add_one_fill2d(std::size_t items, Promotion t = Promotion::none) {
+  TestProgram program;
+  program.source = std::string(scale_add_one_kernels) + fill2d_kernel;
+  std::vector<float> x(512);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
+  program.buffers = {{1, x}, {2, std::vector<float>(512, 9.0f)}, {3, std::vector<float>(512)}};
+  program.scalars = {{4, bytes_of(2.5f)}};
+  program.kernels = {{"scale", range1(items), {{1}, {2, t}, {4}}},
+                     {"add_one", range1(items), {{2, t}, {3}}},
+                     {"fill2d", range3({16, 32, 1}, {0, 0, 0}, {0, 0, 0}, 2), {{3}}}};
+  return program;
+}
+
+// The first device of backend `name` ("opencl", "cuda"), loaded once; nullptr, with a WARN
+// that says why, where the backend was not built or has no device here.
+inline Device* first_device_of(const std::string& name) {
+  static std::map<std::string, std::shared_ptr<Backend>> backends;
+  std::shared_ptr<Backend>& backend = backends[name];
+  if (!backend) {
+    if (!std::filesystem::exists(plugin_file("backend", name))) {
+      WARN("skipped: the " << name << " backend was not built");
+      return nullptr;
+    }
+    backend = load_backend(name);
+  }
+  if (!backend->status().available || backend->device_count() == 0) {
+    WARN("skipped: no " << name << " device here: " << backend->status().reason);
+    return nullptr;
+  }
+  return &backend->device(0);
+}
 
 inline CompileResult compile_for(const std::string& source, BinaryFormat format) {
   const CompileResult result = clang_compiler().compile(request(source, format));
@@ -187,8 +223,7 @@ inline FusionResult check_fused_equals_unfused_on_host(
   const auto actual = run_fused(host_device(), fused, program);
   for (const auto& [identity, data] : expected) {
     INFO("buffer " << identity);
-    if (std::find(fused.promoted.begin(), fused.promoted.end(), identity) !=
-        fused.promoted.end()) {
+    if (std::find(fused.promoted.begin(), fused.promoted.end(), identity) != fused.promoted.end()) {
       CHECK(actual.at(identity) == program.buffers.at(identity));
       continue;
     }
