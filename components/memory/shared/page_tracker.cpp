@@ -1,10 +1,20 @@
 #include "page_tracker.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <iterator>
 
 namespace plexus::memory {
+
+namespace {
+
+template <class Run>
+bool same_state(const Run& a, const Run& b) {
+  return a.valid == b.valid && a.writer == b.writer && a.readers == b.readers;
+}
+
+}  // namespace
 
 PageTracker::PageTracker(const BufferDesc& desc, const Extent3& page_extent)
     : extent_(desc.extent) {
@@ -12,32 +22,85 @@ PageTracker::PageTracker(const BufferDesc& desc, const Extent3& page_extent)
     page_[d] = std::min(page_extent[d], extent_[d]);
     grid_[d] = (extent_[d] + page_[d] - 1) / page_[d];
   }
-  pages_.resize(grid_[0] * grid_[1] * grid_[2]);
-  if (desc.host_data_valid) {
-    for (auto& page : pages_) page.valid = location_bit(host_location);
-  }
+  Run all;
+  all.end = grid_[0] * grid_[1] * grid_[2];
+  if (desc.host_data_valid) all.valid = location_bit(host_location);
+  runs_.emplace(0, std::move(all));
 }
 
-Box3 PageTracker::page_box(const std::array<std::size_t, 3>& p) const {
-  Box3 box;
-  for (int d = 0; d < 3; ++d) {
-    box.offset[d] = p[d] * page_[d];
-    box.extent[d] = std::min(page_[d], extent_[d] - box.offset[d]);
-  }
-  return box;
-}
-
-template <class Pages, class F>
-void PageTracker::for_each_page(Pages& self, const Box3& range, F&& f) {
+template <class F>
+void PageTracker::for_each_segment(const Box3& range, F&& f) const {
   Extent3 lo, hi;  // page coordinates, hi exclusive
   for (int d = 0; d < 3; ++d) {
-    lo[d] = range.offset[d] / self.page_[d];
-    hi[d] = (range.offset[d] + range.extent[d] - 1) / self.page_[d] + 1;
+    lo[d] = range.offset[d] / page_[d];
+    hi[d] = (range.offset[d] + range.extent[d] - 1) / page_[d] + 1;
+  }
+  const std::size_t row = grid_[2], plane = grid_[1] * grid_[2];
+  if (lo[2] == 0 && hi[2] == grid_[2]) {  // whole rows: one segment per plane, or in all
+    if (lo[1] == 0 && hi[1] == grid_[1]) return f(lo[0] * plane, hi[0] * plane);
+    for (std::size_t p0 = lo[0]; p0 < hi[0]; ++p0) {
+      f(p0 * plane + lo[1] * row, p0 * plane + hi[1] * row);
+    }
+    return;
   }
   for (std::size_t p0 = lo[0]; p0 < hi[0]; ++p0) {
     for (std::size_t p1 = lo[1]; p1 < hi[1]; ++p1) {
-      auto* row = &self.pages_[(p0 * self.grid_[1] + p1) * self.grid_[2]];
-      for (std::size_t p2 = lo[2]; p2 < hi[2]; ++p2) f(row[p2], std::array{p0, p1, p2});
+      const std::size_t start = p0 * plane + p1 * row;
+      f(start + lo[2], start + hi[2]);
+    }
+  }
+}
+
+template <class F>
+void PageTracker::for_each_run(std::size_t first, std::size_t last, F&& f) const {
+  for (auto it = std::prev(runs_.upper_bound(first)); it != runs_.end() && it->first < last; ++it) {
+    f(it->second, std::max(it->first, first), std::min(it->second.end, last));
+  }
+}
+
+void PageTracker::page_boxes(std::size_t first, std::size_t last, std::vector<Box3>& out) const {
+  // A partial row, whole rows of one plane, whole planes, whole rows, a partial row.
+  const std::size_t row = grid_[2], plane = grid_[1] * grid_[2];
+  while (first < last) {
+    const std::array<std::size_t, 3> lo{first / plane, first % plane / row, first % row};
+    std::array<std::size_t, 3> count{1, 1, row};
+    const std::size_t left = last - first;
+    if (lo[2] != 0 || left < row) {
+      count[2] = std::min(row - lo[2], left);
+    } else if (lo[1] != 0 || left < plane) {
+      count[1] = std::min(grid_[1] - lo[1], left / row);
+    } else {
+      count = {left / plane, grid_[1], row};
+    }
+    Box3 box;
+    for (int d = 0; d < 3; ++d) {
+      box.offset[d] = lo[d] * page_[d];
+      box.extent[d] = std::min((lo[d] + count[d]) * page_[d], extent_[d]) - box.offset[d];
+    }
+    out.push_back(box);
+    first += count[0] * count[1] * count[2];
+  }
+}
+
+PageTracker::Runs::iterator PageTracker::split(std::size_t page) {
+  auto it = std::prev(runs_.upper_bound(page));
+  if (it->first == page) return it;
+  if (it->second.end == page) return std::next(it);  // only at the last page: end()
+  Run tail = it->second;
+  it->second.end = page;
+  return runs_.emplace_hint(std::next(it), page, std::move(tail));
+}
+
+void PageTracker::merge(std::size_t first, std::size_t last) {
+  auto it = std::prev(runs_.upper_bound(first));
+  if (it != runs_.begin()) --it;
+  for (auto next = std::next(it); next != runs_.end() && next->first <= last;
+       next = std::next(it)) {
+    if (same_state(it->second, next->second)) {
+      it->second.end = next->second.end;
+      runs_.erase(next);
+    } else {
+      it = next;
     }
   }
 }
@@ -46,14 +109,16 @@ Box3 PageTracker::footprint(const Box3& range) const { return round_out(range, p
 
 void PageTracker::conflicts(const Box3& range, bool writes,
                             std::vector<std::shared_ptr<TaskEvent>>& out) const {
-  // Neighbouring pages mostly share their writer and readers: skip repeats.
-  const Page* last = nullptr;
-  for_each_page(*this, range, [&](const Page& page, const auto&) {
-    if (page.writer && (!last || last->writer != page.writer)) out.push_back(page.writer);
-    if (writes && !page.readers.empty() && (!last || last->readers != page.readers)) {
-      out.insert(out.end(), page.readers.begin(), page.readers.end());
-    }
-    last = &page;
+  // Neighbouring runs mostly share their writer and readers: skip repeats.
+  const Run* last = nullptr;
+  for_each_segment(range, [&](std::size_t first, std::size_t end) {
+    for_each_run(first, end, [&](const Run& run, std::size_t, std::size_t) {
+      if (run.writer && (!last || last->writer != run.writer)) out.push_back(run.writer);
+      if (writes && !run.readers.empty() && (!last || last->readers != run.readers)) {
+        out.insert(out.end(), run.readers.begin(), run.readers.end());
+      }
+      last = &run;
+    });
   });
 }
 
@@ -62,31 +127,34 @@ void PageTracker::copies(const Box3& range, AccessMode mode, LocationId to,
   const std::uint64_t here = location_bit(to);
   const bool discard = mode == AccessMode::discard_write;
   std::vector<std::pair<LocationId, std::vector<Box3>>> by_source;
-  std::vector<Box3> pieces;
-  for_each_page(*this, range, [&](const Page& page, const std::array<std::size_t, 3>& p) {
-    if (page.valid == 0 || (page.valid & here)) return;
-    const Box3 box = page_box(p);
-    pieces.clear();
-    if (discard) {
-      subtract(box, range, pieces);  // what the discard does not overwrite
-      if (pieces.empty()) return;
-    } else {
-      pieces.push_back(box);
-    }
-    const auto source = static_cast<LocationId>(std::countr_zero(page.valid));
-    auto it = std::find_if(by_source.begin(), by_source.end(),
-                           [&](const auto& entry) { return entry.first == source; });
-    if (it == by_source.end()) {
-      by_source.emplace_back(source, std::vector<Box3>{});
-      it = std::prev(by_source.end());
-    }
-    it->second.insert(it->second.end(), pieces.begin(), pieces.end());
+  std::vector<Box3> boxes, pieces;
+  for_each_segment(range, [&](std::size_t first, std::size_t end) {
+    for_each_run(first, end, [&](const Run& run, std::size_t from, std::size_t until) {
+      if (run.valid == 0 || (run.valid & here)) return;
+      boxes.clear();
+      page_boxes(from, until, boxes);
+      pieces.clear();
+      if (discard) {
+        for (const auto& box : boxes) subtract(box, range, pieces);  // not overwritten
+        if (pieces.empty()) return;
+      } else {
+        pieces.swap(boxes);
+      }
+      const auto source = static_cast<LocationId>(std::countr_zero(run.valid));
+      auto it = std::find_if(by_source.begin(), by_source.end(),
+                             [&](const auto& entry) { return entry.first == source; });
+      if (it == by_source.end()) {
+        by_source.emplace_back(source, std::vector<Box3>{});
+        it = std::prev(by_source.end());
+      }
+      it->second.insert(it->second.end(), pieces.begin(), pieces.end());
+    });
   });
   std::sort(by_source.begin(), by_source.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [source, boxes] : by_source) {
-    coalesce(boxes);
-    for (const auto& box : boxes) out.push_back({source, box});
+  for (auto& [source, source_boxes] : by_source) {
+    coalesce(source_boxes);
+    for (const auto& box : source_boxes) out.push_back({source, box});
   }
 }
 
@@ -94,20 +162,25 @@ void PageTracker::record(const Box3& range, AccessMode mode, LocationId at,
                          const std::vector<SourcedBox>&, const std::shared_ptr<TaskEvent>& task) {
   const std::uint64_t here = location_bit(at);
   const bool writing = writes(mode);
-  for_each_page(*this, range, [&](Page& page, const auto&) {
-    if (writing) {
-      page.valid = here;  // its copies made the rest of the page valid here first
-      page.writer = task;
-      page.readers.clear();
-      return;
+  for_each_segment(range, [&](std::size_t first, std::size_t last) {
+    split(last);
+    for (auto it = split(first); it != runs_.end() && it->first < last; ++it) {
+      Run& run = it->second;
+      if (writing) {
+        run.valid = here;  // its copies made the rest of its pages valid here first
+        run.writer = task;
+        run.readers.clear();
+        continue;
+      }
+      if (run.valid != 0) run.valid |= here;  // copied here, unless nobody ever wrote it
+      if (!run.readers.empty() && run.readers.back() == task) continue;
+      // Readers that are done are dropped lazily, once a run has gathered a few.
+      if (run.readers.size() >= 8) {
+        std::erase_if(run.readers, [](const auto& reader) { return reader->is_done(); });
+      }
+      run.readers.push_back(task);
     }
-    if (page.valid != 0) page.valid |= here;  // copied here, unless nobody ever wrote it
-    if (!page.readers.empty() && page.readers.back() == task) return;
-    // Readers that are done are dropped lazily, once a page has gathered a few.
-    if (page.readers.size() >= 8) {
-      std::erase_if(page.readers, [](const auto& reader) { return reader->is_done(); });
-    }
-    page.readers.push_back(task);
+    merge(first, last);
   });
 }
 

@@ -1,14 +1,20 @@
 // PageTracker: a BufferTracker over a fixed 3D grid of pages (AdaptiveCpp's model). Per
 // page: a bit mask of the locations holding it up to date, the last writer and the readers
-// since. Every query and update visits only the pages the access touches, never the whole
-// grid. memory/whole uses one page per buffer; memory/paged a configured page extent.
+// since. Pages are kept in row-major order (last dimension fastest) as runs of consecutive
+// pages in the same state, merged again after each update: every query and update costs
+// in the runs an access touches, not its pages (a full-buffer access of a buffer last
+// written whole visits one run). memory/whole uses one page per buffer; memory/paged a
+// configured page extent.
 //
 // Page granularity: conflicts and transfers are by page. A page that is not up to date at
 // the accessing location is copied whole, except the part a discard_write overwrites (a
 // partial discard copies the rest of the page, which would be lost otherwise).
+//
+// Thread-safety: none; TrackingMemoryModel calls it under the buffer's lock.
 #pragma once
 
-#include <array>
+#include <cstdint>
+#include <map>
 
 #include "buffer_tracker.hpp"
 
@@ -29,24 +35,37 @@ class PageTracker final : public BufferTracker {
               const std::shared_ptr<TaskEvent>& task) override;
 
   const Extent3& page_extent() const { return page_; }
+  // Runs of pages in the same state, at least one (for tests: how far runs merge).
+  std::size_t run_count() const { return runs_.size(); }
 
  private:
-  struct Page {
+  struct Run {
+    std::size_t end = 0;      // one past its last page (linear page index)
     std::uint64_t valid = 0;  // one bit per location
     std::shared_ptr<TaskEvent> writer;
     std::vector<std::shared_ptr<TaskEvent>> readers;  // since the last write
   };
+  using Runs = std::map<std::size_t, Run>;  // by first page; they tile all pages
 
-  // The elements of the page at page coordinates `p`.
-  Box3 page_box(const std::array<std::size_t, 3>& p) const;
-  // Calls f(page, its page coordinates) for every page `range` touches, slowest first.
-  template <class Pages, class F>
-  static void for_each_page(Pages& self, const Box3& range, F&& f);
+  // Calls f(first, last) for each range [first, last) of consecutive linear pages that
+  // `range` touches: one per page row it crosses, fewer where it covers whole rows/planes.
+  template <class F>
+  void for_each_segment(const Box3& range, F&& f) const;
+  // Calls f(run, first, last) for each run overlapping pages [first, last), with the overlap.
+  template <class F>
+  void for_each_run(std::size_t first, std::size_t last, F&& f) const;
+  // Appends the elements of linear pages [first, last) as at most five boxes.
+  void page_boxes(std::size_t first, std::size_t last, std::vector<Box3>& out) const;
+  // The run starting at `page` (a page boundary, or the page count: end()).
+  Runs::iterator split(std::size_t page);
+  // Merges neighbouring runs in the same state from the run before `first` through the run
+  // starting at `last`.
+  void merge(std::size_t first, std::size_t last);
 
   Extent3 extent_;
   Extent3 page_;
   Extent3 grid_;  // pages per dimension
-  std::vector<Page> pages_;
+  Runs runs_;
 };
 
 }  // namespace plexus::memory
