@@ -16,7 +16,9 @@
 // OpenclTiming; while off, nothing but one branch per command.
 //
 // Ownership: created by OpenclDevice::create_queue(), must not outlive the device; the
-// destructor waits. Thread-safety: one thread at a time (DeviceQueue's contract).
+// destructor waits for the commands and for the on_complete callbacks to have returned
+// (CallbacksInFlight), so it must not run inside one of this queue's callbacks.
+// Thread-safety: one thread at a time (DeviceQueue's contract).
 #pragma once
 
 #include <exception>
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "opencl_api.hpp"
+#include "opencl_callbacks_in_flight.hpp"
 #include "opencl_handle.hpp"
 #include "opencl_timing.hpp"
 #include "plexus/device_queue.hpp"
@@ -73,7 +76,8 @@ class OpenclQueue final : public DeviceQueue {
   OpenclDevice& device_;
   QueueHandle queue_;
   std::vector<Pending> pending_;
-  std::string failure_;  // the first failure not yet reported by wait(); empty: none
+  CallbacksInFlight callbacks_;  // on_complete callbacks not returned yet
+  std::string failure_;          // the first failure not yet reported by wait(); empty: none
   std::unique_ptr<OpenclTiming> timing_;  // nullptr: timing off
   bool no_timing_ = false;                // enable_timing() found the device cannot
 };

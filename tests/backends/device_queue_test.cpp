@@ -1,6 +1,7 @@
 // Device conformance, queues: on_complete is called exactly once (with no failure) after the
-// work enqueued before it, and two queues of one device run one shared kernel from two
-// threads at once with correct results.
+// work enqueued before it, a queue's destructor returns only once its on_complete callbacks
+// have (and released what they hold), and two queues of one device run one shared kernel
+// from two threads at once with correct results.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -75,6 +76,62 @@ TEST_CASE("on_complete is called exactly once, after the work before it", "[devi
     queue->wait();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     CHECK(calls == 1);
+  });
+}
+
+// The OpenCL backend once returned from its destructor (clFinish: the marker is complete)
+// while PoCL still ran the marker's callback, releasing what `done` held: the runtime then
+// went, and its plugins, under the callback (a SIGSEGV in runtime_api_two_devices). Here
+// what `done` holds blocks in its destructor, once `done` has returned, while the queue's
+// destructor runs on another thread; it is released once that destructor has returned or
+// 50 ms have passed (a queue that waits never returns before: the bound only gives one that
+// does not the time to show it), and records whether the destructor had returned: 1 if it
+// had, 0 if not. A callback run at once (on this thread, in on_complete) does not block.
+// PoCL's clFinish often waits for its callback thread anyway: a queue that does not wait
+// fails about one round in ten here, one that waits never.
+static int destroyed_before_callback_ended(Device& device) {
+  struct Probe {  // held by the callback only: destroyed with it
+    std::thread::id test_thread;
+    std::shared_future<void> released;
+    const std::atomic<bool>* destroyed;
+    std::atomic<int>* seen;
+    ~Probe() {
+      if (std::this_thread::get_id() != test_thread) released.wait();
+      seen->store(destroyed->load() ? 1 : 0);
+    }
+  };
+  // Work before on_complete: on an idle queue the driver may call back at once, here.
+  const std::size_t n = 1 << 20;
+  const std::vector<int> values(n, 7);
+  Allocation memory(device, n * sizeof(int));
+  auto queue = device.create_queue();
+  queue->copy_to_device(memory.get(), values.data(), CopyLayout::contiguous(0, n * 4));
+  std::atomic<bool> destroyed{false};
+  std::atomic<int> seen{-1};
+  std::promise<void> called, release;
+  auto probe = std::make_shared<Probe>(
+      Probe{std::this_thread::get_id(), release.get_future().share(), &destroyed, &seen});
+  queue->on_complete(
+      [probe = std::move(probe), &called](std::exception_ptr) { called.set_value(); });
+  REQUIRE(called.get_future().wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+  std::promise<void> returned;
+  std::thread destroyer([&] {
+    queue.reset();
+    destroyed = true;
+    returned.set_value();
+  });
+  returned.get_future().wait_for(std::chrono::milliseconds(50));
+  release.set_value();
+  destroyer.join();
+  return seen;
+}
+
+TEST_CASE("a queue's destructor returns after its on_complete callbacks", "[devices][queue]") {
+  for_each_device([](Device& device) {
+    for (int round = 0; round < 5; ++round) {  // PoCL's callback thread sometimes holds clFinish
+      INFO("round " << round);
+      CHECK(destroyed_before_callback_ended(device) == 0);
+    }
   });
 }
 

@@ -21,7 +21,9 @@
 //
 // Thread-safety: one thread at a time per queue (the scheduler gives each worker its own);
 // different queues of one device may be used concurrently. Ownership: created by
-// Device::create_queue(), must not outlive its device; the destructor waits for the queue.
+// Device::create_queue(), must not outlive its device; the destructor waits for the queue's
+// operations and for its on_complete() callbacks to have returned (a callback that runs on
+// holds the caller's captures past the queue, the runtime and the backend's library).
 #pragma once
 
 #include <chrono>
