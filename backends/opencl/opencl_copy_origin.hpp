@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "plexus/device_queue.hpp"
@@ -51,6 +52,16 @@ inline std::vector<RectCopy> rect_copies_of(const CopyLayout& layout) {
                       slice_pitch});
   }
   return copies;
+}
+
+// "origin (x, y, z) region (bytes, rows, slices) row pitch R slice pitch S", for errors.
+inline std::string describe(const RectCopy& rect) {
+  const auto triple = [](const std::array<std::size_t, 3>& v) {
+    return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) +
+           ")";
+  };
+  return "origin " + triple(rect.origin) + " region " + triple(rect.region) + " row pitch " +
+         std::to_string(rect.row_pitch) + " slice pitch " + std::to_string(rect.slice_pitch);
 }
 
 }  // namespace plexus::opencl

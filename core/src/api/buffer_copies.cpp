@@ -1,6 +1,7 @@
 #include "buffer_copies.hpp"
 
 #include "buffer_storage.hpp"
+#include "copy_layout_shape.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
 #include "runtime_state.hpp"
@@ -19,7 +20,7 @@ CopyLayout layout_of(const BufferCopy& copy, const BufferDesc& desc) {
   layout.slices = copy.box.extent[0];
   layout.row_pitch = desc.extent[2] * element;
   layout.slice_pitch = desc.extent[1] * desc.extent[2] * element;
-  return layout;
+  return simplest_layout(layout);
 }
 
 DeviceQueue& CopyRunner::queue_for(Device* device) {
