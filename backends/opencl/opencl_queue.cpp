@@ -42,8 +42,9 @@ cl_command_queue create_queue(const OpenclDevice& device) {
 struct Completion {
   std::function<void(std::exception_ptr)> done;
   std::vector<OpenclQueue::Pending> pending;  // commands not finished at on_complete time
-  std::string failure;                       // a failure already known then
+  std::string failure;                        // a failure already known then
   std::string device;
+  CallbacksInFlight* callbacks = nullptr;  // the queue's: told when the callback is over
 };
 
 std::string status_failure(const OpenclQueue::Pending& pending) {
@@ -55,16 +56,23 @@ std::string status_failure(const OpenclQueue::Pending& pending) {
 }
 
 void CL_CALLBACK marker_done(cl_event marker, cl_int status, void* data) {
-  std::unique_ptr<Completion> completion(static_cast<Completion*>(data));
-  std::string failure = completion->failure;
-  for (const auto& pending : completion->pending)
-    if (failure.empty()) failure = status_failure(pending);
-  if (failure.empty() && status < 0) failure = "a command failed: " + error_name(status);
-  clReleaseEvent(marker);
-  completion->done(failure.empty() ? nullptr
-                                   : std::make_exception_ptr(error(
-                                         error_category::device,
-                                         "OpenCL device '" + completion->device + "': " + failure)));
+  CallbacksInFlight* callbacks = nullptr;
+  {
+    std::unique_ptr<Completion> completion(static_cast<Completion*>(data));
+    callbacks = completion->callbacks;
+    std::string failure = completion->failure;
+    for (const auto& pending : completion->pending)
+      if (failure.empty()) failure = status_failure(pending);
+    if (failure.empty() && status < 0) failure = "a command failed: " + error_name(status);
+    clReleaseEvent(marker);
+    completion->done(failure.empty()
+                         ? nullptr
+                         : std::make_exception_ptr(
+                               error(error_category::device,
+                                     "OpenCL device '" + completion->device + "': " + failure)));
+    // `done` and what it holds (a task's body, its buffers) are released here
+  }
+  callbacks->finished();  // last: the queue may be destroyed from here on
 }
 
 }  // namespace
@@ -73,6 +81,7 @@ OpenclQueue::OpenclQueue(OpenclDevice& device) : device_(device), queue_(create_
 
 OpenclQueue::~OpenclQueue() {
   clFinish(queue_.get());
+  callbacks_.wait_none();  // the markers are complete, but their callbacks may still run
   pending_.clear();
 }
 
@@ -214,15 +223,18 @@ void OpenclQueue::on_complete(std::function<void(std::exception_ptr)> done) {
   completion->failure = std::exchange(failure_, {});
   completion->device = device_.info().name;
   completion->pending = std::exchange(pending_, {});
+  completion->callbacks = &callbacks_;
   cl_event marker = nullptr;
   cl_int code = clEnqueueMarkerWithWaitList(queue_.get(), 0, nullptr, &marker);
   if (code == CL_SUCCESS) {
+    callbacks_.started();  // before: the callback may run at once
     code = clSetEventCallback(marker, CL_COMPLETE, marker_done, completion.get());
     if (code == CL_SUCCESS) {
       completion.release();  // the callback owns it now
       clFlush(queue_.get());
       return;
     }
+    callbacks_.finished();  // not registered: it will not run
     clReleaseEvent(marker);
   }
   clFinish(queue_.get());  // no marker: report the commands taken over once they are done
