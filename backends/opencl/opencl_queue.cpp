@@ -7,6 +7,7 @@
 
 #include "opencl_copy_origin.hpp"
 #include "opencl_device.hpp"
+#include "opencl_library_pin.hpp"
 #include "opencl_module.hpp"
 #include "opencl_query.hpp"
 #include "plexus/copy_validation.hpp"
@@ -227,7 +228,8 @@ void OpenclQueue::on_complete(std::function<void(std::exception_ptr)> done) {
   cl_event marker = nullptr;
   cl_int code = clEnqueueMarkerWithWaitList(queue_.get(), 0, nullptr, &marker);
   if (code == CL_SUCCESS) {
-    callbacks_.started();  // before: the callback may run at once
+    keep_library_loaded();  // the driver's thread runs marker_done's last instructions
+    callbacks_.started();   // before: the callback may run at once
     code = clSetEventCallback(marker, CL_COMPLETE, marker_done, completion.get());
     if (code == CL_SUCCESS) {
       completion.release();  // the callback owns it now
