@@ -21,39 +21,33 @@ std::vector<std::size_t> bytes_of(const CopyLayout& layout) {
   return out;
 }
 
+// `simple` has the shape given and moves the bytes of `original` in their order.
+void check_shape(const CopyLayout& original, const CopyLayout& simple, const CopyLayout& shape) {
+  CHECK(simple.row_bytes == shape.row_bytes);
+  CHECK(simple.rows == shape.rows);
+  CHECK(simple.slices == shape.slices);
+  CHECK(simple.row_pitch == shape.row_pitch);
+  CHECK(simple.slice_pitch == shape.slice_pitch);
+  CHECK(bytes_of(simple) == bytes_of(original));
+}
+
 }  // namespace
 
 TEST_CASE("a 2D tile described as slices of one-element rows becomes rows of the tile's width") {
   // What a tile of a 2D buffer of doubles (4096 wide) looked like: 256 slices of 512 rows of
   // one element, rows back to back.
   const CopyLayout tile{1536 * 32768 + 512 * 8, 8, 512, 256, 8, 32768};
-  const CopyLayout simple = simplest_layout(tile);
-  CHECK(simple.row_bytes == 4096);
-  CHECK(simple.rows == 256);
-  CHECK(simple.slices == 1);
-  CHECK(simple.row_pitch == 32768);
-  CHECK(simple.slice_pitch == 256 * 32768);
-  CHECK(bytes_of(simple) == bytes_of(tile));
+  check_shape(tile, simplest_layout(tile), {0, 4096, 256, 1, 32768, 256 * 32768});
 }
 
 TEST_CASE("rows and slices back to back become one contiguous row") {
   const CopyLayout whole{64, 16, 4, 3, 16, 64};
-  const CopyLayout simple = simplest_layout(whole);
-  CHECK(simple.row_bytes == 192);
-  CHECK(simple.rows == 1);
-  CHECK(simple.slices == 1);
-  CHECK(simple.row_pitch == 192);
-  CHECK(simple.slice_pitch == 192);
-  CHECK(bytes_of(simple) == bytes_of(whole));
+  check_shape(whole, simplest_layout(whole), {0, 192, 1, 1, 192, 192});
 }
 
 TEST_CASE("a real 3D box keeps its three dimensions") {
   const CopyLayout box{100, 8, 3, 2, 32, 256};
-  const CopyLayout simple = simplest_layout(box);
-  CHECK(simple.row_bytes == 8);
-  CHECK(simple.rows == 3);
-  CHECK(simple.slices == 2);
-  CHECK(bytes_of(simple) == bytes_of(box));
+  check_shape(box, simplest_layout(box), box);
 }
 
 TEST_CASE("random layouts move the same bytes in the same order after simplifying") {
