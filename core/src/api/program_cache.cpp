@@ -34,6 +34,15 @@ std::uint64_t size_of_fusion(const FusionResult& result) {
   return bytes;
 }
 
+// The program a successful compile produced.
+std::shared_ptr<const CompiledProgram> program_of(CompileResult&& result) {
+  auto program = std::make_shared<CompiledProgram>();
+  program->binary = std::move(result.binary);
+  program->format = result.format;
+  program->kernels = std::move(result.kernels);
+  return program;
+}
+
 std::uint64_t size_of_bundle(const BundleState& bundle) {
   std::uint64_t bytes = metadata_bytes(bundle.kernels) + bundle.source.size();
   for (const BundleImage& image : bundle.images) bytes += image.bytes.size();
@@ -75,11 +84,7 @@ std::shared_ptr<const CompiledProgram> ProgramCache::compile(Compiler& compiler,
                       (key.options.empty() ? "" : " with options '" + key.options + "'") + ":\n" +
                       result.log);
     }
-    auto program = std::make_shared<CompiledProgram>();
-    program->binary = std::move(result.binary);
-    program->format = result.format;
-    program->kernels = std::move(result.kernels);
-    return program;
+    return program_of(std::move(result));
   });
 }
 
@@ -116,11 +121,7 @@ std::shared_ptr<const CompiledProgram> ProgramCache::translate(Compiler& compile
                                              std::string(to_string(key.format)) + ":\n" +
                                              result.log);
     }
-    auto program = std::make_shared<CompiledProgram>();
-    program->binary = std::move(result.binary);
-    program->format = result.format;
-    program->kernels = std::move(result.kernels);
-    return program;
+    return program_of(std::move(result));
   });
 }
 
