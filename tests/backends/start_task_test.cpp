@@ -8,6 +8,7 @@
 #include <future>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "device_under_test.hpp"
@@ -67,6 +68,12 @@ int read_back(DeviceQueue& queue, void* allocation) {
 }
 
 // Starts `task` on another thread; true when start_task returned within `limit`.
+// A task that writes `value` into `memory` once `dependency` is done.
+Task copy_task_after(std::shared_ptr<TaskEvent> dependency, void* memory, int value) {
+  return Task{std::make_shared<TaskEvent>("task"), {std::move(dependency)}, {},
+              std::make_shared<CopyBody>(memory, value)};
+}
+
 bool starts_within(Task& task, DeviceQueue* queue, std::chrono::milliseconds limit,
                    std::future<void>& started) {
   started = std::async(std::launch::async, [&task, queue] { plexus::start_task(task, queue); });
@@ -81,8 +88,7 @@ TEST_CASE("start_task enqueues behind a dependency pending on the same queue",
     Allocation memory(device, sizeof(int));
     const auto queue = device.create_queue();
     auto dependency = running_dependency(queue.get());
-    Task task{std::make_shared<TaskEvent>("task"), {dependency}, {},
-              std::make_shared<CopyBody>(memory.get(), 42)};
+    Task task = copy_task_after(dependency, memory.get(), 42);
     std::future<void> started;
     REQUIRE(starts_within(task, queue.get(), std::chrono::seconds(20), started));
     CHECK(task.event->pending_on() == queue.get());
@@ -100,8 +106,7 @@ TEST_CASE("start_task fails a task whose unwaited dependency fails",
     Allocation memory(device, sizeof(int));
     const auto queue = device.create_queue();
     auto dependency = running_dependency(queue.get());
-    Task task{std::make_shared<TaskEvent>("task"), {dependency}, {},
-              std::make_shared<CopyBody>(memory.get(), 7)};
+    Task task = copy_task_after(dependency, memory.get(), 7);
     std::future<void> started;
     REQUIRE(starts_within(task, queue.get(), std::chrono::seconds(20), started));
     dependency->mark_failed(std::make_exception_ptr(std::runtime_error("dependency broke")));
@@ -116,8 +121,7 @@ TEST_CASE("start_task waits for a dependency pending elsewhere", "[devices][queu
     const auto queue = device.create_queue();
     const auto other = device.create_queue();
     auto dependency = running_dependency(other.get());
-    Task task{std::make_shared<TaskEvent>("task"), {dependency}, {},
-              std::make_shared<CopyBody>(memory.get(), 9)};
+    Task task = copy_task_after(dependency, memory.get(), 9);
     std::future<void> started;
     CHECK_FALSE(starts_within(task, queue.get(), std::chrono::milliseconds(100), started));
     CHECK(task.event->status() == plexus::TaskStatus::submitted);  // nothing enqueued yet
