@@ -6,7 +6,7 @@
 //    lock only for that map access), builds outside the lock, and publishes the result;
 //  - threads asking meanwhile wait on that entry's condition variable, not on the lock;
 //  - a finished entry is returned at once (its state is read without the entry's mutex);
-//  - a build that throws plexus::error hands that same error to every waiter; a build that
+//  - a build that throws plexus::error hands that error (category and message) to every waiter; a build that
 //    fails any other way (possibly spurious) makes each waiter try the build once more;
 //  - failed entries are dropped, so a later call builds again.
 // Finished entries are evicted least recently used first once their total size passes
@@ -19,12 +19,14 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <exception>
 #include <functional>
 #include <list>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "plexus/error.hpp"
 
@@ -68,7 +70,10 @@ class BuildCache {
   struct Entry {
     std::atomic<State> state{State::building};
     ValuePtr value;
-    std::exception_ptr error;  // plexus::error to hand to waiters; null: retry
+    // The builder's plexus::error, handed to each waiter as its own copy (a fresh exception
+    // per thread: sharing one exception object across threads goes through libstdc++'s
+    // reference counts, which ThreadSanitizer cannot see). Empty: retry.
+    std::optional<std::pair<error_category, std::string>> error;
     std::mutex mutex;
     std::condition_variable done_cv;
     std::uint64_t size = 0;
@@ -103,7 +108,7 @@ class BuildCache {
         return entry->state.load(std::memory_order_acquire) != State::building;
       });
       if (entry->state.load(std::memory_order_acquire) == State::done) return entry->value;
-      if (entry->error) std::rethrow_exception(entry->error);
+      if (entry->error) throw plexus::error(entry->error->first, entry->error->second);
       wait.unlock();
       if (retries_left > 0) return get_or_build(key, build, retries_left - 1);
       throw error(error_category::build, "the build failed in another thread, and again here");
@@ -112,11 +117,11 @@ class BuildCache {
     try {
       value = build();
       if (!value) throw error(error_category::internal, "a build returned no value");
-    } catch (const error&) {
-      finish_failed(key, entry, std::current_exception());
+    } catch (const error& failure) {
+      finish_failed(key, entry, std::pair(failure.category(), std::string(failure.what())));
       throw;
     } catch (...) {
-      finish_failed(key, entry, nullptr);
+      finish_failed(key, entry, std::nullopt);
       throw;
     }
     {
@@ -139,7 +144,7 @@ class BuildCache {
   }
 
   void finish_failed(const Key& key, const std::shared_ptr<Entry>& entry,
-                     std::exception_ptr failure) {
+                     std::optional<std::pair<error_category, std::string>> failure) {
     {
       std::lock_guard lock(mutex_);
       if (auto found = entries_.find(key); found != entries_.end() && found->second == entry) {
