@@ -40,13 +40,13 @@ unsigned event_flags() {
 
 }  // namespace
 
-void CudaCompletions::add(Callback&& done) {
+void CudaCompletions::add(Callback&& done, std::uint64_t launches) {
   bool first = false;
   {
     std::lock_guard lock(mutex_);
     if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
     first = waiting_.empty();
-    waiting_.push_back(std::move(done));
+    waiting_.push_back({std::move(done), launches});
   }
   if (first) wake_.notify_one();  // the thread waits for a first callback, not for more
 }
@@ -82,7 +82,7 @@ void CudaCompletions::run() {
   } catch (...) {
     no_event = std::current_exception();
   }
-  std::vector<Callback> batch;
+  std::vector<Waiting> batch;
   std::chrono::steady_clock::time_point last_event{};
   for (;;) {
     batch.clear();
@@ -97,11 +97,11 @@ void CudaCompletions::run() {
       batch.swap(waiting_);  // waiting_ keeps the old batch's capacity
     }
     last_event = std::chrono::steady_clock::now();
+    launcher_.wait_issued(batch.back().launches);  // the event goes after those launches
     const std::exception_ptr failure = no_event ? no_event : finish_enqueued(event);
     const auto start = CudaQueueStats::clock::now();
     const auto tasks = static_cast<std::int64_t>(batch.size());
-    for (Callback& done : batch) done(failure);
-    batch.clear();  // the callbacks' captures go here, still on this thread
+    finish(batch, failure);
     if (stats_) {
       stats_->callback_ns += CudaQueueStats::since(start);
       stats_->batches += 1;
@@ -109,6 +109,23 @@ void CudaCompletions::run() {
     }
   }
   if (event) driver.event_destroy(event);
+}
+
+void CudaCompletions::finish(std::vector<Waiting>& batch, const std::exception_ptr& failure) {
+  const std::vector<CudaLauncher::Failure> refused =
+      launcher_.take_failures(reported_launches_, batch.back().launches);
+  auto next_refused = refused.begin();
+  for (Waiting& waiting : batch) {
+    std::exception_ptr own = failure;
+    if (next_refused != refused.end() && next_refused->number <= waiting.launches) {
+      own = next_refused->error;
+      while (next_refused != refused.end() && next_refused->number <= waiting.launches)
+        ++next_refused;
+    }
+    waiting.done(own);
+  }
+  reported_launches_ = batch.back().launches;
+  batch.clear();  // the callbacks' captures go here, still on this thread
 }
 
 void CudaCompletions::stop() {

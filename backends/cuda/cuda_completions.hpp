@@ -11,6 +11,11 @@
 // sleeps in the driver instead of spinning on a core next to the submitting thread.
 // (cuStreamAddCallback would block later work of the stream until its callback returned.)
 //
+// Launches handed to the queue's launch thread (CudaLauncher) may not be issued yet when a
+// callback is added: add() takes the launcher's count of handed-off launches, and the thread
+// waits until those are issued before it records the batch's event. A launch that the
+// driver refused there fails the first callback added after it.
+//
 // Failures: a failed record or synchronize (a kernel fault is sticky in CUDA: every later
 // operation of the context fails too) is given to every callback of the batch as
 // plexus::error(device). A batch's event may cover work enqueued after its last callback's
@@ -24,12 +29,14 @@
 #include <cuda.h>
 
 #include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "cuda_launcher.hpp"
 #include "cuda_queue_stats.hpp"
 
 namespace plexus::cuda {
@@ -38,31 +45,43 @@ class CudaDevice;
 
 class CudaCompletions {
  public:
-  // `stats` (may be null) receives the thread's stage times; it must outlive this object.
-  CudaCompletions(CudaDevice& device, CUstream stream, CudaQueueStats* stats)
-      : device_(device), stream_(stream), stats_(stats) {}
+  // `stats` (may be null) receives the thread's stage times; it and `launcher` must outlive
+  // this object.
+  CudaCompletions(CudaDevice& device, CUstream stream, CudaQueueStats* stats,
+                  CudaLauncher& launcher)
+      : device_(device), stream_(stream), stats_(stats), launcher_(launcher) {}
   ~CudaCompletions() { stop(); }
   CudaCompletions(const CudaCompletions&) = delete;
   CudaCompletions& operator=(const CudaCompletions&) = delete;
 
-  // Calls `done` once the work enqueued on the stream before this call has finished (with
-  // its failure, or nullptr). Makes no driver call. Throws only std::system_error when the
-  // thread cannot be started (`done` is then left as it was, not added).
-  void add(std::function<void(std::exception_ptr)>&& done);
+  // Calls `done` once the work enqueued on the stream before this call, and the first
+  // `launches` launches handed to the launcher, have finished (with the failure, or
+  // nullptr). Makes no driver call. Throws only std::system_error when the thread cannot be
+  // started (`done` is then left as it was, not added).
+  void add(std::function<void(std::exception_ptr)>&& done, std::uint64_t launches);
   void stop();
 
  private:
   using Callback = std::function<void(std::exception_ptr)>;
+  struct Waiting {
+    Callback done;
+    std::uint64_t launches;  // the launcher's handed_off() when added
+  };
   void run();
+  // Runs the batch's callbacks: each gets the failure of a launch it follows (one not
+  // reported to an earlier callback), else `failure`.
+  void finish(std::vector<Waiting>& batch, const std::exception_ptr& failure);
   // Records the event on the stream and waits for it: nullptr, or the failure.
   std::exception_ptr finish_enqueued(CUevent event);
 
   CudaDevice& device_;
   CUstream stream_;
   CudaQueueStats* stats_;
+  CudaLauncher& launcher_;
+  std::uint64_t reported_launches_ = 0;  // the completion thread's: launches reported so far
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::vector<Callback> waiting_;  // guarded by mutex_
+  std::vector<Waiting> waiting_;   // guarded by mutex_
   bool stopping_ = false;          // guarded by mutex_
   std::thread thread_;             // started by add() under mutex_
 };

@@ -86,6 +86,7 @@ bool CudaQueue::copy_from_device(void* allocation, Device& source, const void* s
   const bool same = from == &device_;
   if (!same) device_.enable_peer_access(*from);  // best effort: peer copies work either way
   const CudaDriver& driver = device_.driver();
+  launcher_->drain();
   ScopedContext scope(driver, device_.context());
   const CUdeviceptr src = reinterpret_cast<CUdeviceptr>(source_allocation) + layout.offset;
   const CUdeviceptr dst = reinterpret_cast<CUdeviceptr>(allocation) + layout.offset;

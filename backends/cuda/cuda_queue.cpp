@@ -36,14 +36,25 @@ CudaQueue::CudaQueue(CudaDevice& device) : device_(device), stats_(CudaQueueStat
   ScopedContext scope(device.driver(), device.context());
   check(device.driver().stream_create(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate",
         "creating a queue");
-  completions_ = std::make_unique<CudaCompletions>(device, stream_, stats_.get());
+  launcher_ = std::make_unique<CudaLauncher>(
+      device, stream_, stats_.get(), [this](CUresult result, const DeviceKernel& kernel) {
+        try {
+          check(result, "cuLaunchKernel", "launch of '" + kernel.info().name + "'");
+        } catch (...) {
+          return std::current_exception();
+        }
+        return std::exception_ptr();
+      });
+  completions_ = std::make_unique<CudaCompletions>(device, stream_, stats_.get(), *launcher_);
 }
 
 CudaQueue::~CudaQueue() {
   try {
+    launcher_->drain();
     ScopedContext scope(device_.driver(), device_.context());
     device_.driver().stream_synchronize(stream_);
     completions_.reset();  // runs the callbacks still due while the stream exists
+    launcher_.reset();
     device_.driver().stream_destroy(stream_);
     if (stats_) stats_->print(device_.info().name);
   } catch (...) {
@@ -65,6 +76,7 @@ void CudaQueue::copy(bool to_device, void* host, CUdeviceptr memory, const CopyL
   const std::string what = std::string(to_device ? "copy_to_device" : "copy_to_host") + " of " +
                            std::to_string(layout.bytes()) + " bytes";
   const CudaDriver& driver = device_.driver();
+  launcher_->drain();
   ScopedContext scope(driver, device_.context());
   validate_copy(layout, reinterpret_cast<void*>(memory), host,
                 memory ? device_.bytes_after(reinterpret_cast<void*>(memory)) : 0,
@@ -155,15 +167,20 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
   constexpr std::size_t inline_arguments = 16;
   std::array<std::uint64_t, inline_arguments> inline_words;
   std::array<void*, inline_arguments> inline_params;
+  std::array<std::size_t, inline_arguments> inline_sizes;
   std::vector<std::uint64_t> heap_words;
   std::vector<void*> heap_params;
+  std::vector<std::size_t> heap_sizes;
   std::uint64_t* words = inline_words.data();
   void** params = inline_params.data();
+  std::size_t* sizes = inline_sizes.data();
   if (arguments.size() > inline_arguments) {
     heap_words.resize(arguments.size());
     heap_params.resize(arguments.size());
+    heap_sizes.resize(arguments.size());
     words = heap_words.data();
     params = heap_params.data();
+    sizes = heap_sizes.data();
   }
   std::size_t dynamic_shared = 0;
   std::uint64_t shared_base = 0;
@@ -173,9 +190,11 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
       case KernelArgumentKind::allocation:
         words[i] = reinterpret_cast<std::uint64_t>(argument.allocation);
         params[i] = &words[i];
+        sizes[i] = sizeof(std::uint64_t);
         break;
       case KernelArgumentKind::scalar:
         params[i] = const_cast<void*>(argument.value);
+        sizes[i] = argument.size;
         break;
       case KernelArgumentKind::local:
         if (shared_base == 0)
@@ -183,19 +202,36 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                         align_up(loaded->static_shared_bytes(), local_alignment);
         words[i] = shared_base + dynamic_shared;
         params[i] = &words[i];
+        sizes[i] = sizeof(std::uint64_t);
         dynamic_shared += align_up(argument.size, local_alignment);
         break;
     }
   }
   auto count = [&](std::size_t d) { return static_cast<unsigned>(range.global[d] / block[d]); };
+  const CudaLauncher::Launch prepared{
+      loaded->handle(),
+      &kernel,
+      {count(0), count(1), count(2)},
+      {static_cast<unsigned>(block[0]), static_cast<unsigned>(block[1]),
+       static_cast<unsigned>(block[2])},
+      static_cast<unsigned>(dynamic_shared)};
+  // With timing on, the timing events bracket the launch here, on this thread.
+  if (!timing_ && launcher_->hand_off(prepared, params, sizes, arguments.size())) {
+    if (stats_) {
+      stats_->launches += 1;
+      stats_->launch_ns += CudaQueueStats::since(started);
+    }
+    return;
+  }
+  launcher_->drain();
   const CudaDriver& driver = device_.driver();
   ScopedContext scope(driver, device_.context());
   const auto driver_started =
       stats_ ? CudaQueueStats::clock::now() : CudaQueueStats::clock::time_point{};
   const CUresult result = driver.launch_kernel(
-      loaded->handle(), count(0), count(1), count(2), static_cast<unsigned>(block[0]),
-      static_cast<unsigned>(block[1]), static_cast<unsigned>(block[2]),
-      static_cast<unsigned>(dynamic_shared), stream_, params, nullptr);
+      prepared.function, prepared.grid[0], prepared.grid[1], prepared.grid[2],
+      prepared.block[0], prepared.block[1], prepared.block[2], prepared.shared_bytes, stream_,
+      params, nullptr);
   if (stats_) stats_->driver_launch_ns += CudaQueueStats::since(driver_started);
   if (result != CUDA_SUCCESS) check(result, "cuLaunchKernel", what());
   if (stats_) {
@@ -205,18 +241,24 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
 }
 
 void CudaQueue::wait() {
+  launcher_->drain();
   ScopedContext scope(device_.driver(), device_.context());
   const CUresult result = device_.driver().stream_synchronize(stream_);
+  // Launches that failed on the launch thread after the last on_complete() (which reports
+  // those before it): the first one's error.
+  const auto failed = launcher_->take_failures(last_completion_launches_, launcher_->handed_off());
   if (result != CUDA_SUCCESS)
     throw error(error_category::device,
                 "CUDA device '" + device_.info().name +
                     "': " + device_.driver().describe_failure("cuStreamSynchronize", result));
+  if (!failed.empty()) std::rethrow_exception(failed.front().error);
 }
 
 void CudaQueue::on_complete(std::function<void(std::exception_ptr)> done) {
   const auto started = stats_ ? CudaQueueStats::clock::now() : CudaQueueStats::clock::time_point{};
   try {
-    completions_->add(std::move(done));
+    last_completion_launches_ = launcher_->handed_off();
+    completions_->add(std::move(done), last_completion_launches_);
   } catch (...) {
     done(std::current_exception());  // add() moves `done` only once it cannot fail
   }

@@ -7,8 +7,12 @@
 // device copy before returning and finishes a device-to-host copy before returning (plain
 // synchronous copies, still in stream order); with pinned (page-locked) memory they are
 // asynchronous and the host memory must stay valid until wait()/on_complete().
-// Launches: cuLaunchKernel with the block size of the range (or, without one, the largest
-// divisor of global[0] up to 256 threads; other dimensions 1). Allocations pass their
+// Launches: cuLaunchKernel, on the queue's launch thread while launches come in a chain
+// (CudaLauncher; a lone launch, one with timing on or with unusual parameters, on the
+// calling thread), with the block size of the range (or, without one, the largest
+// divisor of global[0] up to 256 threads; other dimensions 1). Arguments, ranges and the
+// kernel's limits are checked before launch() returns; a launch the driver itself refuses
+// on the launch thread fails the next on_complete() (or wait()) instead. Allocations pass their
 // CUdeviceptr, scalars their bytes. __local pointer arguments get consecutive 16-byte-aligned
 // parts of the launch's dynamic shared memory (the parameter holds their shared-window
 // address: CudaDevice::dynamic_shared_base() plus the kernel's static shared bytes). A
@@ -30,9 +34,11 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <cstdint>
 #include <string>
 
 #include "cuda_completions.hpp"
+#include "cuda_launcher.hpp"
 #include "cuda_queue_stats.hpp"
 #include "cuda_timing.hpp"
 #include "plexus/device_queue.hpp"
@@ -69,6 +75,8 @@ class CudaQueue final : public DeviceQueue {
   CudaDevice& device_;
   std::unique_ptr<CudaQueueStats> stats_;  // nullptr unless PLEXUS_BENCH_BREAKDOWN=1
   CUstream stream_ = nullptr;
+  std::unique_ptr<CudaLauncher> launcher_;  // before completions_, which waits on it
+  std::uint64_t last_completion_launches_ = 0;  // launcher_->handed_off() at on_complete()
   std::unique_ptr<CudaCompletions> completions_;
   std::unique_ptr<CudaTiming> timing_;  // nullptr: timing off
   bool no_timing_ = false;              // enable_timing() found the driver cannot

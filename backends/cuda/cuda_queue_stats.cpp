@@ -19,11 +19,13 @@ void CudaQueueStats::print(const std::string& device) const {
     return count ? static_cast<double>(ns) / 1e3 / static_cast<double>(count) : 0.0;
   };
   std::fprintf(stderr,
-               "cuda queue on %s: %lld launches, launch() %.3f us each (cuLaunchKernel %.3f); "
+               "cuda queue on %s: %lld launches (%lld by the launch thread), launch() %.3f us each "
+               "(cuLaunchKernel %.3f); "
                "%lld on_complete() %.3f us each; completion thread: %lld batches (%.1f tasks "
                "each), cuEventRecord %.3f us, cuEventSynchronize %.3f us, callbacks %.3f us "
                "per batch\n",
-               device.c_str(), static_cast<long long>(launches), per(launch_ns, launches),
+               device.c_str(), static_cast<long long>(launches),
+               static_cast<long long>(thread_launches), per(launch_ns, launches),
                per(driver_launch_ns, launches), static_cast<long long>(completions),
                per(on_complete_ns, completions), static_cast<long long>(batches),
                batches ? static_cast<double>(batch_tasks) / static_cast<double>(batches) : 0.0,

@@ -4,8 +4,10 @@
 // line to stderr: launches, time in launch() and in cuLaunchKernel, time in on_complete(),
 // and the completion thread's batches, event record/synchronize and callback times.
 //
-// Thread-safety: the submitting thread writes the submit_* fields, the completion thread
-// the batch_* fields; print() after both are done (in the queue's destructor).
+// Thread-safety: the submitting thread writes launches, launch_ns, completions and
+// on_complete_ns; driver_launch_ns (and thread_launches) whichever thread issues the launch (the submitting one or
+// the launch thread, never both at once); the completion thread the batch fields; print()
+// after all are done (in the queue's destructor).
 // Ownership: owned by its queue.
 #pragma once
 
@@ -28,6 +30,7 @@ struct CudaQueueStats {
   void print(const std::string& device) const;
 
   std::int64_t launches = 0, launch_ns = 0, driver_launch_ns = 0;
+  std::int64_t thread_launches = 0;  // of launches, those issued by the launch thread
   std::int64_t completions = 0, on_complete_ns = 0;
   std::int64_t batches = 0, batch_tasks = 0, record_ns = 0, synchronize_ns = 0, callback_ns = 0;
 };

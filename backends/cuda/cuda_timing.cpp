@@ -180,6 +180,7 @@ std::shared_ptr<const OperationTiming> CudaTiming::take() {
 // CudaQueue's timing members live here, beside the rest of the timing.
 bool CudaQueue::enable_timing() {
   if (timing_ || no_timing_) return !no_timing_;
+  launcher_->drain();  // timed launches go from this thread, after those handed off
   try {
     timing_ = std::make_unique<CudaTiming>(device_);
   } catch (const error&) {

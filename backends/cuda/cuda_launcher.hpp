@@ -1,0 +1,127 @@
+// CudaLauncher: a CudaQueue's launch thread, so that the submitting thread does not pay for
+// cuLaunchKernel. On an H100 host the driver call costs about what a raw chain of tiny
+// kernels costs per kernel (~3-4 us); with it on another thread, the runtime's own work for
+// the next submission overlaps it (a two-stage pipeline, as a driver's own push buffer).
+//
+// hand_off() copies a prepared launch (function, grid, block, shared bytes, each parameter's
+// bytes) into a ring slot; the thread issues slots in order with cuLaunchKernel. A thread
+// that has had nothing to do for a while (PLEXUS_CUDA_LAUNCH_SPIN_US, default 100 us of
+// spinning) sleeps; then hand_off() declines (returns false) and the caller launches itself,
+// so a lone launch pays no wake-up: only a launch that follows another within that time
+// wakes the thread (a chain is coming). PLEXUS_CUDA_LAUNCH_THREAD (read for each queue) "0" turns
+// the thread off; "always" hands every launch that fits to it (tests use it).
+//
+// Ordering: every other operation of the stream (copies, events, synchronize) must come
+// after the launches handed off before it: the queue calls drain() first (returns once they
+// are issued: cuLaunchKernel returned), and its completion thread calls wait_issued(n).
+// Sequence numbers: the n-th handed-off launch (from 1) is number n; handed_off() is the
+// last number.
+//
+// Failures: cuLaunchKernel's own failures (the function, grid or parameters refused, or the
+// context's sticky error after a fault) are kept with the launch's number, as the message
+// `describe(result, kernel)` gives, until take_failures() hands them to their reporter.
+//
+// Thread-safety: hand_off(), drain(), handed_off() from the queue's one
+// submitting thread at a time; wait_issued() and take_failures() from any thread.
+// Ownership: owned by the queue; the destructor issues what is queued, then ends the thread
+// (before the stream goes). The kernels handed off must stay loaded until then (as for any
+// launch, until the queue reports it done).
+#pragma once
+
+#include <cuda.h>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "cuda_queue_stats.hpp"
+#include "plexus/device_module.hpp"
+
+namespace plexus::cuda {
+
+class CudaDevice;
+
+class CudaLauncher {
+ public:
+  enum class Mode { off, chains, always };
+  static constexpr std::size_t max_parameters = 16;
+  static constexpr std::size_t max_parameter_bytes = 256;
+
+  struct Launch {
+    CUfunction function = nullptr;
+    const DeviceKernel* kernel = nullptr;  // names the launch in a failure
+    std::array<unsigned, 3> grid{1, 1, 1};
+    std::array<unsigned, 3> block{1, 1, 1};
+    unsigned shared_bytes = 0;
+  };
+  // The failure of a launch the thread issued: cuLaunchKernel's result, as an exception.
+  using Describe = std::function<std::exception_ptr(CUresult, const DeviceKernel&)>;
+  struct Failure {
+    std::uint64_t number;
+    std::exception_ptr error;
+  };
+
+  // `stats` (may be null) receives the thread's driver time; it must outlive this object.
+  CudaLauncher(CudaDevice& device, CUstream stream, CudaQueueStats* stats, Describe describe);
+  ~CudaLauncher();
+  CudaLauncher(const CudaLauncher&) = delete;
+  CudaLauncher& operator=(const CudaLauncher&) = delete;
+
+  // Queues the launch for the thread and returns true; false when the caller should launch
+  // itself: the thread is off or asleep with nothing queued, or the parameters do not fit a
+  // slot (more than max_parameters, or more than max_parameter_bytes in all): call drain()
+  // first then. `parameters[i]` points to `sizes[i]` bytes, copied before this returns.
+  bool hand_off(const Launch& launch, void* const* parameters, const std::size_t* sizes,
+                std::size_t count);
+  // Returns once every launch handed off so far has been issued.
+  void drain();
+  std::uint64_t handed_off() const { return handed_off_.load(std::memory_order_relaxed); }
+  // Returns once launches up to `number` have been issued.
+  void wait_issued(std::uint64_t number) const;
+  // Removes and returns the failures of launches numbered after `after` up to `upto`, in
+  // order.
+  std::vector<Failure> take_failures(std::uint64_t after, std::uint64_t upto);
+
+ private:
+  struct Slot {
+    Launch launch;
+    std::size_t count = 0;
+    std::array<std::uint16_t, max_parameters> offsets{};
+    alignas(16) std::array<std::byte, max_parameter_bytes> bytes{};
+  };
+  static constexpr std::size_t ring_size = 512;  // a power of two
+
+  void run();
+  void issue(const Slot& slot, std::uint64_t number);
+  void wake();
+
+  CudaDevice& device_;
+  CUstream stream_;
+  CudaQueueStats* stats_;
+  Describe describe_;
+  Mode mode_;
+  std::vector<Slot> ring_;
+  alignas(64) std::atomic<std::uint64_t> handed_off_{0};  // written by the submitting thread
+  alignas(64) std::atomic<std::uint64_t> issued_{0};      // written by the launch thread
+  alignas(64) std::atomic<bool> sleeping_{false};
+  std::chrono::steady_clock::time_point last_declined_{};  // the submitting thread's
+  std::mutex mutex_;             // for sleeping and waking
+  std::condition_variable wake_cv_;
+  bool wake_requested_ = false;  // guarded by mutex_
+  std::atomic<bool> stopping_{false};
+  std::mutex failures_mutex_;
+  std::vector<Failure> failures_;  // guarded by failures_mutex_
+  std::thread thread_;             // started by the first hand_off() that wakes it
+};
+
+}  // namespace plexus::cuda
