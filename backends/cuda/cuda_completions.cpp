@@ -90,9 +90,10 @@ void CudaCompletions::run() {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !waiting_.empty(); });
       if (waiting_.empty()) break;  // stopping, nothing left
-      // A callback after a quiet spell is served at once; a stream of them in batches.
+      // A callback after a quiet spell is served at once; a stream of them, while launches
+      // stream too, in batches.
       const auto due = last_event + batch_interval();
-      if (std::chrono::steady_clock::now() < due)
+      if (launcher_.streaming() && std::chrono::steady_clock::now() < due)
         wake_.wait_until(lock, due, [this] { return stopping_; });
       batch.swap(waiting_);  // waiting_ keeps the old batch's capacity
     }

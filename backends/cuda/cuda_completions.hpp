@@ -4,9 +4,10 @@
 // the work those callbacks follow, since add() comes after it), synchronizes it, and runs the
 // callbacks in add() order. Callbacks that arrive while it waits share the next event, so a
 // chain of tasks costs one cuEventRecord + one cuEventSynchronize per batch, not per task;
-// and it records at most one event per 200 us (PLEXUS_CUDA_COMPLETION_BATCH_US), so that a
-// stream of callbacks does not make it contend with the submitting thread's launches for
-// the driver's locks (a callback after a quiet spell is served at once).
+// and, while launches stream (CudaLauncher::streaming()), it records at most one event per
+// 200 us (PLEXUS_CUDA_COMPLETION_BATCH_US), so that a stream of callbacks does not make it
+// contend with the launches for the driver's locks (a callback after a quiet spell, or
+// after a lone launch, is served at once: launch-then-wait pays no batching delay).
 // The event is created with CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC: the thread
 // sleeps in the driver instead of spinning on a core next to the submitting thread.
 // (cuStreamAddCallback would block later work of the stream until its callback returned.)

@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "cuda_driver.hpp"
 #include "plexus/backend.hpp"
@@ -24,6 +25,8 @@
 #include "plexus/device_info.hpp"
 
 namespace plexus::cuda {
+
+class CudaLauncher;
 
 class CudaDevice final : public Device {
  public:
@@ -59,6 +62,12 @@ class CudaDevice final : public Device {
   // The shared-window address where a kernel's dynamic shared memory starts when the
   // kernel has no static shared memory (measured once by a probe kernel).
   std::uint64_t dynamic_shared_base() const;
+  // The launch threads of this device's queues (CudaLauncher): a launch handed to one may
+  // not be issued yet, so deallocate() and a module's unloading first wait until every
+  // launch handed off so far has been issued (the driver then orders them as before).
+  void attach_launcher(CudaLauncher& launcher) const;
+  void detach_launcher(CudaLauncher& launcher) const;
+  void drain_launchers() const;
 
  private:
   Backend& backend_;
@@ -70,6 +79,8 @@ class CudaDevice final : public Device {
   mutable std::uint64_t dynamic_shared_base_ = 0;
   mutable std::mutex peers_mutex_;
   mutable std::map<const CudaDevice*, bool> peers_;  // enable_peer_access's answers
+  mutable std::mutex launchers_mutex_;
+  mutable std::vector<CudaLauncher*> launchers_;  // guarded by launchers_mutex_
 };
 
 }  // namespace plexus::cuda

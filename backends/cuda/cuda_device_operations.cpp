@@ -64,6 +64,7 @@ void* CudaDevice::allocate(std::size_t bytes) {
 void CudaDevice::deallocate(void* allocation) noexcept {
   if (!allocation) return;
   try {
+    drain_launchers();  // a launch not issued yet may use it (cuMemFree waits for the issued)
     ScopedContext scope(driver_, context());
     if (const CUresult result = driver_.mem_free(reinterpret_cast<CUdeviceptr>(allocation));
         result != CUDA_SUCCESS)
@@ -131,6 +132,21 @@ std::shared_ptr<DeviceModule> CudaDevice::load_module(BinaryFormat format,
 
 std::unique_ptr<DeviceQueue> CudaDevice::create_queue() {
   return std::make_unique<CudaQueue>(*this);
+}
+
+void CudaDevice::attach_launcher(CudaLauncher& launcher) const {
+  std::lock_guard lock(launchers_mutex_);
+  launchers_.push_back(&launcher);
+}
+
+void CudaDevice::detach_launcher(CudaLauncher& launcher) const {
+  std::lock_guard lock(launchers_mutex_);
+  std::erase(launchers_, &launcher);
+}
+
+void CudaDevice::drain_launchers() const {
+  std::lock_guard lock(launchers_mutex_);
+  for (CudaLauncher* launcher : launchers_) launcher->drain();
 }
 
 }  // namespace plexus::cuda

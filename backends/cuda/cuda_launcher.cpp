@@ -57,9 +57,12 @@ CudaLauncher::CudaLauncher(CudaDevice& device, CUstream stream, CudaQueueStats* 
       stats_(stats),
       describe_(std::move(describe)),
       mode_(mode_from_environment()),
-      ring_(mode_ == Mode::off ? 0 : ring_size) {}
+      ring_(mode_ == Mode::off ? 0 : ring_size) {
+  device_.attach_launcher(*this);
+}
 
 CudaLauncher::~CudaLauncher() {
+  device_.detach_launcher(*this);
   if (!thread_.joinable()) return;
   drain();
   {
@@ -110,6 +113,7 @@ void CudaLauncher::wake() {
     if (!thread_.joinable()) {
       sleeping_.store(true);  // until it runs: hand_off() keeps launching itself meanwhile
       thread_ = std::thread([this] { run(); });
+      thread_started_.store(true);
     }
     wake_requested_ = true;
   }

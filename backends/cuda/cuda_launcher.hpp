@@ -21,11 +21,12 @@
 // context's sticky error after a fault) are kept with the launch's number, as the message
 // `describe(result, kernel)` gives, until take_failures() hands them to their reporter.
 //
-// Thread-safety: hand_off(), drain(), handed_off() from the queue's one
-// submitting thread at a time; wait_issued() and take_failures() from any thread.
-// Ownership: owned by the queue; the destructor issues what is queued, then ends the thread
-// (before the stream goes). The kernels handed off must stay loaded until then (as for any
-// launch, until the queue reports it done).
+// Thread-safety: hand_off() from the queue's one submitting thread at a time; the rest from
+// any thread (drain() on another thread waits for the launches it has seen handed off).
+// Ownership: owned by the queue; attached to its device while it lives (CudaDevice::
+// drain_launchers(), so that memory and modules are released only after the launches handed
+// off before are issued); the destructor issues what is queued, then ends the thread
+// (before the stream goes).
 #pragma once
 
 #include <cuda.h>
@@ -86,6 +87,11 @@ class CudaLauncher {
   // Returns once every launch handed off so far has been issued.
   void drain();
   std::uint64_t handed_off() const { return handed_off_.load(std::memory_order_relaxed); }
+  // Whether launches are streaming: the thread is awake (it stays so for the spin time
+  // after its last launch); with the thread off, always (the caller cannot tell).
+  bool streaming() const {
+    return ring_.empty() || (thread_started_.load() && !sleeping_.load());
+  }
   // Returns once launches up to `number` have been issued.
   void wait_issued(std::uint64_t number) const;
   // Removes and returns the failures of launches numbered after `after` up to `upto`, in
@@ -114,6 +120,7 @@ class CudaLauncher {
   alignas(64) std::atomic<std::uint64_t> handed_off_{0};  // written by the submitting thread
   alignas(64) std::atomic<std::uint64_t> issued_{0};      // written by the launch thread
   alignas(64) std::atomic<bool> sleeping_{false};
+  std::atomic<bool> thread_started_{false};  // thread_ may be read on its owner's side only
   std::chrono::steady_clock::time_point last_declined_{};  // the submitting thread's
   std::mutex mutex_;             // for sleeping and waking
   std::condition_variable wake_cv_;

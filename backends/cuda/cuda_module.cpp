@@ -96,6 +96,7 @@ CudaModule::CudaModule(CudaDevice& device, std::span<const std::byte> ptx,
 CudaModule::~CudaModule() {
   kernels_.clear();
   try {
+    device_.drain_launchers();  // launches of its kernels not issued yet
     ScopedContext scope(device_.driver(), device_.context());
     device_.driver().module_unload(module_);
   } catch (const std::exception& e) {

@@ -2,7 +2,8 @@
 // interface on every CUDA device: launches handed to it run in launch order with the
 // argument values they had at launch() (copied before it returns), each on_complete comes
 // after its own launches, a launch the driver refuses there fails the on_complete after it
-// (and wait() when no on_complete follows) while its neighbours run, and a lone launch
+// (and wait() when no on_complete follows) while its neighbours run, a module unloaded at
+// once after its launches does not pull them from under the thread, and a lone launch
 // (thread asleep) is still refused at once. PLEXUS_CUDA_LAUNCH_THREAD, read for each queue,
 // picks the mode: "always" (every launch through the thread), default (chains only), "0".
 // Without a CUDA device every case is skipped with the reason (WARN).
@@ -147,6 +148,28 @@ TEST_CASE("launches through the launch thread run in order with the values given
       for (std::size_t c = 0; c < completed.size(); ++c) CHECK(completed[c] == int(c + 1) * 100);
     });
   }
+}
+
+TEST_CASE("a module unloaded right after its launches were handed off: they still run",
+          "[cuda][launch-thread]") {
+  LaunchThreadMode set("always");
+  for_each_cuda_device([](Device& device) {
+    Allocation memory(device, n * 4);
+    const auto queue = device.create_queue();
+    const std::vector<std::uint32_t> zeros(n, 0);
+    queue->copy_to_device(memory.get(), zeros.data(), CopyLayout::contiguous(0, n * 4));
+    constexpr int launches = 500;
+    {
+      auto module = load_program(device, source);
+      REQUIRE(module);
+      const KernelArgument args[] = {KernelArgument::of_allocation(memory.get()),
+                                     KernelArgument::of_local(64 * 4)};
+      for (int i = 0; i < launches; ++i)
+        queue->launch(module->kernel("scratch"), range_of(n, 64), args);
+      module.reset();  // unloads once the launches handed off are issued
+    }
+    CHECK(read_back(*queue, memory) == std::vector<std::uint32_t>(n, launches));
+  });
 }
 
 TEST_CASE("a launch the driver refuses on the launch thread fails the on_complete after it",
