@@ -1,6 +1,7 @@
 #include "dag_scheduler.hpp"
 
 #include <atomic>
+#include <chrono>
 
 #include "plexus/component_lookup.hpp"
 #include "plexus/device.hpp"
@@ -26,8 +27,22 @@ struct DagScheduler::Worker {
   std::condition_variable wake;           // a task for it, a host task for anyone, or stopping
   std::deque<std::shared_ptr<Node>> own;  // device tasks given to it, in order; under mutex_
   std::unordered_map<Device*, std::unique_ptr<DeviceQueue>> queues;  // created under mutex_
-  bool busy = false;                                                 // running a task; under mutex_
+  bool busy = false;      // running a task, or spinning for the next of a chain; under mutex_
+  bool sleeping = false;  // waiting on `wake`: give() notifies; under mutex_
+  std::atomic<std::uint64_t> given{0};  // tasks ever put in `own`: polled while spinning
 };
+
+namespace {
+
+void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+}  // namespace
 
 DagScheduler::DagScheduler(PluginContext& context) {
   const auto devices = available_devices(context.components);
@@ -35,6 +50,7 @@ DagScheduler::DagScheduler(PluginContext& context) {
   std::int64_t count = context.options.get_non_negative(
       "workers", static_cast<std::int64_t>(std::thread::hardware_concurrency()));
   if (count == 0) count = 1;
+  spin_ = std::chrono::microseconds(context.options.get_non_negative("spin_us", 50));
   for (std::int64_t i = 0; i < count; ++i) workers_.push_back(std::make_unique<Worker>());
   threads_.reserve(workers_.size());
   for (auto& worker : workers_) threads_.emplace_back([this, w = worker.get()] { work(*w); });
@@ -134,7 +150,8 @@ void DagScheduler::give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node
   // Later tasks may chain behind it from now: this worker enqueues it before them.
   node->task.event->set_pending_on(queue);
   worker.own.push_back(std::move(node));
-  worker.wake.notify_one();
+  worker.given.fetch_add(1, std::memory_order_release);
+  if (worker.sleeping) worker.wake.notify_one();  // else it spins or runs: no wake-up to pay
 }
 
 DeviceQueue* DagScheduler::queue_of(Worker& worker, Device* device) {
@@ -178,20 +195,38 @@ void DagScheduler::wait_all() {
   idle_cv_.wait(lock, [this] { return outstanding_ == 0; });
 }
 
+void DagScheduler::spin_for_chain(const Worker& worker, std::uint64_t taken) const {
+  const auto until = std::chrono::steady_clock::now() + spin_;
+  for (int spins = 1; worker.given.load(std::memory_order_acquire) == taken; ++spins) {
+    pause();
+    if (spins % 64 == 0 && std::chrono::steady_clock::now() >= until) return;
+  }
+}
+
 void DagScheduler::work(Worker& worker) {
   running_on = this;
+  std::uint64_t taken = 0;  // of worker.given
+  bool ran_device_task = false;
   for (;;) {
+    // After a device task, the next of its chain usually follows within microseconds:
+    // waiting for it here saves the submitting thread a wake-up per task.
+    if (ran_device_task && spin_.count() > 0) spin_for_chain(worker, taken);
     std::shared_ptr<Node> node;
     {
       std::unique_lock lock(mutex_);
       worker.busy = false;
+      worker.sleeping = true;
       worker.wake.wait(lock,
                        [&] { return stopping_ || !worker.own.empty() || !host_ready_.empty(); });
-      std::deque<std::shared_ptr<Node>>& from = !worker.own.empty() ? worker.own : host_ready_;
+      worker.sleeping = false;
+      const bool own = !worker.own.empty();
+      std::deque<std::shared_ptr<Node>>& from = own ? worker.own : host_ready_;
       if (from.empty()) return;  // stopping, nothing left
       node = std::move(from.front());
       from.pop_front();
       worker.busy = true;
+      taken += own ? 1 : 0;
+      ran_device_task = own;
     }
     // Waits for the dependencies not pending on node->queue (done, unless chained), then
     // enqueues a device task's work there (a host task runs here).
