@@ -32,9 +32,12 @@ class PerPageModel {
   std::set<TaskEvent*> conflicts(const Box3& range, bool writes) {
     std::set<TaskEvent*> out;
     for_each_page(range, [&](Page& p, const Box3&) {
-      if (p.writer) out.insert(p.writer.get());
+      // The tracker may leave out tasks already done (the model filters them afterwards).
+      if (p.writer && !p.writer->is_done()) out.insert(p.writer.get());
       if (writes) {
-        for (const auto& reader : p.readers) out.insert(reader.get());
+        for (const auto& reader : p.readers) {
+          if (!reader->is_done()) out.insert(reader.get());
+        }
       }
     });
     return out;
@@ -127,7 +130,9 @@ std::set<TaskEvent*> conflicts(const PageTracker& tracker, const Box3& range, bo
   Tasks out;
   tracker.conflicts(range, writes, out);
   std::set<TaskEvent*> set;
-  for (const auto& task : out) set.insert(task.get());
+  for (const auto& task : out) {
+    if (!task->is_done()) set.insert(task.get());
+  }
   return set;
 }
 

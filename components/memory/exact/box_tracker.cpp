@@ -12,7 +12,9 @@ BoxTracker::BoxTracker(const BufferDesc& desc) {
 void BoxTracker::conflicts(const Box3& range, bool writes,
                            std::vector<std::shared_ptr<TaskEvent>>& out) const {
   for (const auto& entry : history_) {
-    if ((writes || entry.writes) && intersects(entry.box, range)) out.push_back(entry.task);
+    if ((writes || entry.writes) && intersects(entry.box, range) && !entry.task->is_done()) {
+      out.push_back(entry.task);
+    }
   }
 }
 

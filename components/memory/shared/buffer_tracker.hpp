@@ -25,7 +25,7 @@ class BufferTracker {
   virtual Box3 footprint(const Box3& range) const = 0;
   // Appends the tasks of recorded accesses that conflict with an access of `range` (one of
   // the two writes, footprints overlap). May append duplicates, the task itself or tasks
-  // already done: the caller filters them.
+  // already done: the caller filters them (leaving out those seen done saves it work).
   virtual void conflicts(const Box3& range, bool writes,
                          std::vector<std::shared_ptr<TaskEvent>>& out) const = 0;
   // Appends the copies to `to` that an access of `range` with `mode` needs first: only data

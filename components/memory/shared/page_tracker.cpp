@@ -109,13 +109,18 @@ Box3 PageTracker::footprint(const Box3& range) const { return round_out(range, p
 
 void PageTracker::conflicts(const Box3& range, bool writes,
                             std::vector<std::shared_ptr<TaskEvent>>& out) const {
-  // Neighbouring runs mostly share their writer and readers: skip repeats.
+  // Neighbouring runs mostly share their writer and readers: skip repeats. Tasks found done
+  // are left out (the common case in a chain: the previous writer has finished).
   const Run* last = nullptr;
   for_each_segment(range, [&](std::size_t first, std::size_t end) {
     for_each_run(first, end, [&](const Run& run, std::size_t, std::size_t) {
-      if (run.writer && (!last || last->writer != run.writer)) out.push_back(run.writer);
+      if (run.writer && (!last || last->writer != run.writer) && !run.writer->is_done()) {
+        out.push_back(run.writer);
+      }
       if (writes && !run.readers.empty() && (!last || last->readers != run.readers)) {
-        out.insert(out.end(), run.readers.begin(), run.readers.end());
+        for (const auto& reader : run.readers) {
+          if (!reader->is_done()) out.push_back(reader);
+        }
       }
       last = &run;
     });

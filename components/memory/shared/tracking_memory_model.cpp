@@ -1,5 +1,6 @@
 #include "tracking_memory_model.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <unordered_set>
 
@@ -15,6 +16,27 @@ std::string text(const Extent3& e) {
 }
 
 bool has_zero(const Extent3& e) { return e[0] == 0 || e[1] == 0 || e[2] == 0; }
+
+void count_transfer(MemoryStats& stats, const TransferCounter& more) {
+  auto it = std::find_if(stats.transfers.begin(), stats.transfers.end(), [&](const auto& counter) {
+    return counter.from == more.from && counter.to == more.to;
+  });
+  if (it == stats.transfers.end()) {
+    stats.transfers.push_back(more);
+  } else {
+    it->copies += more.copies;
+    it->bytes += more.bytes;
+  }
+}
+
+// Adds the counters of `more` to `stats`.
+void add(MemoryStats& stats, const MemoryStats& more) {
+  stats.accesses += more.accesses;
+  stats.dependencies += more.dependencies;
+  stats.allocations += more.allocations;
+  stats.allocated_bytes += more.allocated_bytes;
+  for (const auto& counter : more.transfers) count_transfer(stats, counter);
+}
 
 }  // namespace
 
@@ -56,6 +78,7 @@ BufferId TrackingMemoryModel::create_buffer(const BufferDesc& desc) {
 }
 
 std::vector<LocationId> TrackingMemoryModel::release_buffer(BufferId id) {
+  std::lock_guard stats_lock(stats_mutex_);  // its counters move to released_ at once
   std::shared_ptr<Buffer> buffer;
   {
     std::unique_lock lock(table_mutex_);
@@ -69,6 +92,7 @@ std::vector<LocationId> TrackingMemoryModel::release_buffer(BufferId id) {
     buffers_.erase(it);
   }
   std::lock_guard lock(buffer->mutex);
+  add(released_, buffer->stats);
   std::vector<LocationId> locations;
   for (LocationId l = 0; l < max_locations; ++l) {
     if (buffer->allocated & location_bit(l)) locations.push_back(l);
@@ -119,7 +143,8 @@ AccessPlan TrackingMemoryModel::plan(const Buffer& buffer, const BufferAccess& a
   const LocationId at = access.location;
   plan.allocate = (buffer.allocated & location_bit(at)) == 0;
 
-  std::vector<std::shared_ptr<TaskEvent>> candidates;
+  // The candidates are gathered in place and filtered below (one vector, usually one task).
+  std::vector<std::shared_ptr<TaskEvent>>& candidates = plan.dependencies;
   buffer.tracker->conflicts(access.range, writes(access.mode), candidates);
   buffer.tracker->copies(access.range, access.mode, at, sourced);
 
@@ -134,21 +159,25 @@ AccessPlan TrackingMemoryModel::plan(const Buffer& buffer, const BufferAccess& a
     if (needed) candidates.push_back(arrival.task);
   }
 
-  // Few candidates (the common case): a linear check, no allocation.
+  // Keeps, in order, the candidates that are set, not `self`, not done and not kept already.
+  // Few candidates (the common case): a linear check among those kept, no allocation.
   const bool many = candidates.size() > 32;
   std::unordered_set<const TaskEvent*> seen;
+  std::size_t kept = 0;
   auto first_time = [&](const TaskEvent* event) {
     if (many) return seen.insert(event).second;
-    for (const auto& kept : plan.dependencies) {
-      if (kept.get() == event) return false;
+    for (std::size_t i = 0; i < kept; ++i) {
+      if (candidates[i].get() == event) return false;
     }
     return true;
   };
-  for (auto& task : candidates) {
-    if (!task || task.get() == self || !first_time(task.get())) continue;
-    plan.dependencies.push_back(std::move(task));
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const TaskEvent* task = candidates[i].get();
+    if (!task || task == self || !first_time(task) || task->is_done()) continue;
+    if (kept != i) candidates[kept] = std::move(candidates[i]);
+    ++kept;
   }
-  std::erase_if(plan.dependencies, [](const auto& task) { return task->is_done(); });
+  candidates.resize(kept);
 
   const BufferDesc& desc = buffer.desc;
   plan.copies.reserve(sourced.size());
@@ -192,36 +221,44 @@ AccessPlan TrackingMemoryModel::record(const BufferAccess& access,
     for (const auto& piece : sourced) {
       buffer->arrivals.push_back({task, access.location, piece.box});
     }
-  }
-
-  std::lock_guard lock(stats_mutex_);
-  ++totals_.accesses;
-  totals_.dependencies += result.dependencies.size();
-  if (result.allocate) {
-    ++totals_.allocations;
-    totals_.allocated_bytes += buffer_bytes(buffer->desc);
-  }
-  for (const auto& copy : result.copies) {
-    TransferCounter& counter = transfers_[{copy.from, copy.to}];
-    counter.from = copy.from;
-    counter.to = copy.to;
-    ++counter.copies;
-    counter.bytes += copy.bytes;
+    MemoryStats& stats = buffer->stats;
+    ++stats.accesses;
+    stats.dependencies += result.dependencies.size();
+    if (result.allocate) {
+      ++stats.allocations;
+      stats.allocated_bytes += buffer_bytes(buffer->desc);
+    }
+    for (const auto& copy : result.copies) {
+      count_transfer(stats, {copy.from, copy.to, 1, copy.bytes});
+    }
   }
   return result;
 }
 
 MemoryStats TrackingMemoryModel::stats() const {
-  std::lock_guard lock(stats_mutex_);
-  MemoryStats out = totals_;
-  for (const auto& [direction, counter] : transfers_) out.transfers.push_back(counter);
+  std::lock_guard stats_lock(stats_mutex_);
+  MemoryStats out = released_;
+  {
+    std::shared_lock lock(table_mutex_);
+    for (const auto& [id, buffer] : buffers_) {
+      std::lock_guard buffer_lock(buffer->mutex);
+      add(out, buffer->stats);
+    }
+  }
+  std::sort(out.transfers.begin(), out.transfers.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.from, a.to) < std::pair(b.from, b.to);
+  });
   return out;
 }
 
 void TrackingMemoryModel::reset_stats() {
-  std::lock_guard lock(stats_mutex_);
-  totals_ = MemoryStats{};
-  transfers_.clear();
+  std::lock_guard stats_lock(stats_mutex_);
+  released_ = MemoryStats{};
+  std::shared_lock lock(table_mutex_);
+  for (const auto& [id, buffer] : buffers_) {
+    std::lock_guard buffer_lock(buffer->mutex);
+    buffer->stats = MemoryStats{};
+  }
 }
 
 }  // namespace plexus::memory

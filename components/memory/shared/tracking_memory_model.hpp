@@ -3,10 +3,11 @@
 // errors), serialises calls per buffer (one mutex each; a shared mutex guards the table),
 // decides allocations, filters dependencies (no self, no done task, no duplicates), adds
 // dependencies on in-flight copies the access relies on, converts boxes to BufferCopy records and
-// keeps the counters. A policy derives from it and implements make_tracker().
+// keeps the counters (per buffer, under the buffer's lock, so that record() takes no other
+// lock; stats() adds them up). A policy derives from it and implements make_tracker().
+// Lock order: stats_mutex_, then table_mutex_, then a buffer's mutex.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -50,6 +51,7 @@ class TrackingMemoryModel : public MemoryModel {
     std::uint64_t allocated = 0;  // one bit per location
     std::unique_ptr<BufferTracker> tracker;
     std::vector<Arrival> arrivals;
+    MemoryStats stats;  // of its records since the last reset_stats()
   };
 
   std::shared_ptr<Buffer> find(BufferId id, const char* operation) const;
@@ -62,9 +64,8 @@ class TrackingMemoryModel : public MemoryModel {
   std::unordered_map<BufferId, std::shared_ptr<Buffer>> buffers_;
   BufferId next_id_ = 1;
 
-  mutable std::mutex stats_mutex_;  // guards the counters
-  std::map<std::pair<LocationId, LocationId>, TransferCounter> transfers_;
-  MemoryStats totals_;  // every field but transfers
+  mutable std::mutex stats_mutex_;  // guards released_; held by stats() and reset_stats()
+  MemoryStats released_;             // counters of the buffers released since the last reset
 };
 
 }  // namespace plexus::memory
