@@ -100,7 +100,8 @@ NdRange with_local_size(const NdRange& range, bool uses_barriers, std::size_t ma
 void run_kernel(HostDevice& device, const HostKernel& kernel, const NdRange& requested,
                 std::span<const KernelArgument> arguments) {
   const KernelInfo& info = kernel.info();
-  const std::string what = "launch of '" + info.name + "' on '" + device.info().name + "'";
+  // Names the launch in errors only: a valid launch builds no string.
+  auto what = [&] { return "launch of '" + info.name + "' on '" + device.info().name + "'"; };
   NdRange range = requested;
   const auto& required = info.required_work_group_size;
   if (!range.has_local_size() && required[0] != 0)
@@ -110,14 +111,14 @@ void run_kernel(HostDevice& device, const HostKernel& kernel, const NdRange& req
   const std::size_t group_size = range.local[0] * range.local[1] * range.local[2];
   if (group_size > device.info().max_work_group_size)
     throw error(error_category::invalid_argument,
-                what + ": the work-group size " + std::to_string(group_size) +
+                what() + ": the work-group size " + std::to_string(group_size) +
                     " exceeds the device's maximum of " +
                     std::to_string(device.info().max_work_group_size));
 
   ArgumentBlock block(arguments, kernel.static_local_bytes());
   if (block.local_bytes > device.info().local_memory_bytes)
     throw error(error_category::invalid_argument,
-                what + ": the work-group needs " + std::to_string(block.local_bytes) +
+                what() + ": the work-group needs " + std::to_string(block.local_bytes) +
                     " bytes of local memory, more than the device's " +
                     std::to_string(device.info().local_memory_bytes));
 

@@ -52,11 +52,7 @@ KernelArgumentKind expected_kind(KernelArgKind kind) {
 template <class What>
 void check_launch(const KernelInfo& kernel, const NdRange& range,
                   std::span<const KernelArgument> arguments, const What& what) {
-  try {
-    validate(range, std::string());
-  } catch (const error&) {
-    validate(range, what());  // the same failure, named
-  }
+  validate(range, what);
   const auto& required = kernel.required_work_group_size;
   if (required[0] != 0 && range.has_local_size()) {
     for (std::size_t d = 0; d < 3; ++d) {

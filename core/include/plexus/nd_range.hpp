@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <type_traits>
 
 #include "plexus/export.hpp"
 
@@ -26,5 +27,17 @@ struct NdRange {
 // zero global size, a local size with zeros in used dimensions, a global size that is not a
 // multiple of the local size, unused dimensions that are not 1. `what` names the launch.
 PLEXUS_API void validate(const NdRange& range, const std::string& what);
+// The same with `what()` called only to name a failure, so that a valid range builds no
+// string (the per-launch path).
+template <class What>
+  requires std::is_invocable_r_v<std::string, const What&>
+void validate(const NdRange& range, const What& what) {
+  try {
+    validate(range, std::string());
+  } catch (...) {
+    validate(range, what());  // the same failure, named
+    throw;
+  }
+}
 
 }  // namespace plexus

@@ -56,15 +56,15 @@ void Handler::begin_kernel(const Kernel& kernel, const NdRange& range) {
                 "a command group holds one command; kernel '" + kernel.name() +
                     "' follows another parallel_for or host_task in the same submit");
   }
-  const std::string what = "kernel '" + kernel.name() + "'";
+  auto what = [&kernel] { return "kernel '" + kernel.name() + "'"; };  // for errors only
   if (kernel.bundle()->runtime.owner_before(group_->runtime) ||
       group_->runtime.owner_before(kernel.bundle()->runtime)) {
     throw error(error_category::invalid_argument,
-                what + " was built by another plexus::Runtime than this queue's");
+                what() + " was built by another plexus::Runtime than this queue's");
   }
   if (!kernel.available_on(*group_->device)) {
     throw error(error_category::invalid_argument,
-                what + " is not loaded on device '" + group_->device->info().name +
+                what() + " is not loaded on device '" + group_->device->info().name +
                     "' (its bundle is loaded on: " + kernel.bundle()->device_names() + ")");
   }
   validate(range, what);
