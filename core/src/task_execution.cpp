@@ -9,21 +9,31 @@
 
 namespace plexus {
 
+namespace {
+
+// Waits until `dependency` is done; its failure, or nullptr (also for nullptr).
+std::exception_ptr wait_for(const TaskEvent* dependency) {
+  if (!dependency) return nullptr;
+  if (detail::held_by_this_thread(*dependency)) {  // waiting would never end
+    return std::make_exception_ptr(
+        error(error_category::invalid_argument,
+              "this work conflicts with a host view that the submitting thread still holds, "
+              "and the scheduler runs it on that thread; destroy the view (Buffer::"
+              "host_access) before submitting work on the same data"));
+  }
+  try {
+    dependency->wait();  // rethrows the dependency's failure
+  } catch (...) {
+    return std::current_exception();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::exception_ptr wait_for_dependencies(const Task& task) {
   for (const auto& dependency : task.dependencies) {
-    if (!dependency) continue;
-    if (detail::held_by_this_thread(*dependency)) {  // waiting would never end
-      return std::make_exception_ptr(
-          error(error_category::invalid_argument,
-                "this work conflicts with a host view that the submitting thread still holds, "
-                "and the scheduler runs it on that thread; destroy the view (Buffer::"
-                "host_access) before submitting work on the same data"));
-    }
-    try {
-      dependency->wait();  // rethrows the dependency's failure
-    } catch (...) {
-      return std::current_exception();
-    }
+    if (std::exception_ptr failure = wait_for(dependency.get())) return failure;
   }
   return nullptr;
 }
@@ -51,8 +61,19 @@ void place_task(Task& task, Device* placement) {
                   task.body->name() + " cannot run on device '" + placement->info().name + "'");
     }
   }
-  for (auto& dependency : task.body->place(placement, task.event)) {
-    task.dependencies.push_back(std::move(dependency));
+  std::vector<std::shared_ptr<TaskEvent>> found = task.body->place(placement, task.event);
+  if (task.dependencies.empty()) {
+    task.dependencies = std::move(found);
+    return;
+  }
+  // Mostly the same events the submitter named (an in-order queue's previous task is also
+  // the buffer's last writer): add only the others, the lists are short.
+  const std::size_t given = task.dependencies.size();
+  for (auto& dependency : found) {
+    const auto end = task.dependencies.begin() + static_cast<std::ptrdiff_t>(given);
+    if (given > 16 || std::find(task.dependencies.begin(), end, dependency) == end) {
+      task.dependencies.push_back(std::move(dependency));
+    }
   }
 }
 
@@ -83,19 +104,14 @@ void start_task(Task& task, DeviceQueue* queue) {
   }
   detail::TraceTaskScope traced(task);  // recorded like run_task_now (the launch names device)
   // Dependencies already in `queue` run before anything enqueued now: no need to wait.
-  std::vector<std::shared_ptr<TaskEvent>> queued;
-  Task waited_part;
-  waited_part.dependencies.reserve(task.dependencies.size());
+  bool any_queued = false;
   for (const auto& dependency : task.dependencies) {
     if (dependency && dependency->pending_on() == queue && !dependency->is_done()) {
-      queued.push_back(dependency);
-    } else {
-      waited_part.dependencies.push_back(dependency);
+      any_queued = true;
+    } else if (std::exception_ptr failure = wait_for(dependency.get())) {
+      task.event->mark_failed(failure);
+      return;
     }
-  }
-  if (std::exception_ptr failure = wait_for_dependencies(waited_part)) {
-    task.event->mark_failed(failure);
-    return;
   }
   task.event->mark_running();
   bool left_in_queue = false;
@@ -110,8 +126,12 @@ void start_task(Task& task, DeviceQueue* queue) {
     return;
   }
   task.event->set_pending_on(queue);
+  // The dependencies not waited for are still to be checked once the queue ran them: the
+  // completion takes the list over (the others in it are complete, their check is free).
+  std::vector<std::shared_ptr<TaskEvent>> queued;
+  if (any_queued) queued = std::move(task.dependencies);
   // The body stays alive (its buffers' host memory too) until the queue has run its work.
-  queue->on_complete([event = task.event, body = task.body,
+  queue->on_complete([event = task.event, body = std::move(task.body),
                       queued = std::move(queued)](std::exception_ptr failure) {
     if (failure) {
       event->mark_failed(failure);
@@ -121,6 +141,7 @@ void start_task(Task& task, DeviceQueue* queue) {
     // on their way (another callback thread): finish once they are, with their failure.
     auto finish = [event, queued] {
       for (const auto& dependency : queued) {
+        if (!dependency) continue;
         try {
           dependency->wait();  // done: does not block; rethrows its failure
         } catch (...) {
@@ -131,7 +152,8 @@ void start_task(Task& task, DeviceQueue* queue) {
       event->mark_complete();
     };
     // Usually they are (an in-order queue's completions come in order): no counting then.
-    if (std::all_of(queued.begin(), queued.end(), [](const auto& d) { return d->is_done(); })) {
+    if (std::all_of(queued.begin(), queued.end(),
+                    [](const auto& d) { return !d || d->is_done(); })) {
       finish();
       return;
     }

@@ -26,7 +26,7 @@ PLEXUS_API std::exception_ptr wait_for_dependencies(const Task& task);
 PLEXUS_API Device* default_placement(const TaskBody& body, Device* fallback);
 
 // Places the task's body (if any) at `placement` and appends the dependencies it found to
-// task.dependencies. Call once per task, in submission order, before the task can run.
+// task.dependencies (those not there already). Call once per task, in submission order, before the task can run.
 // Throws invalid_argument when the body cannot run there.
 PLEXUS_API void place_task(Task& task, Device* placement);
 
@@ -44,7 +44,8 @@ PLEXUS_API void run_task_now(Task& task, DeviceQueue* queue = nullptr);
 // dependency it did not wait for) from queue->on_complete, on whichever thread that calls
 // back; otherwise it is done on return, as with run_task_now (host work, host bodies,
 // `queue` nullptr). The caller must keep `queue` alive until the event is done and may use
-// it for later tasks at once (one thread at a time, as always).
+// it for later tasks at once (one thread at a time, as always). The completion may take
+// task.body and task.dependencies over (moved from); task.event stays.
 PLEXUS_API void start_task(Task& task, DeviceQueue* queue);
 
 // Calls `ready` exactly once when every event in `dependencies` is done (failed ones
