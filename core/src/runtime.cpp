@@ -35,7 +35,7 @@ std::shared_ptr<TaskEvent> Runtime::host_task(std::function<void()> work,
   Scheduler& scheduler = state_->scheduler();
   if (!work) throw error(error_category::invalid_argument, "host_task: the work is empty");
   detail::cancel_conflicting(*state_, nullptr, {}, dependencies, "a host task");
-  auto event = std::make_shared<TaskEvent>("host task");
+  auto event = TaskEvent::make("host task");
   scheduler.submit(Task{event, std::move(dependencies), std::move(work)});
   return event;
 }

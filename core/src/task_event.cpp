@@ -1,6 +1,8 @@
 #include "plexus/task_event.hpp"
 
 #include <atomic>
+#include <cstddef>
+#include <new>
 #include <condition_variable>
 #include <mutex>
 #include <vector>
@@ -20,16 +22,34 @@ struct TaskEvent::State {
   std::vector<std::function<void()>> callbacks;
   clock::time_point submitted_at, started_at, finished_at;
   std::atomic<DeviceQueue*> pending_on{nullptr};  // read without the lock by later tasks
+  bool in_block = false;  // placed in a Block by make(): destroyed, not freed, by the event
 };
 
-TaskEvent::TaskEvent(std::string label) : state_(std::make_unique<State>()) {
+struct TaskEvent::Block {
+  explicit Block(std::string label)
+      : event(std::move(label), new (static_cast<void*>(state)) State) {}
+  alignas(State) std::byte state[sizeof(State)];
+  TaskEvent event;  // after `state`: destroyed first
+};
+
+TaskEvent::TaskEvent(std::string label) : TaskEvent(std::move(label), new State) {}
+
+TaskEvent::TaskEvent(std::string label, State* state) : state_(state) {
   state_->label = std::move(label);
   state_->submitted_at = clock::now();
 }
 
+std::shared_ptr<TaskEvent> TaskEvent::make(std::string label) {
+  auto block = std::make_shared<Block>(std::move(label));
+  block->event.state_->in_block = true;
+  return std::shared_ptr<TaskEvent>(block, &block->event);
+}
+
 const std::string& TaskEvent::label() const { return state_->label; }
 
-TaskEvent::~TaskEvent() = default;
+TaskEvent::~TaskEvent() {
+  if (state_ && state_->in_block) state_.release()->~State();
+}
 
 TaskStatus TaskEvent::status() const {
   std::lock_guard lock(state_->mutex);
@@ -95,6 +115,9 @@ void TaskEvent::finish(TaskStatus final_status, std::exception_ptr failure) {
 }
 
 void TaskEvent::wait() const {
+  // Complete already (the common case: a dependency that finished): no lock. A failure is
+  // rethrown under the lock, which orders the threads sharing the exception object.
+  if (state_->status.load(std::memory_order_acquire) == TaskStatus::complete) return;
   std::unique_lock lock(state_->mutex);
   state_->done_cv.wait(lock, [this] {
     return state_->status == TaskStatus::complete || state_->status == TaskStatus::failed;

@@ -109,7 +109,7 @@ HostAccess BufferHandle::host_access(const AccessRange& range, AccessMode mode) 
   auto runtime = storage_->bound_runtime("host_access on a buffer");
   if (!runtime) {  // never used with a runtime: the host copy is all there is
     void* base = storage_->host_memory();
-    auto view = std::make_shared<TaskEvent>("host view");
+    auto view = TaskEvent::make("host view");
     view->mark_running();
     storage_->add_unbound_view(range, mode, view);
     detail::note_view_held(view);
@@ -119,8 +119,8 @@ HostAccess BufferHandle::host_access(const AccessRange& range, AccessMode mode) 
   group.runtime = runtime;
   group.requirements.push_back(Requirement{storage_, range, mode});
   detail::cancel_conflicting(*runtime, nullptr, group.requirements, {}, "a host access");
-  auto view = std::make_shared<TaskEvent>("host view");
-  auto event = std::make_shared<TaskEvent>("host access");
+  auto view = TaskEvent::make("host view");
+  auto event = TaskEvent::make("host access");
   auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), "host access", view);
   try {
     runtime->scheduler().submit(Task{event, {}, {}, std::move(body)});
@@ -137,7 +137,8 @@ HostAccess BufferHandle::host_access(const AccessRange& range, AccessMode mode) 
 
 void* BufferHandle::device_pointer(const std::weak_ptr<detail::RuntimeState>& runtime,
                                    Device& device) {
-  auto state = storage_->bind(runtime, "device_pointer");
+  storage_->bind(runtime, "device_pointer");
+  auto state = detail::RuntimeState::lock(runtime, "device_pointer");
   if (!state->has_device(&device)) {
     throw error(error_category::invalid_argument,
                 "device_pointer: device '" + device.info().name + "' does not belong to this runtime");

@@ -54,67 +54,67 @@ BufferStorage::BufferStorage(std::size_t element_size, const Extent3& extent, in
   desc_.extent = extent;
   desc_.page_extent = page_extent;
   if (host_data) {
-    host_memory();
-    std::memcpy(host_, host_data, bytes());
+    std::memcpy(host_memory(), host_data, bytes());
     host_valid_ = true;
   }
 }
 
 BufferStorage::~BufferStorage() {
-  if (host_) ::operator delete[](host_, host_alignment);
+  if (std::byte* host = host_.load(std::memory_order_relaxed)) {
+    ::operator delete[](host, host_alignment);
+  }
 }
 
-std::shared_ptr<RuntimeState> BufferStorage::bind(const std::weak_ptr<RuntimeState>& runtime,
-                                                  const char* what) {
-  auto state = RuntimeState::lock(runtime, what);
-  std::lock_guard lock(mutex_);
-  if (bound_) {
-    auto current = runtime_.lock();
-    if (!current) RuntimeState::lock(runtime_, "a buffer");  // throws: its runtime is gone
-    if (current != state) {
-      throw error(error_category::invalid_argument,
-                  std::string(what) + ": the buffer belongs to another plexus::Runtime (the one "
-                                      "it was first used with); create a buffer per runtime");
+void BufferStorage::bind(const std::weak_ptr<RuntimeState>& runtime, const char* what) {
+  if (!bound_.load(std::memory_order_acquire)) {
+    auto state = RuntimeState::lock(runtime, what);
+    std::lock_guard lock(mutex_);
+    if (!bound_.load(std::memory_order_relaxed)) {
+      BufferDesc desc = desc_;
+      desc.host_data_valid = host_valid_;
+      const BufferId id = state->memory().create_buffer(desc);
+      for (const auto& view : unbound_views_) {
+        if (!view.release->is_done()) {
+          state->memory().record({id, view.range, view.mode, host_location}, view.release);
+        }
+      }
+      unbound_views_.clear();
+      id_.store(id, std::memory_order_release);
+      runtime_ = state;
+      bound_.store(true, std::memory_order_release);
+      state->attach(shared_from_this());
+      return;
     }
-    return state;
   }
-  BufferDesc desc = desc_;
-  desc.host_data_valid = host_valid_;
-  id_ = state->memory().create_buffer(desc);
-  for (const auto& view : unbound_views_) {
-    if (!view.release->is_done()) {
-      state->memory().record({id_, view.range, view.mode, host_location}, view.release);
-    }
+  RuntimeState::check(runtime, what);
+  // Bound: runtime_ no longer changes. The same runtime (same owner) is the common case.
+  if (runtime_.owner_before(runtime) || runtime.owner_before(runtime_)) {
+    if (runtime_.expired()) RuntimeState::lock(runtime_, "a buffer");  // throws: it is gone
+    throw error(error_category::invalid_argument,
+                std::string(what) + ": the buffer belongs to another plexus::Runtime (the one "
+                                    "it was first used with); create a buffer per runtime");
   }
-  unbound_views_.clear();
-  runtime_ = state;
-  bound_ = true;
-  state->attach(shared_from_this());
-  return state;
 }
 
 std::shared_ptr<RuntimeState> BufferStorage::bound_runtime(const char* what) const {
-  std::lock_guard lock(mutex_);
-  if (!bound_) return nullptr;
+  if (!bound_.load(std::memory_order_acquire)) return nullptr;
   return RuntimeState::lock(runtime_, what);
 }
 
-BufferId BufferStorage::id() const {
-  std::lock_guard lock(mutex_);
-  return id_;
-}
+BufferId BufferStorage::id() const { return id_.load(std::memory_order_acquire); }
 
 void* BufferStorage::host_memory() {
+  if (std::byte* host = host_.load(std::memory_order_acquire)) return host;  // allocated once
   std::lock_guard lock(mutex_);
-  if (!host_) {
-    try {
-      host_ = static_cast<std::byte*>(::operator new[](bytes(), host_alignment));
-    } catch (const std::bad_alloc&) {
-      throw error(error_category::device, "buffer: cannot allocate " + std::to_string(bytes()) +
-                                              " bytes of host memory for its host copy");
-    }
+  if (std::byte* host = host_.load(std::memory_order_relaxed)) return host;
+  try {
+    auto* host = static_cast<std::byte*>(::operator new[](bytes(), host_alignment));
+    host_.store(host, std::memory_order_release);
+    return host;
+  } catch (const std::bad_alloc&) {
+    throw error(error_category::device, "buffer: cannot allocate " + std::to_string(bytes()) +
+                                            " bytes of host memory for its host copy");
   }
-  return host_;
 }
 
 void BufferStorage::add_unbound_view(const AccessRange& range, AccessMode mode,
@@ -159,12 +159,12 @@ void BufferStorage::wait_for_tasks() noexcept {
 
 void BufferStorage::release(RuntimeState& runtime) noexcept {
   std::lock_guard lock(mutex_);
-  if (released_ || !bound_) return;
+  if (released_ || !bound_.load(std::memory_order_relaxed)) return;
   released_ = true;
   try {
-    runtime.memory().release_buffer(id_);
+    runtime.memory().release_buffer(id());
   } catch (const std::exception& failure) {
-    logger().warn("buffer {}: releasing it in the memory model failed: {}", id_, failure.what());
+    logger().warn("buffer {}: releasing it in the memory model failed: {}", id(), failure.what());
   }
   for (LocationId location = 1; location < max_locations; ++location) {
     if (void* allocation = allocations_[location]) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -36,9 +37,9 @@ class BufferStorage : public std::enable_shared_from_this<BufferStorage> {
   int dimensions() const { return dimensions_; }
   std::size_t bytes() const { return buffer_bytes(desc_); }
 
-  // Binds to `runtime` (first use) or checks that it is the bound one; returns the locked
-  // runtime. `what` names the use in errors.
-  std::shared_ptr<RuntimeState> bind(const std::weak_ptr<RuntimeState>& runtime, const char* what);
+  // Binds to `runtime` (first use) or checks that it is the bound one. `what` names the use
+  // in errors.
+  void bind(const std::weak_ptr<RuntimeState>& runtime, const char* what);
   // The bound runtime (nullptr when unbound); error when it has been destroyed.
   std::shared_ptr<RuntimeState> bound_runtime(const char* what) const;
   BufferId id() const;  // valid once bound
@@ -66,13 +67,16 @@ class BufferStorage : public std::enable_shared_from_this<BufferStorage> {
   BufferDesc desc_;
   int dimensions_;
 
+  // Guards the members below but bound_, id_, runtime_ and host_, which are set once (under
+  // it) and then read without it: bound_ is stored (release) after id_ and runtime_, which
+  // do not change afterwards; host_ is the host copy's address once allocated.
   mutable std::mutex mutex_;
+  std::atomic<bool> bound_{false};
+  std::atomic<BufferId> id_{0};
   std::weak_ptr<RuntimeState> runtime_;
-  bool bound_ = false;
   bool released_ = false;
   bool host_valid_ = false;  // unbound: the host copy holds data (host data or a write)
-  BufferId id_ = 0;
-  std::byte* host_ = nullptr;
+  std::atomic<std::byte*> host_{nullptr};
   std::array<void*, max_locations> allocations_{};  // by location; [0] unused (host_)
   PendingEvents users_;
   struct UnboundView {

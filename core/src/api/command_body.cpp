@@ -1,6 +1,8 @@
 #include "command_body.hpp"
 
 #include <algorithm>
+#include <array>
+#include <span>
 
 #include "buffer_copies.hpp"
 #include "buffer_storage.hpp"
@@ -55,14 +57,21 @@ std::vector<std::shared_ptr<TaskEvent>> CommandBody::place(
   if (group_.kernel) module_ = group_.kernel->module_on(*placement);
   std::vector<std::shared_ptr<TaskEvent>> dependencies;
   const auto& recorded = record_as_ ? record_as_ : event;
+  plans_.reserve(group_.requirements.size());
   for (std::size_t i = 0; i < group_.requirements.size(); ++i) {
-    AccessPlan plan = runtime_.memory().record(access_at(i, location_), recorded);
-    for (auto& dependency : plan.dependencies) {
-      if (std::find(dependencies.begin(), dependencies.end(), dependency) == dependencies.end()) {
-        dependencies.push_back(dependency);
+    AccessPlan& plan =
+        plans_.emplace_back(runtime_.memory().record(access_at(i, location_), recorded));
+    // The plans keep only the allocation and the copies (stage()): take the dependencies.
+    if (dependencies.empty()) {
+      dependencies = std::move(plan.dependencies);
+    } else {
+      for (auto& dependency : plan.dependencies) {
+        if (std::find(dependencies.begin(), dependencies.end(), dependency) == dependencies.end()) {
+          dependencies.push_back(std::move(dependency));
+        }
       }
     }
-    plans_.push_back(std::move(plan));
+    plan.dependencies.clear();
     group_.requirements[i].storage->add_user(event);
   }
   return dependencies;
@@ -104,22 +113,29 @@ bool CommandBody::enqueue(DeviceQueue* queue) {
 void CommandBody::launch(DeviceQueue& queue) {
   TraceOpScope traced(TraceOp::Kind::launch, &queue, placement_->info().name, 0,
                       group_.kernel->name());
-  std::vector<KernelArgument> arguments;
-  arguments.reserve(group_.arguments.size());
-  for (const auto& slot : group_.arguments) {
+  // The usual few arguments on the stack, more on the heap.
+  constexpr std::size_t on_stack = 16;
+  std::array<KernelArgument, on_stack> few;
+  const std::size_t count = group_.arguments.size();
+  std::vector<KernelArgument> many(count > on_stack ? count : 0);
+  const std::span<KernelArgument> arguments =
+      many.empty() ? std::span<KernelArgument>(few.data(), count)
+                   : std::span<KernelArgument>(many);
+  for (std::size_t i = 0; i < count; ++i) {
+    const ArgumentSlot& slot = group_.arguments[i];
     switch (slot.kind) {
       case ArgumentSlot::Kind::accessor:
-        arguments.push_back(KernelArgument::of_allocation(
-            group_.requirements[slot.requirement].storage->allocation(location_, runtime_)));
+        arguments[i] = KernelArgument::of_allocation(
+            group_.requirements[slot.requirement].storage->allocation(location_, runtime_));
         break;
       case ArgumentSlot::Kind::scalar:
-        arguments.push_back(KernelArgument::of_scalar(slot.value.data(), slot.value.size()));
+        arguments[i] = KernelArgument::of_scalar(slot.value.data(), slot.value.size());
         break;
       case ArgumentSlot::Kind::local:
-        arguments.push_back(KernelArgument::of_local(slot.local_bytes));
+        arguments[i] = KernelArgument::of_local(slot.local_bytes);
         break;
       case ArgumentSlot::Kind::pointer:
-        arguments.push_back(KernelArgument::of_allocation(slot.pointer));
+        arguments[i] = KernelArgument::of_allocation(slot.pointer);
         break;
     }
   }

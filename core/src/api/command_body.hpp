@@ -52,7 +52,7 @@ class CommandBody final : public TaskBody {
   std::shared_ptr<DeviceModule> module_;  // kernels: loaded on the placement
   Device* placement_ = nullptr;
   LocationId location_ = host_location;
-  std::vector<AccessPlan> plans_;  // by requirement
+  std::vector<AccessPlan> plans_;  // by requirement; their dependencies went to place()
 };
 
 }  // namespace plexus::detail

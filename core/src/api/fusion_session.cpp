@@ -14,9 +14,11 @@ namespace plexus::detail {
 void FusionRegistry::add(const std::shared_ptr<QueueState>& queue) {
   std::lock_guard lock(mutex_);
   queues_.push_back(queue);
+  registered_.store(queues_.size(), std::memory_order_release);
 }
 
 std::vector<std::shared_ptr<QueueState>> FusionRegistry::fusing() {
+  if (registered_.load(std::memory_order_acquire) == 0) return {};  // the usual case: none
   std::lock_guard lock(mutex_);
   std::vector<std::shared_ptr<QueueState>> live;
   std::erase_if(queues_, [&](const std::weak_ptr<QueueState>& weak) {
@@ -27,6 +29,7 @@ std::vector<std::shared_ptr<QueueState>> FusionRegistry::fusing() {
     live.push_back(std::move(queue));
     return false;
   });
+  registered_.store(queues_.size(), std::memory_order_release);
   return live;
 }
 
@@ -40,19 +43,17 @@ void start_fusion(RuntimeState& runtime, const std::shared_ptr<QueueState>& queu
     // The previous session (and its event) goes now: complete_fusion after an early
     // cancellation still returned it until here.
     queue->fusion = std::make_shared<FusionSession>(std::make_shared<TaskEvent>("kernel fusion"));
+    queue->fusing.store(true, std::memory_order_release);
   }
   runtime.fusions.add(queue);
 }
 
-bool in_fusion(QueueState& queue) {
-  std::lock_guard lock(queue.mutex);
-  return queue.fusion && queue.fusion->active;
-}
+bool in_fusion(QueueState& queue) { return queue.fusing.load(std::memory_order_acquire); }
 
 std::shared_ptr<TaskEvent> hold(QueueState& queue, CommandGroup group,
                                 std::vector<std::shared_ptr<TaskEvent>> dependencies,
                                 std::string name) {
-  auto event = std::make_shared<TaskEvent>(name);
+  auto event = TaskEvent::make(name);
   std::lock_guard lock(queue.mutex);
   if (queue.order == QueueOrder::in_order && queue.last) dependencies.push_back(queue.last);
   queue.last = event;
@@ -95,6 +96,7 @@ std::shared_ptr<FusionSession> take_active(QueueState& queue) {
   std::lock_guard lock(queue.mutex);
   if (!queue.fusion || !queue.fusion->active) return nullptr;
   queue.fusion->active = false;
+  queue.fusing.store(false, std::memory_order_release);
   return queue.fusion;
 }
 

@@ -10,6 +10,8 @@
 // Thread-safety: a session is guarded by its QueueState's mutex; the registry by its own.
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -48,6 +50,8 @@ class FusionRegistry {
  private:
   std::mutex mutex_;
   std::vector<std::weak_ptr<QueueState>> queues_;
+  // queues_.size(), written under mutex_, read without it: fusing() skips the lock when 0.
+  std::atomic<std::size_t> registered_{0};
 };
 
 // Queue operations (queue_fusion.cpp). `why` for a cancellation names the command that

@@ -68,7 +68,7 @@ bool Kernel::available_on(const Device& device) const {
 }
 
 std::shared_ptr<DeviceModule> Kernel::module_on(const Device& device) const {
-  auto runtime = detail::RuntimeState::lock(bundle_->runtime, "a kernel bundle");
+  detail::RuntimeState::check(bundle_->runtime, "a kernel bundle");
   if (auto module = bundle_->module_on(&device, name())) return module;
   throw error(error_category::invalid_argument,
               "kernel '" + name() + "' is not loaded on device '" + device.info().name +

@@ -18,7 +18,7 @@ QueueOrder Queue::order() const { return state_->order; }
 std::weak_ptr<detail::RuntimeState> Queue::runtime_state() const { return state_->runtime; }
 
 Handler Queue::begin_group() {
-  detail::RuntimeState::lock(state_->runtime, "a queue");
+  detail::RuntimeState::check(state_->runtime, "a queue");
   auto group = std::make_unique<detail::CommandGroup>();
   group->runtime = state_->runtime;
   group->device = state_->device;
@@ -28,7 +28,7 @@ Handler Queue::begin_group() {
 Event Queue::end_group(Handler& handler) {
   auto runtime = detail::RuntimeState::lock(state_->runtime, "a queue");
   Scheduler& scheduler = runtime->scheduler();  // throws before anything is recorded
-  detail::CommandGroup group = std::move(*handler.group_);
+  detail::CommandGroup& group = *handler.group_;  // moved into the body (or held) below
   std::string name = group.kernel          ? "kernel " + group.kernel->name()
                      : group.has_host_task ? std::string("host task")
                                            : std::string("barrier");
@@ -42,9 +42,9 @@ Event Queue::end_group(Handler& handler) {
     }
     detail::cancel_fusion(*runtime, *state_, "a " + name + " was submitted to the queue");
   }
-  auto event = std::make_shared<TaskEvent>(name);
+  auto event = TaskEvent::make(name);
   std::vector<std::shared_ptr<TaskEvent>> dependencies = std::move(group.dependencies);
-  auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), name);
+  auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), std::move(name));
   std::unique_lock in_order(state_->submit_mutex, std::defer_lock);
   if (state_->order == QueueOrder::in_order) in_order.lock();
   {
@@ -61,7 +61,7 @@ Event Queue::end_group(Handler& handler) {
     if (!event->is_done()) event->mark_failed(std::current_exception());  // later groups fail too
     throw;
   }
-  return Event(event, state_->runtime);
+  return Event(std::move(event), state_->runtime);
 }
 
 void Queue::wait() {

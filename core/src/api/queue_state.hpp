@@ -1,7 +1,9 @@
 // QueueState: what a Queue handle refers to (internal to the core). Thread-safety: the
-// event bookkeeping is under `mutex`; the rest is immutable.
+// event bookkeeping is under `mutex` (`fusing` mirrors the fusion state for lock-free
+// reads); the rest is immutable.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -33,6 +35,9 @@ class QueueState {
   std::shared_ptr<TaskEvent> last;                  // the previous command group's event
   PendingEvents pending;                            // not yet seen done
   std::shared_ptr<FusionSession> fusion;  // the current or last fusion (fusion_session.hpp)
+  // fusion && fusion->active, written under `mutex`, read without it (in_fusion(), at every
+  // submit).
+  std::atomic<bool> fusing{false};
 };
 
 }  // namespace plexus::detail

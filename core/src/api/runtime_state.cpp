@@ -47,16 +47,26 @@ RuntimeState::~RuntimeState() {
   if (tracer) deactivate_tracer(tracer.get());
 }
 
+namespace {
+
+[[noreturn]] void used_after_runtime(const char* what) {
+  throw error(error_category::invalid_argument,
+              std::string(what) + " was used after its plexus::Runtime was destroyed; keep the "
+                                  "Runtime alive while its queues, buffers, bundles and events "
+                                  "are in use");
+}
+
+}  // namespace
+
 std::shared_ptr<RuntimeState> RuntimeState::lock(const std::weak_ptr<RuntimeState>& runtime,
                                                  const char* what) {
   auto state = runtime.lock();
-  if (!state) {
-    throw error(error_category::invalid_argument,
-                std::string(what) + " was used after its plexus::Runtime was destroyed; keep the "
-                                    "Runtime alive while its queues, buffers, bundles and events "
-                                    "are in use");
-  }
+  if (!state) used_after_runtime(what);
   return state;
+}
+
+void RuntimeState::check(const std::weak_ptr<RuntimeState>& runtime, const char* what) {
+  if (runtime.expired()) used_after_runtime(what);
 }
 
 Scheduler& RuntimeState::scheduler() const {

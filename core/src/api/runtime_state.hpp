@@ -39,6 +39,9 @@ class RuntimeState {
   // used after its runtime was destroyed.
   static std::shared_ptr<RuntimeState> lock(const std::weak_ptr<RuntimeState>& runtime,
                                             const char* what);
+  // The same check without taking a reference (no atomic read-modify-write): for uses that
+  // only need the runtime to exist now.
+  static void check(const std::weak_ptr<RuntimeState>& runtime, const char* what);
 
   Config config;
   PluginRegistry registry;
