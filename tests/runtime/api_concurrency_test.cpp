@@ -78,3 +78,53 @@ TEST_CASE("threads submit kernels and host tasks concurrently under dag and heft
     }
   }
 }
+
+TEST_CASE("threads submit kernel chains through in-order queues, one buffer shared by all") {
+  // The per-submission path of in-order queues (queue order, the previous task left
+  // enqueued, the memory model's record) from several threads at once; each thread's chain
+  // also writes its slice of a shared buffer, so the chains depend on each other.
+  for (const plexus::test::RuntimeChoice choice :
+       {plexus::test::RuntimeChoice{"inorder", "paged"}, {"inorder", "exact"}, {"dag", "whole"}}) {
+    DYNAMIC_SECTION(choice.label()) {
+      auto rt = plexus::test::make_runtime(choice);
+      std::vector<plexus::Device*> devices = rt->devices();
+      REQUIRE(!devices.empty());
+      constexpr std::size_t n = 96;
+      constexpr int threads = 3, rounds = 12;
+      std::vector<int> zeros(n, 0);
+      plexus::Buffer<int> shared(zeros.data(), n);
+      const plexus::KernelBundle bundle = rt->build(kernels);
+      std::vector<std::vector<int>> results(threads, std::vector<int>(n));
+      std::vector<std::thread> submitters;
+      for (int t = 0; t < threads; ++t) {
+        submitters.emplace_back([&, t] {
+          plexus::Queue q = rt->queue(*devices[std::size_t(t) % devices.size()]);  // in order
+          plexus::Buffer<int> own(zeros.data(), n);
+          for (int r = 0; r < rounds; ++r) {
+            q.submit([&](plexus::Handler& h) {
+              h.parallel_for(bundle.kernel("add"), plexus::Range{n},
+                             own.access(h, plexus::read_write), 1);
+            });
+            q.submit([&](plexus::Handler& h) {
+              plexus::NdRange slice;  // the thread's slice: global ids from its offset
+              slice.global = {n / threads, 1, 1};
+              slice.offset = {std::size_t(t) * (n / threads), 0, 0};
+              h.parallel_for(bundle.kernel("add"), slice,
+                             shared.access(h, plexus::read_write, plexus::Range{n / threads},
+                                           plexus::Range{slice.offset[0]}),
+                             1);
+            });
+          }
+          q.wait();
+          own.copy_to(results[std::size_t(t)].data());
+        });
+      }
+      for (auto& submitter : submitters) submitter.join();
+      for (const auto& result : results) {
+        for (std::size_t i = 0; i < n; ++i) REQUIRE(result[i] == rounds);
+      }
+      auto view = shared.host_access(plexus::read);
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(view[i] == rounds);
+    }
+  }
+}
