@@ -56,8 +56,7 @@ CudaLauncher::CudaLauncher(CudaDevice& device, CUstream stream, CudaQueueStats* 
       stream_(stream),
       stats_(stats),
       describe_(std::move(describe)),
-      mode_(mode_from_environment()),
-      ring_(mode_ == Mode::off ? 0 : ring_size) {
+      mode_(mode_from_environment()) {
   device_.attach_launcher(*this);
 }
 
@@ -75,7 +74,7 @@ CudaLauncher::~CudaLauncher() {
 
 bool CudaLauncher::hand_off(const Launch& launch, void* const* parameters, const std::size_t* sizes,
                             std::size_t count) {
-  if (ring_.empty() || count > max_parameters) return false;
+  if (mode_ == Mode::off || count > max_parameters) return false;
   const std::uint64_t number = handed_off_.load(std::memory_order_relaxed);
   const bool idle = number == issued_.load(std::memory_order_acquire);
   if (idle && (!thread_.joinable() || sleeping_.load())) {
@@ -111,6 +110,8 @@ void CudaLauncher::wake() {
   {
     std::lock_guard lock(mutex_);
     if (!thread_.joinable()) {
+      // The ring only now: queues that never chain launches (many do not) pay nothing.
+      ring_.reset(new Slot[ring_size]);
       sleeping_.store(true);  // until it runs: hand_off() keeps launching itself meanwhile
       thread_ = std::thread([this] { run(); });
       thread_started_.store(true);

@@ -90,7 +90,7 @@ class CudaLauncher {
   // Whether launches are streaming: the thread is awake (it stays so for the spin time
   // after its last launch); with the thread off, always (the caller cannot tell).
   bool streaming() const {
-    return ring_.empty() || (thread_started_.load() && !sleeping_.load());
+    return mode_ == Mode::off || (thread_started_.load() && !sleeping_.load());
   }
   // Returns once launches up to `number` have been issued.
   void wait_issued(std::uint64_t number) const;
@@ -102,10 +102,10 @@ class CudaLauncher {
   struct Slot {
     Launch launch;
     std::size_t count = 0;
-    std::array<std::uint16_t, max_parameters> offsets{};
-    alignas(16) std::array<std::byte, max_parameter_bytes> bytes{};
+    std::array<std::uint16_t, max_parameters> offsets;  // left uninitialized: written first
+    alignas(16) std::array<std::byte, max_parameter_bytes> bytes;
   };
-  static constexpr std::size_t ring_size = 512;  // a power of two
+  static constexpr std::size_t ring_size = 256;  // a power of two
 
   void run();
   void issue(const Slot& slot, std::uint64_t number);
@@ -116,7 +116,7 @@ class CudaLauncher {
   CudaQueueStats* stats_;
   Describe describe_;
   Mode mode_;
-  std::vector<Slot> ring_;
+  std::unique_ptr<Slot[]> ring_;  // ring_size slots, made when the thread starts
   alignas(64) std::atomic<std::uint64_t> handed_off_{0};  // written by the submitting thread
   alignas(64) std::atomic<std::uint64_t> issued_{0};      // written by the launch thread
   alignas(64) std::atomic<bool> sleeping_{false};
