@@ -7,6 +7,7 @@
 
 #include "cuda_context.hpp"
 #include "cuda_device.hpp"
+#include "plexus/cpu_pause.hpp"
 
 namespace plexus::cuda {
 namespace {
@@ -28,20 +29,12 @@ CudaLauncher::Mode mode_from_environment() {
   return CudaLauncher::Mode::chains;
 }
 
-void pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#else
-  std::this_thread::yield();
-#endif
-}
-
 // Spins briefly, then yields, until `done()`.
 template <class Done>
 void spin_until(Done&& done) {
   for (int spins = 0; !done(); ++spins) {
     if (spins < 4096) {
-      pause();
+      cpu_pause();
     } else {
       std::this_thread::yield();
     }
@@ -194,7 +187,7 @@ void CudaLauncher::run() {
     if (stopping_.load()) break;
     if (spins++ == 0) idle_since = std::chrono::steady_clock::now();
     if (spins % 64 != 0 || std::chrono::steady_clock::now() - idle_since < spin_time()) {
-      pause();
+      cpu_pause();
       continue;
     }
     std::unique_lock lock(mutex_);

@@ -72,6 +72,16 @@ void for_each_cuda_device(const std::function<void(Device&)>& test) {
   SUCCEED();
 }
 
+// n zeroed uints on the device, and a queue (in the mode of the test).
+struct ZeroedOnQueue {
+  explicit ZeroedOnQueue(Device& device) : memory(device, n * 4), queue(device.create_queue()) {
+    const std::vector<std::uint32_t> zeros(n, 0);
+    queue->copy_to_device(memory.get(), zeros.data(), CopyLayout::contiguous(0, n * 4));
+  }
+  Allocation memory;
+  std::unique_ptr<plexus::DeviceQueue> queue;
+};
+
 std::vector<std::uint32_t> read_back(plexus::DeviceQueue& queue, const Allocation& memory) {
   std::vector<std::uint32_t> values(n);
   queue.copy_to_host(values.data(), memory.get(), CopyLayout::contiguous(0, n * 4));
@@ -110,10 +120,9 @@ TEST_CASE("launches through the launch thread run in order with the values given
     for_each_cuda_device([](Device& device) {
       const auto module = load_program(device, source);
       REQUIRE(module);
-      Allocation memory(device, n * 4);
-      const auto queue = device.create_queue();
-      const std::vector<std::uint32_t> zeros(n, 0);
-      queue->copy_to_device(memory.get(), zeros.data(), CopyLayout::contiguous(0, n * 4));
+      ZeroedOnQueue zeroed(device);
+      Allocation& memory = zeroed.memory;
+      const auto& queue = zeroed.queue;
       std::uint32_t expected = 0;
       std::vector<int> completed;  // launch counts seen by the callbacks, in call order
       std::mutex completed_mutex;
@@ -154,10 +163,9 @@ TEST_CASE("a module unloaded right after its launches were handed off: they stil
           "[cuda][launch-thread]") {
   LaunchThreadMode set("always");
   for_each_cuda_device([](Device& device) {
-    Allocation memory(device, n * 4);
-    const auto queue = device.create_queue();
-    const std::vector<std::uint32_t> zeros(n, 0);
-    queue->copy_to_device(memory.get(), zeros.data(), CopyLayout::contiguous(0, n * 4));
+    ZeroedOnQueue zeroed(device);
+    Allocation& memory = zeroed.memory;
+    const auto& queue = zeroed.queue;
     constexpr int launches = 500;
     {
       auto module = load_program(device, source);
@@ -178,10 +186,9 @@ TEST_CASE("a launch the driver refuses on the launch thread fails the on_complet
   for_each_cuda_device([](Device& device) {
     const auto module = load_program(device, source);
     REQUIRE(module);
-    Allocation memory(device, n * 4);
-    const auto queue = device.create_queue();
-    const std::vector<std::uint32_t> zeros(n, 0);
-    queue->copy_to_device(memory.get(), zeros.data(), CopyLayout::contiguous(0, n * 4));
+    ZeroedOnQueue zeroed(device);
+    Allocation& memory = zeroed.memory;
+    const auto& queue = zeroed.queue;
     const KernelArgument fits[] = {KernelArgument::of_allocation(memory.get()),
                                    KernelArgument::of_local(64 * 4)};
     // Far more shared memory than any GPU has: only the driver says no, at cuLaunchKernel.

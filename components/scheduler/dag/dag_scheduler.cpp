@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "plexus/component_lookup.hpp"
+#include "plexus/cpu_pause.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
 #include "plexus/task_execution.hpp"
@@ -31,18 +32,6 @@ struct DagScheduler::Worker {
   bool sleeping = false;  // waiting on `wake`: give() notifies; under mutex_
   std::atomic<std::uint64_t> given{0};  // tasks ever put in `own`: polled while spinning
 };
-
-namespace {
-
-void pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#else
-  std::this_thread::yield();
-#endif
-}
-
-}  // namespace
 
 DagScheduler::DagScheduler(PluginContext& context) {
   const auto devices = available_devices(context.components);
@@ -198,7 +187,7 @@ void DagScheduler::wait_all() {
 void DagScheduler::spin_for_chain(const Worker& worker, std::uint64_t taken) const {
   const auto until = std::chrono::steady_clock::now() + spin_;
   for (int spins = 1; worker.given.load(std::memory_order_acquire) == taken; ++spins) {
-    pause();
+    cpu_pause();
     if (spins % 64 == 0 && std::chrono::steady_clock::now() >= until) return;
   }
 }
