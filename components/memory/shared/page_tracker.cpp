@@ -109,6 +109,16 @@ Box3 PageTracker::footprint(const Box3& range) const { return round_out(range, p
 
 void PageTracker::conflicts(const Box3& range, bool writes,
                             std::vector<std::shared_ptr<TaskEvent>>& out) const {
+  if (runs_.size() == 1) {  // all pages in one state (memory/whole, a buffer used whole)
+    const Run& run = runs_.begin()->second;
+    if (run.writer && !run.writer->is_done()) out.push_back(run.writer);
+    if (writes) {
+      for (const auto& reader : run.readers) {
+        if (!reader->is_done()) out.push_back(reader);
+      }
+    }
+    return;
+  }
   // Neighbouring runs mostly share their writer and readers: skip repeats. Tasks found done
   // are left out (the common case in a chain: the previous writer has finished).
   const Run* last = nullptr;
@@ -130,6 +140,10 @@ void PageTracker::conflicts(const Box3& range, bool writes,
 void PageTracker::copies(const Box3& range, AccessMode mode, LocationId to,
                          std::vector<SourcedBox>& out) const {
   const std::uint64_t here = location_bit(to);
+  if (runs_.size() == 1) {  // all pages in one state: up to date at `to`, or never written
+    const Run& run = runs_.begin()->second;
+    if (run.valid == 0 || (run.valid & here)) return;
+  }
   const bool discard = mode == AccessMode::discard_write;
   std::vector<std::pair<LocationId, std::vector<Box3>>> by_source;
   std::vector<Box3> boxes, pieces;
@@ -167,26 +181,43 @@ void PageTracker::record(const Box3& range, AccessMode mode, LocationId at,
                          const std::vector<SourcedBox>&, const std::shared_ptr<TaskEvent>& task) {
   const std::uint64_t here = location_bit(at);
   const bool writing = writes(mode);
+  if (runs_.size() == 1 && touches_every_page(range)) {
+    update(runs_.begin()->second, writing, here, task);  // one run, all of it: stays one
+    return;
+  }
   for_each_segment(range, [&](std::size_t first, std::size_t last) {
     split(last);
     for (auto it = split(first); it != runs_.end() && it->first < last; ++it) {
-      Run& run = it->second;
-      if (writing) {
-        run.valid = here;  // its copies made the rest of its pages valid here first
-        run.writer = task;
-        run.readers.clear();
-        continue;
-      }
-      if (run.valid != 0) run.valid |= here;  // copied here, unless nobody ever wrote it
-      if (!run.readers.empty() && run.readers.back() == task) continue;
-      // Readers that are done are dropped lazily, once a run has gathered a few.
-      if (run.readers.size() >= 8) {
-        std::erase_if(run.readers, [](const auto& reader) { return reader->is_done(); });
-      }
-      run.readers.push_back(task);
+      update(it->second, writing, here, task);
     }
     merge(first, last);
   });
+}
+
+bool PageTracker::touches_every_page(const Box3& range) const {
+  for (int d = 0; d < 3; ++d) {
+    const bool first = range.offset[d] < page_[d];
+    const bool last = range.offset[d] + range.extent[d] > (grid_[d] - 1) * page_[d];
+    if (!first || !last) return false;
+  }
+  return true;
+}
+
+void PageTracker::update(Run& run, bool writing, std::uint64_t here,
+                         const std::shared_ptr<TaskEvent>& task) {
+  if (writing) {
+    run.valid = here;  // its copies made the rest of its pages valid here first
+    run.writer = task;
+    run.readers.clear();
+    return;
+  }
+  if (run.valid != 0) run.valid |= here;  // copied here, unless nobody ever wrote it
+  if (!run.readers.empty() && run.readers.back() == task) return;
+  // Readers that are done are dropped lazily, once a run has gathered a few.
+  if (run.readers.size() >= 8) {
+    std::erase_if(run.readers, [](const auto& reader) { return reader->is_done(); });
+  }
+  run.readers.push_back(task);
 }
 
 }  // namespace plexus::memory

@@ -54,6 +54,11 @@ class PageTracker final : public BufferTracker {
   // Calls f(run, first, last) for each run overlapping pages [first, last), with the overlap.
   template <class F>
   void for_each_run(std::size_t first, std::size_t last, F&& f) const;
+  // Whether `range` reaches into every page of the grid.
+  bool touches_every_page(const Box3& range) const;
+  // The state of `run`'s pages after an access by `task` (writing or not) at location `here`.
+  static void update(Run& run, bool writing, std::uint64_t here,
+                     const std::shared_ptr<TaskEvent>& task);
   // Appends the elements of linear pages [first, last) as at most five boxes.
   void page_boxes(std::size_t first, std::size_t last, std::vector<Box3>& out) const;
   // The run starting at `page` (a page boundary, or the page count: end()).

@@ -150,13 +150,15 @@ AccessPlan TrackingMemoryModel::plan(const Buffer& buffer, const BufferAccess& a
 
   // Data valid at a location only once another task's copies ran: the access reads it at
   // its own location (its footprint) or one of its copies reads it at the source.
-  const Box3 footprint = buffer.tracker->footprint(access.range);
-  for (const auto& arrival : buffer.arrivals) {
-    bool needed = arrival.location == at && intersects(arrival.box, footprint);
-    for (std::size_t i = 0; !needed && i < sourced.size(); ++i) {
-      needed = sourced[i].from == arrival.location && intersects(arrival.box, sourced[i].box);
+  if (!buffer.arrivals.empty()) {
+    const Box3 footprint = buffer.tracker->footprint(access.range);
+    for (const auto& arrival : buffer.arrivals) {
+      bool needed = arrival.location == at && intersects(arrival.box, footprint);
+      for (std::size_t i = 0; !needed && i < sourced.size(); ++i) {
+        needed = sourced[i].from == arrival.location && intersects(arrival.box, sourced[i].box);
+      }
+      if (needed) candidates.push_back(arrival.task);
     }
-    if (needed) candidates.push_back(arrival.task);
   }
 
   // Keeps, in order, the candidates that are set, not `self`, not done and not kept already.
