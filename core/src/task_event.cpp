@@ -15,8 +15,8 @@ struct TaskEvent::State {
   std::string label;
   mutable std::mutex mutex;
   mutable std::condition_variable done_cv;
-  // Written under `mutex`; read without it by is_done() (release/acquire: `failure` and the
-  // times are written before the final status).
+  // Written under `mutex`; read without it by is_done() and status() (release/acquire:
+  // `failure` and the times are written before the final status).
   std::atomic<TaskStatus> status{TaskStatus::submitted};
   std::exception_ptr failure;
   std::vector<std::function<void()>> callbacks;
@@ -51,10 +51,7 @@ TaskEvent::~TaskEvent() {
   if (state_ && state_->in_block) state_.release()->~State();
 }
 
-TaskStatus TaskEvent::status() const {
-  std::lock_guard lock(state_->mutex);
-  return state_->status;
-}
+TaskStatus TaskEvent::status() const { return state_->status.load(std::memory_order_acquire); }
 
 bool TaskEvent::is_done() const {  // lock-free: schedulers poll it per submission
   const TaskStatus status = state_->status.load(std::memory_order_acquire);

@@ -57,10 +57,12 @@ std::vector<std::shared_ptr<TaskEvent>> CommandBody::place(
   if (group_.kernel) module_ = group_.kernel->module_on(*placement);
   std::vector<std::shared_ptr<TaskEvent>> dependencies;
   const auto& recorded = record_as_ ? record_as_ : event;
-  plans_.reserve(group_.requirements.size());
+  if (group_.requirements.size() > 1) more_plans_.reserve(group_.requirements.size() - 1);
   for (std::size_t i = 0; i < group_.requirements.size(); ++i) {
-    AccessPlan& plan =
-        plans_.emplace_back(runtime_.memory().record(access_at(i, location_), recorded));
+    AccessPlan recorded_plan = runtime_.memory().record(access_at(i, location_), recorded);
+    AccessPlan& plan = i == 0 ? (first_plan_ = std::move(recorded_plan))
+                              : more_plans_.emplace_back(std::move(recorded_plan));
+    ++planned_;
     // The plans keep only the allocation and the copies (stage()): take the dependencies.
     if (dependencies.empty()) {
       dependencies = std::move(plan.dependencies);
@@ -93,10 +95,11 @@ void CommandBody::run(DeviceQueue* queue) {
 
 void CommandBody::stage(DeviceQueue* queue) {
   CopyRunner copies(runtime_, placement_, queue);
-  for (std::size_t i = 0; i < plans_.size(); ++i) {
+  for (std::size_t i = 0; i < planned_; ++i) {
     BufferStorage& buffer = *group_.requirements[i].storage;
-    if (plans_[i].allocate) buffer.allocation(location_, runtime_);
-    for (const auto& copy : plans_[i].copies) copies.run(buffer, copy);
+    const AccessPlan& plan = i == 0 ? first_plan_ : more_plans_[i - 1];
+    if (plan.allocate) buffer.allocation(location_, runtime_);
+    for (const auto& copy : plan.copies) copies.run(buffer, copy);
   }
 }
 

@@ -52,7 +52,11 @@ class CommandBody final : public TaskBody {
   std::shared_ptr<DeviceModule> module_;  // kernels: loaded on the placement
   Device* placement_ = nullptr;
   LocationId location_ = host_location;
-  std::vector<AccessPlan> plans_;  // by requirement; their dependencies went to place()
+  // The plans by requirement (their dependencies went to place()): the first in place, as
+  // most commands access one buffer, the others after it; planned_ of them so far.
+  AccessPlan first_plan_;
+  std::vector<AccessPlan> more_plans_;
+  std::size_t planned_ = 0;
 };
 
 }  // namespace plexus::detail

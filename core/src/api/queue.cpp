@@ -49,7 +49,9 @@ Event Queue::end_group(Handler& handler) {
   if (state_->order == QueueOrder::in_order) in_order.lock();
   {
     std::lock_guard lock(state_->mutex);
-    if (state_->order == QueueOrder::in_order && state_->last) {
+    // The previous group, unless it has completed already (a failed one fails this one).
+    if (state_->order == QueueOrder::in_order && state_->last &&
+        state_->last->status() != TaskStatus::complete) {
       dependencies.push_back(state_->last);
     }
     state_->last = event;
