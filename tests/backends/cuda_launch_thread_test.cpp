@@ -151,7 +151,8 @@ TEST_CASE("launches through the launch thread run in order with the values given
       }
       const auto values = read_back(*queue, memory);
       CHECK(values == std::vector<std::uint32_t>(n, expected));
-      queue->wait();
+      // wait() waits for the stream, not for callbacks: a last one, run after all of them.
+      CHECK(completion_of(*queue) == nullptr);
       std::lock_guard lock(completed_mutex);
       REQUIRE(completed.size() == launches / 100);
       for (std::size_t c = 0; c < completed.size(); ++c) CHECK(completed[c] == int(c + 1) * 100);
