@@ -118,7 +118,7 @@ std::pair<DagScheduler::Worker*, DeviceQueue*> DagScheduler::chain_worker(const 
 void DagScheduler::make_ready(std::shared_ptr<Node> node) {
   std::lock_guard lock(mutex_);
   if (node->placement) {
-    Worker& worker = pick_worker();
+    Worker& worker = pick_worker(node->placement);
     DeviceQueue* queue = queue_of(worker, node->placement);
     give(worker, queue, std::move(node));
     return;
@@ -152,10 +152,14 @@ DeviceQueue* DagScheduler::queue_of(Worker& worker, Device* device) {
   return queue.get();
 }
 
-DagScheduler::Worker& DagScheduler::pick_worker() {
-  for (std::size_t i = 0; i < workers_.size(); ++i) {
-    Worker& worker = *workers_[(next_worker_ + i) % workers_.size()];
-    if (!worker.busy && worker.own.empty()) {
+DagScheduler::Worker& DagScheduler::pick_worker(Device* device) {
+  // An idle worker that already has a queue on the device first (its stream and threads are
+  // made), else any idle one.
+  for (const bool warm : {true, false}) {
+    for (std::size_t i = 0; i < workers_.size(); ++i) {
+      Worker& worker = *workers_[(next_worker_ + i) % workers_.size()];
+      if (worker.busy || !worker.own.empty()) continue;
+      if (warm && !worker.queues.contains(device)) continue;
       next_worker_ = (next_worker_ + i + 1) % workers_.size();
       return worker;
     }

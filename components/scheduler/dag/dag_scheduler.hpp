@@ -12,7 +12,9 @@
 // dependencies are all pending on that one queue (a chain of kernels) goes to the same
 // worker without waiting for them, and is enqueued behind them. The worker takes its own
 // tasks in the order they were given, so a task marked pending on a queue is always
-// enqueued there before anything given after it. Host tasks go to whichever worker is free.
+// enqueued there before anything given after it. Any other ready device task goes to an
+// idle worker, one that already has a queue on the device first (a queue's first use makes
+// a stream, threads: tens of microseconds). Host tasks go to whichever worker is free.
 //
 // A worker that has just enqueued a device task spins (spin_us, default 50 microseconds) for
 // the next task of the chain before it sleeps, so that submitting a chain of kernels does
@@ -63,7 +65,7 @@ class DagScheduler final : public Scheduler {
   std::pair<Worker*, DeviceQueue*> chain_worker(const Task& task, Device* placement) const;
   void give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node> node);  // under mutex_
   DeviceQueue* queue_of(Worker& worker, Device* device);                      // under mutex_
-  Worker& pick_worker();                                                      // under mutex_
+  Worker& pick_worker(Device* device);                                        // under mutex_
   void finished_one();
   void work(Worker& worker);
   // Returns once `worker` has been given a task after its `taken` ones, or spin_ has passed.
