@@ -19,6 +19,21 @@ __kernel void copy(__global const int* from, __global int* to) {
 }
 )";
 
+// Submits a kernel adding 1 to each of the n elements of `buffer`.
+void add_one(plexus::Queue& queue, const plexus::KernelBundle& bundle, plexus::Buffer<int>& buffer,
+             std::size_t n) {
+  queue.submit([&](plexus::Handler& h) {
+    h.parallel_for(bundle.kernel("add"), plexus::Range{n}, buffer.access(h, plexus::read_write), 1);
+  });
+}
+
+// Every thread's copy of its own buffer holds `expected` everywhere.
+void check_results(const std::vector<std::vector<int>>& results, int expected) {
+  for (const auto& result : results) {
+    for (int value : result) REQUIRE(value == expected);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("threads submit kernels and host tasks concurrently under dag and heft") {
@@ -47,10 +62,7 @@ TEST_CASE("threads submit kernels and host tasks concurrently under dag and heft
           plexus::Queue q = rt->queue(*device, plexus::QueueOrder::out_of_order);
           plexus::Buffer<int> own(zeros.data(), n);
           for (int r = 0; r < rounds; ++r) {
-            q.submit([&](plexus::Handler& h) {
-              h.parallel_for(bundle.kernel("add"), plexus::Range{n},
-                             own.access(h, plexus::read_write), 1);
-            });
+            add_one(q, bundle, own, n);
             // Each thread owns one slice of the shared buffer.
             q.submit([&](plexus::Handler& h) {
               auto slice = shared.access(h, plexus::read_write, plexus::Range{n / threads},
@@ -69,9 +81,7 @@ TEST_CASE("threads submit kernels and host tasks concurrently under dag and heft
       }
       for (auto& submitter : submitters) submitter.join();
       CHECK(view_mismatches == std::vector<int>(threads, 0));
-      for (const auto& result : results) {
-        for (std::size_t i = 0; i < n; ++i) REQUIRE(result[i] == rounds);
-      }
+      check_results(results, rounds);
       auto view = shared.host_access(plexus::read);
       for (std::size_t i = 0; i < threads * (n / threads); ++i) REQUIRE(view[i] == rounds);
       CHECK(rt->program_cache_stats().programs.builds <= 2);  // one per device format
@@ -101,10 +111,7 @@ TEST_CASE("threads submit kernel chains through in-order queues, one buffer shar
           plexus::Queue q = rt->queue(*devices[std::size_t(t) % devices.size()]);  // in order
           plexus::Buffer<int> own(zeros.data(), n);
           for (int r = 0; r < rounds; ++r) {
-            q.submit([&](plexus::Handler& h) {
-              h.parallel_for(bundle.kernel("add"), plexus::Range{n},
-                             own.access(h, plexus::read_write), 1);
-            });
+            add_one(q, bundle, own, n);
             q.submit([&](plexus::Handler& h) {
               plexus::NdRange slice;  // the thread's slice: global ids from its offset
               slice.global = {n / threads, 1, 1};
@@ -120,9 +127,7 @@ TEST_CASE("threads submit kernel chains through in-order queues, one buffer shar
         });
       }
       for (auto& submitter : submitters) submitter.join();
-      for (const auto& result : results) {
-        for (std::size_t i = 0; i < n; ++i) REQUIRE(result[i] == rounds);
-      }
+      check_results(results, rounds);
       auto view = shared.host_access(plexus::read);
       for (std::size_t i = 0; i < n; ++i) REQUIRE(view[i] == rounds);
     }
