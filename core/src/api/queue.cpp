@@ -8,6 +8,7 @@
 #include "plexus/error.hpp"
 #include "queue_state.hpp"
 #include "runtime_state.hpp"
+#include "trace/tracer.hpp"
 
 namespace plexus {
 
@@ -49,9 +50,10 @@ Event Queue::end_group(Handler& handler) {
   if (state_->order == QueueOrder::in_order) in_order.lock();
   {
     std::lock_guard lock(state_->mutex);
-    // The previous group, unless it has completed already (a failed one fails this one).
+    // The previous group. One that has completed orders nothing and is left out (a failed
+    // one fails this one), unless a trace records the queue's order.
     if (state_->order == QueueOrder::in_order && state_->last &&
-        state_->last->status() != TaskStatus::complete) {
+        (state_->last->status() != TaskStatus::complete || detail::active_tracer())) {
       dependencies.push_back(state_->last);
     }
     state_->last = event;
