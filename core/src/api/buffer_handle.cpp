@@ -83,11 +83,9 @@ BufferHandle::~BufferHandle() {
   }
   if (runtime) {
     try {  // a kernel held for fusion that uses the buffer runs (unfused) first
-      detail::cancel_conflicting(
-          *runtime, nullptr,
-          {Requirement{storage_, AccessRange{{0, 0, 0}, storage_->desc().extent},
-                       AccessMode::read_write}},
-          {}, "a buffer's destruction");
+      const Requirement all{storage_, AccessRange{{0, 0, 0}, storage_->desc().extent},
+                            AccessMode::read_write};
+      detail::cancel_conflicting(*runtime, nullptr, {&all, 1}, {}, "a buffer's destruction");
     } catch (...) {
     }
   }

@@ -1,5 +1,7 @@
 // CommandGroup: what a Handler collects inside Queue::submit (internal to the core).
-// Plain data owned by the Handler, then moved into a CommandBody.
+// Plain data owned by the Handler, then moved into a CommandBody. The usual few
+// requirements, arguments and scalar bytes are stored in place (small_vector): a submit
+// allocates none for them.
 #pragma once
 
 #include <cstddef>
@@ -7,6 +9,8 @@
 #include <memory>
 #include <optional>
 #include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "plexus/buffer_handle.hpp"
 #include "plexus/kernel_argument.hpp"
@@ -20,7 +24,7 @@ class RuntimeState;
 
 struct ArgumentSlot {
   enum class Kind { accessor, scalar, local, pointer } kind = Kind::scalar;
-  std::vector<std::byte> value;  // scalar: its bytes
+  boost::container::small_vector<std::byte, 16> value;  // scalar: its bytes
   std::size_t requirement = 0;   // accessor: index into CommandGroup::requirements
   std::size_t local_bytes = 0;   // local
   void* pointer = nullptr;       // pointer (USM style, from Buffer::device_pointer)
@@ -29,11 +33,11 @@ struct ArgumentSlot {
 struct CommandGroup {
   std::weak_ptr<RuntimeState> runtime;
   Device* device = nullptr;  // the queue's device
-  std::vector<Requirement> requirements;
+  boost::container::small_vector<Requirement, 2> requirements;
   std::vector<std::shared_ptr<TaskEvent>> dependencies;
   std::optional<Kernel> kernel;
   NdRange range;
-  std::vector<ArgumentSlot> arguments;
+  boost::container::small_vector<ArgumentSlot, 4> arguments;
   std::function<void()> host_work;
   bool has_host_task = false;
 };

@@ -113,7 +113,7 @@ void cancel_fusion(RuntimeState& runtime, QueueState& queue, const std::string& 
 }
 
 void cancel_conflicting(RuntimeState& runtime, const QueueState* except,
-                        const std::vector<Requirement>& requirements,
+                        std::span<const Requirement> requirements,
                         const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
                         const std::string& what, bool all) {
   for (const std::shared_ptr<QueueState>& queue : runtime.fusions.fusing()) {

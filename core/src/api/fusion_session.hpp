@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -73,7 +74,7 @@ void release_unfused(RuntimeState& runtime, QueueState& queue,
 // Cancels the fusion of every queue but `except` whose held kernels the command described
 // by `requirements` and `dependencies` depends on (or every fusion when `all`).
 void cancel_conflicting(RuntimeState& runtime, const QueueState* except,
-                        const std::vector<Requirement>& requirements,
+                        std::span<const Requirement> requirements,
                         const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
                         const std::string& what, bool all = false);
 
