@@ -40,17 +40,29 @@ F real(const char* name) {
 
 }  // namespace
 
+// Every non-aligned form is replaced (a sanitizer's own would otherwise pair with these).
 // GCC sees these free() calls inlined behind std::allocator's operator new and warns of a
-// mismatch that is not one: this operator new allocates with malloc.
+// mismatch that is not one: these operators allocate with malloc.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t bytes) {
+void* operator new(std::size_t bytes, const std::nothrow_t&) noexcept {
   if (counting) ++allocations;
-  if (void* memory = std::malloc(bytes ? bytes : 1)) return memory;
+  return std::malloc(bytes ? bytes : 1);
+}
+void* operator new(std::size_t bytes) {
+  if (void* memory = operator new(bytes, std::nothrow)) return memory;
   throw std::bad_alloc();
+}
+void* operator new[](std::size_t bytes) { return operator new(bytes); }
+void* operator new[](std::size_t bytes, const std::nothrow_t&) noexcept {
+  return operator new(bytes, std::nothrow);
 }
 void operator delete(void* memory) noexcept { std::free(memory); }
 void operator delete(void* memory, std::size_t) noexcept { std::free(memory); }
+void operator delete(void* memory, const std::nothrow_t&) noexcept { std::free(memory); }
+void operator delete[](void* memory) noexcept { std::free(memory); }
+void operator delete[](void* memory, std::size_t) noexcept { std::free(memory); }
+void operator delete[](void* memory, const std::nothrow_t&) noexcept { std::free(memory); }
 #pragma GCC diagnostic pop
 
 extern "C" int pthread_mutex_lock(pthread_mutex_t* mutex) {
