@@ -13,9 +13,9 @@
 
 namespace plexus::detail {
 
-CommandBody::CommandBody(RuntimeState& runtime, CommandGroup group, std::string name,
-                         std::shared_ptr<TaskEvent> record_as)
-    : runtime_(runtime), group_(std::move(group)), name_(std::move(name)),
+CommandBody::CommandBody(RuntimeState& runtime, CommandGroup group,
+                         std::shared_ptr<TaskEvent> event, std::shared_ptr<TaskEvent> record_as)
+    : runtime_(runtime), group_(std::move(group)), event_(std::move(event)),
       record_as_(std::move(record_as)) {}
 
 bool CommandBody::can_run_on(const Device& device) const {
@@ -83,7 +83,7 @@ void CommandBody::run(DeviceQueue* queue) {
   stage(queue);
   if (group_.kernel) {
     if (!queue) {
-      throw error(error_category::internal, name_ + ": placed on a device but run without a queue");
+      throw error(error_category::internal, name() + ": placed on a device but run without a queue");
     }
     launch(*queue);
     queue->wait();

@@ -7,6 +7,7 @@
 // copies (CopyRunner), then launches or runs the host work, and waits for the queue;
 // enqueue() does the same for a kernel without the final wait (copies that need the host
 // in the middle, device -> host and staged device -> device, are still waited for).
+// The body is named after `event`, its task's event (its label), which it keeps.
 // Thread-safety and ownership: see task_body.hpp. The runtime outlives every body (it
 // waits for all tasks before going).
 #pragma once
@@ -23,10 +24,10 @@ namespace plexus::detail {
 
 class CommandBody final : public TaskBody {
  public:
-  CommandBody(RuntimeState& runtime, CommandGroup group, std::string name,
+  CommandBody(RuntimeState& runtime, CommandGroup group, std::shared_ptr<TaskEvent> event,
               std::shared_ptr<TaskEvent> record_as = nullptr);
 
-  const std::string& name() const override { return name_; }
+  const std::string& name() const override { return event_->label(); }
   bool runs_on_host() const override { return !group_.kernel; }
   Device* preferred_device() const override { return group_.kernel ? group_.device : nullptr; }
   bool can_run_on(const Device& device) const override;
@@ -47,7 +48,7 @@ class CommandBody final : public TaskBody {
 
   RuntimeState& runtime_;
   CommandGroup group_;
-  std::string name_;
+  std::shared_ptr<TaskEvent> event_;
   std::shared_ptr<TaskEvent> record_as_;
   std::shared_ptr<DeviceModule> module_;  // kernels: loaded on the placement
   Device* placement_ = nullptr;

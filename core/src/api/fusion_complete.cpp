@@ -241,7 +241,7 @@ std::shared_ptr<TaskEvent> complete_fusion(RuntimeState& runtime, QueueState& qu
         dependencies.push_back(dependency);
   auto fused_event = std::make_shared<TaskEvent>("kernel " + result->kernel.name);
   CommandGroup group = fused_group(runtime, queue, session->held, built, *result);
-  auto body = std::make_shared<CommandBody>(runtime, std::move(group), fused_event->label());
+  auto body = std::make_shared<CommandBody>(runtime, std::move(group), fused_event);
   runtime.scheduler().submit(Task{fused_event, std::move(dependencies), {}, std::move(body)});
   // The held kernels never run: their events follow the fused kernel's.
   for (const HeldKernel& held : session->held)

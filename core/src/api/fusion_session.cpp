@@ -53,11 +53,11 @@ bool in_fusion(QueueState& queue) { return queue.fusing.load(std::memory_order_a
 std::shared_ptr<TaskEvent> hold(QueueState& queue, CommandGroup group,
                                 std::vector<std::shared_ptr<TaskEvent>> dependencies,
                                 std::string name) {
-  auto event = TaskEvent::make(name);
+  auto event = TaskEvent::make(std::move(name));  // the body's name too
   std::lock_guard lock(queue.mutex);
   if (queue.order == QueueOrder::in_order && queue.last) dependencies.push_back(queue.last);
   queue.last = event;
-  queue.fusion->held.push_back({std::move(group), event, std::move(dependencies), std::move(name)});
+  queue.fusion->held.push_back({std::move(group), event, std::move(dependencies)});
   if (!queue.pending.contains(queue.fusion->command)) queue.pending.add(queue.fusion->command);
   return queue.fusion->command;
 }
@@ -76,7 +76,7 @@ void release_unfused(RuntimeState& runtime, QueueState& queue,
                      std::shared_ptr<FusionSession> session) {
   std::vector<std::shared_ptr<TaskEvent>> events;
   for (HeldKernel& held : session->held) {
-    auto body = std::make_shared<CommandBody>(runtime, std::move(held.group), held.name);
+    auto body = std::make_shared<CommandBody>(runtime, std::move(held.group), held.event);
     events.push_back(held.event);
     try {
       runtime.scheduler().submit(Task{held.event, std::move(held.dependencies), {}, std::move(body)});

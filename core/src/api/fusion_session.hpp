@@ -31,7 +31,6 @@ struct HeldKernel {
   CommandGroup group;
   std::shared_ptr<TaskEvent> event;
   std::vector<std::shared_ptr<TaskEvent>> dependencies;
-  std::string name;
 };
 
 struct FusionSession {

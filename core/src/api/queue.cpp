@@ -43,9 +43,9 @@ Event Queue::end_group(Handler& handler) {
     }
     detail::cancel_fusion(*runtime, *state_, "a " + name + " was submitted to the queue");
   }
-  auto event = TaskEvent::make(name);
+  auto event = TaskEvent::make(std::move(name));  // the body's name too
   std::vector<std::shared_ptr<TaskEvent>> dependencies = std::move(group.dependencies);
-  auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), std::move(name));
+  auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), event);
   std::unique_lock in_order(state_->submit_mutex, std::defer_lock);
   if (state_->order == QueueOrder::in_order) in_order.lock();
   {
