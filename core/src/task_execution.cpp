@@ -29,6 +29,21 @@ std::exception_ptr wait_for(const TaskEvent* dependency) {
   return nullptr;
 }
 
+// Completes `event`, or fails it with the failure of the first of `dependencies` (all done)
+// that failed.
+void complete_after(TaskEvent& event, const std::vector<std::shared_ptr<TaskEvent>>& dependencies) {
+  for (const auto& dependency : dependencies) {
+    if (!dependency) continue;
+    try {
+      dependency->wait();  // done: does not block; rethrows its failure
+    } catch (...) {
+      event.mark_failed(std::current_exception());
+      return;
+    }
+  }
+  event.mark_complete();
+}
+
 }  // namespace
 
 std::exception_ptr wait_for_dependencies(const Task& task) {
@@ -139,25 +154,13 @@ void start_task(Task& task, DeviceQueue* queue) {
     }
     // The queue ran the unwaited dependencies first, but their own completions may still be
     // on their way (another callback thread): finish once they are, with their failure.
-    auto finish = [event, queued] {
-      for (const auto& dependency : queued) {
-        if (!dependency) continue;
-        try {
-          dependency->wait();  // done: does not block; rethrows its failure
-        } catch (...) {
-          event->mark_failed(std::current_exception());
-          return;
-        }
-      }
-      event->mark_complete();
-    };
     // Usually they are (an in-order queue's completions come in order): no counting then.
     if (std::all_of(queued.begin(), queued.end(),
                     [](const auto& d) { return !d || d->is_done(); })) {
-      finish();
+      complete_after(*event, queued);
       return;
     }
-    when_done(queued, std::move(finish));
+    when_done(queued, [event, queued] { complete_after(*event, queued); });
   });
 }
 
