@@ -36,7 +36,7 @@ std::shared_ptr<TaskEvent> Runtime::host_task(std::function<void()> work,
   if (!work) throw error(error_category::invalid_argument, "host_task: the work is empty");
   detail::cancel_conflicting(*state_, nullptr, {}, dependencies, "a host task");
   auto event = TaskEvent::make("host task");
-  scheduler.submit(Task{event, std::move(dependencies), std::move(work)});
+  scheduler.submit(Task{event, std::move(dependencies), std::move(work), nullptr});
   return event;
 }
 
