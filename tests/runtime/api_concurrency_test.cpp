@@ -39,7 +39,7 @@ void check_results(const std::vector<std::vector<int>>& results, int expected) {
 TEST_CASE("threads submit kernels and host tasks concurrently under dag and heft") {
   // heft too: it places each kernel itself (on the host device or PoCL, whichever its queue),
   // so data also moves between the threads' devices.
-  for (const plexus::test::RuntimeChoice choice :
+  for (const plexus::test::RuntimeChoice& choice :
        {plexus::test::RuntimeChoice{"dag", "exact"}, {"dag", "paged"}, {"dag", "whole"},
         {"heft", "exact"}, {"heft", "whole"}}) {
     DYNAMIC_SECTION(choice.label()) {
@@ -93,7 +93,7 @@ TEST_CASE("threads submit kernel chains through in-order queues, one buffer shar
   // The per-submission path of in-order queues (queue order, the previous task left
   // enqueued, the memory model's record) from several threads at once; each thread's chain
   // also writes its slice of a shared buffer, so the chains depend on each other.
-  for (const plexus::test::RuntimeChoice choice :
+  for (const plexus::test::RuntimeChoice& choice :
        {plexus::test::RuntimeChoice{"inorder", "paged"}, {"inorder", "exact"}, {"dag", "whole"}}) {
     DYNAMIC_SECTION(choice.label()) {
       auto rt = plexus::test::make_runtime(choice);

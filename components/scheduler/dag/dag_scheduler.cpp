@@ -71,29 +71,27 @@ void DagScheduler::submit(Task task) {
       return;
     }
   }
-  {
-    std::lock_guard lock(mutex_);
-    ++outstanding_;
-  }
+  // Before the node is counted: its event cannot finish it before a worker has run it.
   node->task.event->on_done([this, node] {
     if (--node->unfinished == 0) finished_one();
   });
-  bool waits = false;
   {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(mutex_);  // one lock per submission
+    ++outstanding_;
     if (node->placement) {
       // A chain: behind its unfinished dependencies on their worker's queue, at once.
       if (auto [worker, queue] = chain_worker(node->task, node->placement); worker) {
-        give(*worker, queue, node);
+        give(*worker, queue, std::move(node));
         return;
       }
     }
+    bool waits = false;
     for (const auto& dependency : node->task.dependencies)
       waits = waits || (dependency && !dependency->is_done());
-  }
-  if (!waits) {
-    make_ready(std::move(node));
-    return;
+    if (!waits) {
+      make_ready_locked(std::move(node));
+      return;
+    }
   }
   const auto dependencies = node->task.dependencies;
   when_done(dependencies, [this, node] { make_ready(node); });
@@ -117,6 +115,10 @@ std::pair<DagScheduler::Worker*, DeviceQueue*> DagScheduler::chain_worker(const 
 
 void DagScheduler::make_ready(std::shared_ptr<Node> node) {
   std::lock_guard lock(mutex_);
+  make_ready_locked(std::move(node));
+}
+
+void DagScheduler::make_ready_locked(std::shared_ptr<Node> node) {
   if (node->placement) {
     Worker& worker = pick_worker(node->placement);
     DeviceQueue* queue = queue_of(worker, node->placement);

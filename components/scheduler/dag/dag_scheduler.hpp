@@ -60,6 +60,7 @@ class DagScheduler final : public Scheduler {
   };
   // Gives a ready node to a worker (device tasks) or to the shared host-task deque.
   void make_ready(std::shared_ptr<Node> node);
+  void make_ready_locked(std::shared_ptr<Node> node);  // under mutex_
   // The worker whose queue every unfinished dependency of `task` is pending on, with that
   // queue (on `placement`); {nullptr, nullptr} when there is none. Under mutex_.
   std::pair<Worker*, DeviceQueue*> chain_worker(const Task& task, Device* placement) const;
