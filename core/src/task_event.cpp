@@ -5,11 +5,17 @@
 #include <new>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 #include <vector>
 
+#include "plexus/cpu_pause.hpp"
 #include "plexus/error.hpp"
 
 namespace plexus {
+
+namespace {
+constexpr auto wait_spin = std::chrono::microseconds(100);
+}  // namespace
 
 struct TaskEvent::State {
   std::string label;
@@ -115,6 +121,16 @@ void TaskEvent::wait() const {
   // Complete already (the common case: a dependency that finished): no lock. A failure is
   // rethrown under the lock, which orders the threads sharing the exception object.
   if (state_->status.load(std::memory_order_acquire) == TaskStatus::complete) return;
+  // A short wait (a small kernel) ends sooner spinning than sleeping, whose wake-up costs
+  // microseconds to tens of them: spin up to wait_spin, then sleep (as the CUDA driver's
+  // default synchronize spins).
+  const auto spin_until = clock::now() + wait_spin;
+  for (int spins = 1; !is_done(); ++spins) {
+    cpu_pause();
+    if (spins % 64 != 0) continue;
+    if (clock::now() >= spin_until) break;
+    std::this_thread::yield();  // a thread this one waits for may need the core
+  }
   std::unique_lock lock(state_->mutex);
   state_->done_cv.wait(lock, [this] {
     return state_->status == TaskStatus::complete || state_->status == TaskStatus::failed;

@@ -3,7 +3,8 @@
 //
 // A scheduler moves an event to running, then to complete or failed, exactly once; it may
 // also fail (or complete) an event that never ran, e.g. when a dependency failed.
-// Thread-safety: every member is safe from any thread; wait() blocks without spinning.
+// Thread-safety: every member is safe from any thread; wait() spins up to 100 us (a short
+// task ends sooner than a sleeping thread wakes), then blocks.
 // Ownership: shared (std::shared_ptr); callbacks run on the thread that completes the
 // event, outside the event's lock, and must not throw.
 // Pending queue: a scheduler that enqueues a task's device work without waiting for it
