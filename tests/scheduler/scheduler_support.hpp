@@ -29,7 +29,7 @@ inline std::vector<std::string> scheduler_names() {
 inline std::shared_ptr<TaskEvent> submit(Scheduler& scheduler, std::function<void()> work,
                                          std::vector<std::shared_ptr<TaskEvent>> dependencies = {}) {
   auto event = std::make_shared<TaskEvent>("test task");
-  scheduler.submit(Task{event, std::move(dependencies), std::move(work)});
+  scheduler.submit(Task{event, std::move(dependencies), std::move(work), nullptr});
   return event;
 }
 

@@ -19,9 +19,6 @@ struct DagScheduler::Node {
   Task task;
   Device* placement = nullptr;   // nullptr: the host
   DeviceQueue* queue = nullptr;  // the worker's queue on `placement`, once given
-  // Two parties finish a node: the worker that started it (once it let go of it) and its
-  // event (done); the last one counts it finished (finished_one).
-  std::atomic<int> unfinished{2};
 };
 
 struct DagScheduler::Worker {
@@ -46,9 +43,9 @@ DagScheduler::DagScheduler(PluginContext& context) {
 }
 
 DagScheduler::~DagScheduler() {
+  wait_for_submitted();
   {
-    std::unique_lock lock(mutex_);
-    idle_cv_.wait(lock, [this] { return outstanding_ == 0; });
+    std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   for (auto& worker : workers_) worker->wake.notify_all();
@@ -71,13 +68,11 @@ void DagScheduler::submit(Task task) {
       return;
     }
   }
-  // Before the node is counted: its event cannot finish it before a worker has run it.
-  node->task.event->on_done([this, node] {
-    if (--node->unfinished == 0) finished_one();
-  });
   {
     std::lock_guard lock(mutex_);  // one lock per submission
-    ++outstanding_;
+    unstarted_.fetch_add(1, std::memory_order_relaxed);
+    submitted_.push_back(node->task.event);
+    if (submitted_.size() >= 2 * submitted_kept_ + 64) drop_done_locked();
     if (node->placement) {
       // A chain: behind its unfinished dependencies on their worker's queue, at once.
       if (auto [worker, queue] = chain_worker(node->task, node->placement); worker) {
@@ -171,13 +166,33 @@ DagScheduler::Worker& DagScheduler::pick_worker(Device* device) {
   return worker;
 }
 
-void DagScheduler::finished_one() {
-  bool idle = false;
+void DagScheduler::drop_done_locked() {
+  std::erase_if(submitted_, [](const auto& event) { return event->is_done(); });
+  submitted_kept_ = submitted_.size();
+}
+
+void DagScheduler::let_go() {
+  if (unstarted_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  std::lock_guard lock(mutex_);  // a waiter checks unstarted_ under it: no lost wake-up
+  idle_cv_.notify_all();
+}
+
+void DagScheduler::wait_for_submitted() {
+  std::vector<std::shared_ptr<TaskEvent>> events;
   {
-    std::lock_guard lock(mutex_);
-    idle = --outstanding_ == 0;
+    std::unique_lock lock(mutex_);
+    idle_cv_.wait(lock, [this] { return unstarted_.load(std::memory_order_acquire) == 0; });
+    events = submitted_;
   }
-  if (idle) idle_cv_.notify_all();
+  for (const auto& event : events) {
+    try {
+      event->wait();
+    } catch (...) {
+      // the failure belongs to the task's event; waiting for all only waits
+    }
+  }
+  std::lock_guard lock(mutex_);
+  drop_done_locked();
 }
 
 void DagScheduler::wait_all() {
@@ -186,8 +201,7 @@ void DagScheduler::wait_all() {
                 "dag scheduler: wait_all() from inside a task would wait for that task; wait "
                 "on the events you need instead");
   }
-  std::unique_lock lock(mutex_);
-  idle_cv_.wait(lock, [this] { return outstanding_ == 0; });
+  wait_for_submitted();
 }
 
 void DagScheduler::spin_for_chain(const Worker& worker, std::uint64_t taken) const {
@@ -226,9 +240,8 @@ void DagScheduler::work(Worker& worker) {
     // Waits for the dependencies not pending on node->queue (done, unless chained), then
     // enqueues a device task's work there (a host task runs here).
     start_task(node->task, node->queue);
-    const bool last = --node->unfinished == 0;
-    node.reset();  // the work's captures go (if it ran here) before waiters see it finished
-    if (last) finished_one();
+    node.reset();  // the work's captures go (if it ran here) before waiters see it let go
+    let_go();
   }
 }
 

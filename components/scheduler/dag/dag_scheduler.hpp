@@ -28,6 +28,7 @@
 #pragma once
 
 #include <chrono>
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -67,18 +68,26 @@ class DagScheduler final : public Scheduler {
   void give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node> node);  // under mutex_
   DeviceQueue* queue_of(Worker& worker, Device* device);                      // under mutex_
   Worker& pick_worker(Device* device);                                        // under mutex_
-  void finished_one();
+  // A worker is done with a node (started it, or ran it): the last one wakes wait_all().
+  void let_go();
+  // Waits until every node submitted so far has been let go and its event is done.
+  void wait_for_submitted();
+  void drop_done_locked();  // under mutex_: submitted_ without the events already done
   void work(Worker& worker);
   // Returns once `worker` has been given a task after its `taken` ones, or spin_ has passed.
   void spin_for_chain(const Worker& worker, std::uint64_t taken) const;
 
   std::mutex mutex_;
-  std::condition_variable idle_cv_;               // wait_all: outstanding reached 0
+  std::condition_variable idle_cv_;               // wait_all: unstarted_ reached 0
   std::deque<std::shared_ptr<Node>> host_ready_;  // host tasks any worker may take
   std::unordered_map<const DeviceQueue*, QueueOwner> owners_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::size_t next_worker_ = 0;    // round robin when no worker is idle
-  std::uint64_t outstanding_ = 0;  // submitted and not yet finished
+  // Submitted nodes no worker has let go of yet (their events may still run after), and
+  // the events submitted, the done ones dropped now and then (amortized O(1) per submit).
+  std::atomic<std::uint64_t> unstarted_{0};
+  std::vector<std::shared_ptr<TaskEvent>> submitted_;  // under mutex_
+  std::size_t submitted_kept_ = 0;                     // its size after the last drop
   bool stopping_ = false;
   Device* first_device_ = nullptr;  // of the available backends; nullptr: none
   std::chrono::microseconds spin_{50};
