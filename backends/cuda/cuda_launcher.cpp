@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <system_error>
 
 #include "cuda_context.hpp"
 #include "cuda_device.hpp"
@@ -75,11 +76,11 @@ bool CudaLauncher::hand_off(const Launch& launch, void* const* parameters, const
     // another within the spin time wakes the thread for the rest of the chain.
     if (mode_ == Mode::chains) {
       const auto now = std::chrono::steady_clock::now();
-      if (now - last_declined_ < spin_time()) wake();
+      if (now - last_declined_ < spin_time()) try_wake();
       last_declined_ = now;
       return false;
     }
-    wake();
+    if (!try_wake()) return false;
   }
   // Full ring: wait for a slot, as a driver's push buffer does.
   spin_until([&] { return number - issued_.load(std::memory_order_acquire) < ring_size; });
@@ -97,6 +98,15 @@ bool CudaLauncher::hand_off(const Launch& launch, void* const* parameters, const
   handed_off_.store(number + 1);  // sequentially consistent: pairs with sleeping_ below
   if (sleeping_.load()) wake();
   return true;
+}
+
+bool CudaLauncher::try_wake() {
+  try {
+    wake();
+    return true;
+  } catch (const std::system_error&) {
+    return false;  // no thread to be had: launches keep going from the caller
+  }
 }
 
 void CudaLauncher::wake() {

@@ -109,7 +109,8 @@ class CudaLauncher {
 
   void run();
   void issue(const Slot& slot, std::uint64_t number);
-  void wake();
+  void wake();  // starts the thread on first use: std::system_error when it cannot
+  bool try_wake();  // wake(), false when no thread can be started
 
   CudaDevice& device_;
   CUstream stream_;
