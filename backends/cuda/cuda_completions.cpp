@@ -8,6 +8,7 @@
 
 #include "cuda_context.hpp"
 #include "cuda_device.hpp"
+#include "cuda_environment.hpp"
 #include "plexus/error.hpp"
 
 namespace plexus::cuda {
@@ -17,10 +18,8 @@ namespace {
 // meanwhile join the next batch), so that it does not contend with the submitting thread's
 // launches for the driver once per task. PLEXUS_CUDA_COMPLETION_BATCH_US overrides it.
 std::chrono::microseconds batch_interval() {
-  static const std::chrono::microseconds interval = [] {
-    const char* value = std::getenv("PLEXUS_CUDA_COMPLETION_BATCH_US");
-    return std::chrono::microseconds(value ? std::atol(value) : 200);
-  }();
+  static const auto interval =
+      microseconds_from_environment("PLEXUS_CUDA_COMPLETION_BATCH_US", 200);
   return interval;
 }
 

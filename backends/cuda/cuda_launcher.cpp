@@ -8,6 +8,7 @@
 
 #include "cuda_context.hpp"
 #include "cuda_device.hpp"
+#include "cuda_environment.hpp"
 #include "plexus/cpu_pause.hpp"
 
 namespace plexus::cuda {
@@ -15,10 +16,7 @@ namespace {
 
 // How long the launch thread spins for more work before it sleeps.
 std::chrono::microseconds spin_time() {
-  static const std::chrono::microseconds time = [] {
-    const char* value = std::getenv("PLEXUS_CUDA_LAUNCH_SPIN_US");
-    return std::chrono::microseconds(value ? std::atol(value) : 100);
-  }();
+  static const auto time = microseconds_from_environment("PLEXUS_CUDA_LAUNCH_SPIN_US", 100);
   return time;
 }
 

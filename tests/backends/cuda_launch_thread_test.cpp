@@ -72,12 +72,16 @@ void for_each_cuda_device(const std::function<void(Device&)>& test) {
   SUCCEED();
 }
 
-// n zeroed uints on the device, and a queue (in the mode of the test).
-struct ZeroedOnQueue {
-  explicit ZeroedOnQueue(Device& device) : memory(device, n * 4), queue(device.create_queue()) {
+// What each case starts from: the kernels loaded on the device, n zeroed uints there, and a
+// queue (made in the case's mode).
+struct Setup {
+  explicit Setup(Device& device)
+      : module(load_program(device, source)), memory(device, n * 4), queue(device.create_queue()) {
+    REQUIRE(module);
     const std::vector<std::uint32_t> zeros(n, 0);
     queue->copy_to_device(memory.get(), zeros.data(), CopyLayout::contiguous(0, n * 4));
   }
+  std::shared_ptr<plexus::DeviceModule> module;
   Allocation memory;
   std::unique_ptr<plexus::DeviceQueue> queue;
 };
@@ -118,11 +122,8 @@ TEST_CASE("launches through the launch thread run in order with the values given
     INFO("PLEXUS_CUDA_LAUNCH_THREAD=" << mode);
     LaunchThreadMode set(mode);
     for_each_cuda_device([](Device& device) {
-      const auto module = load_program(device, source);
-      REQUIRE(module);
-      ZeroedOnQueue zeroed(device);
-      Allocation& memory = zeroed.memory;
-      const auto& queue = zeroed.queue;
+      Setup setup(device);
+      auto& [module, memory, queue] = setup;
       std::uint32_t expected = 0;
       std::vector<int> completed;  // launch counts seen by the callbacks, in call order
       std::mutex completed_mutex;
@@ -164,19 +165,14 @@ TEST_CASE("a module unloaded right after its launches were handed off: they stil
           "[cuda][launch-thread]") {
   LaunchThreadMode set("always");
   for_each_cuda_device([](Device& device) {
-    ZeroedOnQueue zeroed(device);
-    Allocation& memory = zeroed.memory;
-    const auto& queue = zeroed.queue;
+    Setup setup(device);
+    auto& [module, memory, queue] = setup;
     constexpr int launches = 500;
-    {
-      auto module = load_program(device, source);
-      REQUIRE(module);
-      const KernelArgument args[] = {KernelArgument::of_allocation(memory.get()),
-                                     KernelArgument::of_local(64 * 4)};
-      for (int i = 0; i < launches; ++i)
-        queue->launch(module->kernel("scratch"), range_of(n, 64), args);
-      module.reset();  // unloads once the launches handed off are issued
-    }
+    const KernelArgument args[] = {KernelArgument::of_allocation(memory.get()),
+                                   KernelArgument::of_local(64 * 4)};
+    for (int i = 0; i < launches; ++i)
+      queue->launch(module->kernel("scratch"), range_of(n, 64), args);
+    module.reset();  // unloads once the launches handed off are issued
     CHECK(read_back(*queue, memory) == std::vector<std::uint32_t>(n, launches));
   });
 }
@@ -185,11 +181,8 @@ TEST_CASE("a launch the driver refuses on the launch thread fails the on_complet
           "[cuda][launch-thread]") {
   LaunchThreadMode set("always");
   for_each_cuda_device([](Device& device) {
-    const auto module = load_program(device, source);
-    REQUIRE(module);
-    ZeroedOnQueue zeroed(device);
-    Allocation& memory = zeroed.memory;
-    const auto& queue = zeroed.queue;
+    Setup setup(device);
+    auto& [module, memory, queue] = setup;
     const KernelArgument fits[] = {KernelArgument::of_allocation(memory.get()),
                                    KernelArgument::of_local(64 * 4)};
     // Far more shared memory than any GPU has: only the driver says no, at cuLaunchKernel.
@@ -222,10 +215,8 @@ TEST_CASE("a launch the driver refuses on the launch thread fails the on_complet
 
 TEST_CASE("a lone launch the driver refuses is refused at launch()", "[cuda][launch-thread]") {
   for_each_cuda_device([](Device& device) {
-    const auto module = load_program(device, source);
-    REQUIRE(module);
-    Allocation memory(device, n * 4);
-    const auto queue = device.create_queue();  // default mode: its thread has not started
+    Setup setup(device);  // default mode: the queue's thread has not started
+    auto& [module, memory, queue] = setup;
     const KernelArgument too_much[] = {KernelArgument::of_allocation(memory.get()),
                                        KernelArgument::of_local(std::size_t(1) << 30)};
     std::exception_ptr refused;
