@@ -64,8 +64,9 @@ CudaLauncher::~CudaLauncher() {
   thread_.join();
 }
 
-bool CudaLauncher::hand_off(const Launch& launch, void* const* parameters, const std::size_t* sizes,
-                            std::size_t count) {
+bool CudaLauncher::hand_off(const Launch& launch, void* const* parameters,
+                            std::span<const KernelArgument> arguments) {
+  const std::size_t count = arguments.size();
   if (mode_ == Mode::off || count > max_parameters) return false;
   const std::uint64_t number = handed_off_.load(std::memory_order_relaxed);
   const bool idle = number == issued_.load(std::memory_order_acquire);
@@ -85,11 +86,14 @@ bool CudaLauncher::hand_off(const Launch& launch, void* const* parameters, const
   Slot& slot = ring_[number & (ring_size - 1)];
   std::size_t used = 0;
   for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t size = arguments[i].kind == KernelArgumentKind::scalar
+                                 ? arguments[i].size
+                                 : sizeof(std::uint64_t);
     const std::size_t at = (used + 15) / 16 * 16;
-    if (at + sizes[i] > max_parameter_bytes) return false;  // nothing published yet
-    std::memcpy(slot.bytes.data() + at, parameters[i], sizes[i]);
+    if (at + size > max_parameter_bytes) return false;  // nothing published yet
+    std::memcpy(slot.bytes.data() + at, parameters[i], size);
     slot.offsets[i] = static_cast<std::uint16_t>(at);
-    used = at + sizes[i];
+    used = at + size;
   }
   slot.launch = launch;
   slot.count = count;
@@ -144,23 +148,31 @@ std::vector<CudaLauncher::Failure> CudaLauncher::take_failures(std::uint64_t aft
   return taken;
 }
 
+CUresult CudaLauncher::launch_here(const Launch& launch, void** parameters) {
+  drain();
+  ScopedContext scope(device_.driver(), device_.context());
+  return call_driver(launch, parameters);
+}
+
+CUresult CudaLauncher::call_driver(const Launch& launch, void** parameters) {
+  const auto started = stats_ ? CudaQueueStats::clock::now() : CudaQueueStats::clock::time_point{};
+  const CUresult result = device_.driver().launch_kernel(
+      launch.function, launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0],
+      launch.block[1], launch.block[2], launch.shared_bytes, stream_, parameters, nullptr);
+  if (stats_) stats_->driver_launch_ns += CudaQueueStats::since(started);
+  return result;
+}
+
 void CudaLauncher::issue(const Slot& slot, std::uint64_t number) {
   std::array<void*, max_parameters> parameters;
   for (std::size_t i = 0; i < slot.count; ++i)
     parameters[i] = const_cast<std::byte*>(slot.bytes.data() + slot.offsets[i]);
-  const Launch& launch = slot.launch;
-  const auto started = stats_ ? CudaQueueStats::clock::now() : CudaQueueStats::clock::time_point{};
-  const CUresult result = device_.driver().launch_kernel(
-      launch.function, launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0],
-      launch.block[1], launch.block[2], launch.shared_bytes, stream_, parameters.data(), nullptr);
-  if (stats_) {
-    stats_->driver_launch_ns += CudaQueueStats::since(started);
-    stats_->thread_launches += 1;
-  }
+  const CUresult result = call_driver(slot.launch, parameters.data());
+  if (stats_) stats_->thread_launches += 1;
   if (result == CUDA_SUCCESS) return;
   std::exception_ptr failure;
   try {
-    failure = describe_(result, *launch.kernel);
+    failure = describe_(result, *slot.launch.kernel);
   } catch (...) {
     failure = std::current_exception();
   }

@@ -21,7 +21,8 @@
 // context's sticky error after a fault) are kept with the launch's number, as the message
 // `describe(result, kernel)` gives, until take_failures() hands them to their reporter.
 //
-// Thread-safety: hand_off() from the queue's one submitting thread at a time; the rest from
+// Thread-safety: hand_off() and launch_here() from the queue's one submitting thread at a
+// time; the rest from
 // any thread (drain() on another thread waits for the launches it has seen handed off).
 // Ownership: owned by the queue; attached to its device while it lives (CudaDevice::
 // drain_launchers(), so that memory and modules are released only after the launches handed
@@ -41,12 +42,14 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "cuda_queue_stats.hpp"
 #include "plexus/device_module.hpp"
+#include "plexus/kernel_argument.hpp"
 
 namespace plexus::cuda {
 
@@ -78,12 +81,16 @@ class CudaLauncher {
   CudaLauncher(const CudaLauncher&) = delete;
   CudaLauncher& operator=(const CudaLauncher&) = delete;
 
-  // Queues the launch for the thread and returns true; false when the caller should launch
-  // itself: the thread is off or asleep with nothing queued, or the parameters do not fit a
-  // slot (more than max_parameters, or more than max_parameter_bytes in all): call drain()
-  // first then. `parameters[i]` points to `sizes[i]` bytes, copied before this returns.
-  bool hand_off(const Launch& launch, void* const* parameters, const std::size_t* sizes,
-                std::size_t count);
+  // Queues the launch for the thread and returns true; false when the caller should
+  // launch_here() instead: the thread is off or asleep with nothing queued, or the
+  // parameters do not fit a slot (more than max_parameters, or more than
+  // max_parameter_bytes in all). `parameters[i]` points to the value cuLaunchKernel reads
+  // for `arguments[i]` (a scalar's bytes; a CUdeviceptr or shared address, 8 bytes, for the
+  // others), copied before this returns.
+  bool hand_off(const Launch& launch, void* const* parameters,
+                std::span<const KernelArgument> arguments);
+  // cuLaunchKernel on the calling thread, after the launches handed off so far.
+  CUresult launch_here(const Launch& launch, void** parameters);
   // Returns once every launch handed off so far has been issued.
   void drain();
   std::uint64_t handed_off() const { return handed_off_.load(std::memory_order_relaxed); }
@@ -109,6 +116,8 @@ class CudaLauncher {
 
   void run();
   void issue(const Slot& slot, std::uint64_t number);
+  // cuLaunchKernel on the queue's stream, timed into stats_ (the context must be current).
+  CUresult call_driver(const Launch& launch, void** parameters);
   void wake();  // starts the thread on first use: std::system_error when it cannot
   bool try_wake();  // wake(), false when no thread can be started
 

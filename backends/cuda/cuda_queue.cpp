@@ -30,6 +30,11 @@ std::size_t block_for(std::size_t global, std::size_t limit) {
   return 1;
 }
 
+// Names a launch in errors.
+std::string launch_name(const DeviceKernel& kernel) {
+  return "launch of '" + kernel.info().name + "'";
+}
+
 }  // namespace
 
 CudaQueue::CudaQueue(CudaDevice& device) : device_(device), stats_(CudaQueueStats::if_enabled()) {
@@ -39,7 +44,7 @@ CudaQueue::CudaQueue(CudaDevice& device) : device_(device), stats_(CudaQueueStat
   launcher_ = std::make_unique<CudaLauncher>(
       device, stream_, stats_.get(), [this](CUresult result, const DeviceKernel& kernel) {
         try {
-          check(result, "cuLaunchKernel", "launch of '" + kernel.info().name + "'");
+          check(result, "cuLaunchKernel", launch_name(kernel));
         } catch (...) {
           return std::current_exception();
         }
@@ -134,7 +139,7 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
   CudaTiming::Scope timed(timing_.get(), stream_);  // nothing when timing is off
   const auto started = stats_ ? CudaQueueStats::clock::now() : CudaQueueStats::clock::time_point{};
   // Names the launch in errors; built only for one (a launch's path allocates nothing).
-  const auto what = [&] { return "launch of '" + kernel.info().name + "'"; };
+  const auto what = [&] { return launch_name(kernel); };
   const auto on_device = [&] { return "CUDA device '" + device_.info().name + "': " + what(); };
   const auto* loaded = dynamic_cast<const CudaKernel*>(&kernel);
   if (!loaded || &loaded->device() != &device_)
@@ -167,20 +172,15 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
   constexpr std::size_t inline_arguments = 16;
   std::array<std::uint64_t, inline_arguments> inline_words;
   std::array<void*, inline_arguments> inline_params;
-  std::array<std::size_t, inline_arguments> inline_sizes;
   std::vector<std::uint64_t> heap_words;
   std::vector<void*> heap_params;
-  std::vector<std::size_t> heap_sizes;
   std::uint64_t* words = inline_words.data();
   void** params = inline_params.data();
-  std::size_t* sizes = inline_sizes.data();
   if (arguments.size() > inline_arguments) {
     heap_words.resize(arguments.size());
     heap_params.resize(arguments.size());
-    heap_sizes.resize(arguments.size());
     words = heap_words.data();
     params = heap_params.data();
-    sizes = heap_sizes.data();
   }
   std::size_t dynamic_shared = 0;
   std::uint64_t shared_base = 0;
@@ -190,11 +190,9 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
       case KernelArgumentKind::allocation:
         words[i] = reinterpret_cast<std::uint64_t>(argument.allocation);
         params[i] = &words[i];
-        sizes[i] = sizeof(std::uint64_t);
         break;
       case KernelArgumentKind::scalar:
         params[i] = const_cast<void*>(argument.value);
-        sizes[i] = argument.size;
         break;
       case KernelArgumentKind::local:
         if (shared_base == 0)
@@ -202,7 +200,6 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                         align_up(loaded->static_shared_bytes(), local_alignment);
         words[i] = shared_base + dynamic_shared;
         params[i] = &words[i];
-        sizes[i] = sizeof(std::uint64_t);
         dynamic_shared += align_up(argument.size, local_alignment);
         break;
     }
@@ -216,24 +213,10 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
        static_cast<unsigned>(block[2])},
       static_cast<unsigned>(dynamic_shared)};
   // With timing on, the timing events bracket the launch here, on this thread.
-  if (!timing_ && launcher_->hand_off(prepared, params, sizes, arguments.size())) {
-    if (stats_) {
-      stats_->launches += 1;
-      stats_->launch_ns += CudaQueueStats::since(started);
-    }
-    return;
+  if (timing_ || !launcher_->hand_off(prepared, params, arguments)) {
+    const CUresult result = launcher_->launch_here(prepared, params);
+    if (result != CUDA_SUCCESS) check(result, "cuLaunchKernel", what());
   }
-  launcher_->drain();
-  const CudaDriver& driver = device_.driver();
-  ScopedContext scope(driver, device_.context());
-  const auto driver_started =
-      stats_ ? CudaQueueStats::clock::now() : CudaQueueStats::clock::time_point{};
-  const CUresult result = driver.launch_kernel(
-      prepared.function, prepared.grid[0], prepared.grid[1], prepared.grid[2],
-      prepared.block[0], prepared.block[1], prepared.block[2], prepared.shared_bytes, stream_,
-      params, nullptr);
-  if (stats_) stats_->driver_launch_ns += CudaQueueStats::since(driver_started);
-  if (result != CUDA_SUCCESS) check(result, "cuLaunchKernel", what());
   if (stats_) {
     stats_->launches += 1;
     stats_->launch_ns += CudaQueueStats::since(started);
