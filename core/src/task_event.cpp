@@ -5,7 +5,6 @@
 #include <new>
 #include <condition_variable>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 #include "plexus/cpu_pause.hpp"
@@ -124,13 +123,7 @@ void TaskEvent::wait() const {
   // A short wait (a small kernel) ends sooner spinning than sleeping, whose wake-up costs
   // microseconds to tens of them: spin up to wait_spin, then sleep (as the CUDA driver's
   // default synchronize spins).
-  const auto spin_until = clock::now() + wait_spin;
-  for (int spins = 1; !is_done(); ++spins) {
-    cpu_pause();
-    if (spins % 64 != 0) continue;
-    if (clock::now() >= spin_until) break;
-    std::this_thread::yield();  // a thread this one waits for may need the core
-  }
+  spin_for(wait_spin, [this] { return is_done(); });
   std::unique_lock lock(state_->mutex);
   state_->done_cv.wait(lock, [this] {
     return state_->status == TaskStatus::complete || state_->status == TaskStatus::failed;

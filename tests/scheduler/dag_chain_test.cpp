@@ -1,10 +1,12 @@
 // scheduler/dag's asynchronous device path: a chain of device tasks (each depending on the
 // one before) is enqueued on one worker's in-order queue behind work that has not finished,
 // without waiting for it; the events complete from the queue's on_complete, in order; a
-// task that depends on work of another device waits for it. A fake device whose queues hold
+// task that depends on work of another device waits for it; wait_all waits for enqueued
+// work that has not completed. A fake device whose queues hold
 // their completions until the test releases them makes "not waited for" observable.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -166,4 +168,26 @@ TEST_CASE("dag: a device task waits for unfinished work of another device", "[sc
   scheduler.wait_all();
   CHECK(a->status() == plexus::TaskStatus::complete);
   CHECK(b->status() == plexus::TaskStatus::complete);
+}
+
+TEST_CASE("dag: wait_all waits for device tasks that are enqueued but not yet complete",
+          "[scheduler][dag]") {
+  Log log;
+  HeldDevice device(log);
+  auto set = plexus::test::scheduler_set("dag", "workers = 2\n");
+  plexus::Scheduler& scheduler = *set->scheduler();
+  std::vector<std::shared_ptr<plexus::TaskEvent>> events;
+  for (int id = 0; id < 3; ++id) events.push_back(submit_device(scheduler, log, device, id, {}));
+  REQUIRE(log.wait_for_enqueued(events.size()));  // the workers have let go of every task
+  std::atomic<bool> waited{false};
+  std::thread waiter([&] {
+    scheduler.wait_all();
+    waited = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK_FALSE(waited);  // the work is still in the queues
+  log.release();
+  waiter.join();
+  CHECK(waited);
+  for (const auto& event : events) CHECK(event->status() == plexus::TaskStatus::complete);
 }

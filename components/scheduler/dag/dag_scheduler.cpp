@@ -204,14 +204,6 @@ void DagScheduler::wait_all() {
   wait_for_submitted();
 }
 
-void DagScheduler::spin_for_chain(const Worker& worker, std::uint64_t taken) const {
-  const auto until = std::chrono::steady_clock::now() + spin_;
-  for (int spins = 1; worker.given.load(std::memory_order_acquire) == taken; ++spins) {
-    cpu_pause();
-    if (spins % 64 == 0 && std::chrono::steady_clock::now() >= until) return;
-  }
-}
-
 void DagScheduler::work(Worker& worker) {
   running_on = this;
   std::uint64_t taken = 0;  // of worker.given
@@ -219,7 +211,8 @@ void DagScheduler::work(Worker& worker) {
   for (;;) {
     // After a device task, the next of its chain usually follows within microseconds:
     // waiting for it here saves the submitting thread a wake-up per task.
-    if (ran_device_task && spin_.count() > 0) spin_for_chain(worker, taken);
+    if (ran_device_task && spin_.count() > 0)
+      spin_for(spin_, [&] { return worker.given.load(std::memory_order_acquire) != taken; });
     std::shared_ptr<Node> node;
     {
       std::unique_lock lock(mutex_);

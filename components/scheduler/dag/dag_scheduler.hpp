@@ -74,8 +74,6 @@ class DagScheduler final : public Scheduler {
   void wait_for_submitted();
   void drop_done_locked();  // under mutex_: submitted_ without the events already done
   void work(Worker& worker);
-  // Returns once `worker` has been given a task after its `taken` ones, or spin_ has passed.
-  void spin_for_chain(const Worker& worker, std::uint64_t taken) const;
 
   std::mutex mutex_;
   std::condition_variable idle_cv_;               // wait_all: unstarted_ reached 0
