@@ -123,7 +123,7 @@ void TaskEvent::wait() const {
   // A short wait (a small kernel) ends sooner spinning than sleeping, whose wake-up costs
   // microseconds to tens of them: spin up to wait_spin, then sleep (as the CUDA driver's
   // default synchronize spins).
-  spin_for(wait_spin, [this] { return is_done(); });
+  spin_for(wait_spin, Spin::yielding, [this] { return is_done(); });
   std::unique_lock lock(state_->mutex);
   state_->done_cv.wait(lock, [this] {
     return state_->status == TaskStatus::complete || state_->status == TaskStatus::failed;

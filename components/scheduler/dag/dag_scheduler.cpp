@@ -212,7 +212,8 @@ void DagScheduler::work(Worker& worker) {
     // After a device task, the next of its chain usually follows within microseconds:
     // waiting for it here saves the submitting thread a wake-up per task.
     if (ran_device_task && spin_.count() > 0)
-      spin_for(spin_, [&] { return worker.given.load(std::memory_order_acquire) != taken; });
+      spin_for(spin_, Spin::pausing,
+               [&] { return worker.given.load(std::memory_order_acquire) != taken; });
     std::shared_ptr<Node> node;
     {
       std::unique_lock lock(mutex_);

@@ -18,16 +18,19 @@ inline void cpu_pause() {
 #endif
 }
 
-// Spins until `done()` or `limit` has passed (every 64 spins it reads the clock and yields,
-// so that a thread it waits for on the same core can run); returns the last done().
+// Spins until `done()` or `limit` has passed, reading the clock every 64 spins; returns the
+// last done(). Spin::yielding also yields then, so that a thread it waits for on the same
+// core can run (a wait for another thread's work); Spin::pausing never gives the core up
+// (a worker polling for new work: a yield would delay taking it by a system call).
+enum class Spin { pausing, yielding };
 template <class Done>
-bool spin_for(std::chrono::nanoseconds limit, Done&& done) {
+bool spin_for(std::chrono::nanoseconds limit, Spin how, Done&& done) {
   const auto until = std::chrono::steady_clock::now() + limit;
   for (int spins = 1; !done(); ++spins) {
     cpu_pause();
     if (spins % 64 != 0) continue;
     if (std::chrono::steady_clock::now() >= until) return done();
-    std::this_thread::yield();
+    if (how == Spin::yielding) std::this_thread::yield();
   }
   return true;
 }
