@@ -42,9 +42,7 @@ std::vector<std::vector<int>> split_cpus(const std::vector<int>& cpus, std::size
 HostBackend::HostBackend(PluginContext& context) {
   const ComponentOptions& options = context.options;
   const std::int64_t devices = options.get_non_negative("devices", 1);
-  if (devices < 1)
-    throw error(error_category::config,
-                "[" + options.table_path() + "] devices = 0: give at least 1 (the default)");
+  if (devices < 1) options.error("devices", "is 0: give at least 1 (the default)");
   const std::int64_t threads = options.get_non_negative("threads", 0);  // 0: the device's cores
   const std::vector<int> cpus = usable_cpus();
   if (static_cast<std::size_t>(devices) > cpus.size())

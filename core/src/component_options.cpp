@@ -1,7 +1,9 @@
 #include "plexus/component_options.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
+#include "closest_name.hpp"
 #include "component_options_impl.hpp"
 #include "plexus/error.hpp"
 #include "toml_location.hpp"
@@ -29,12 +31,28 @@ std::vector<std::string> ComponentOptions::keys() const {
 
 std::int64_t ComponentOptions::get_non_negative(std::string_view key, std::int64_t fallback) const {
   const std::int64_t value = get<std::int64_t>(key, fallback);
-  if (value < 0) {
-    throw error(error_category::config, "option '" + table_path() + "." + std::string(key) +
-                                            "' must be 0 or positive, found " +
-                                            std::to_string(value));
-  }
+  if (value < 0) error(key, "must be 0 or positive, found " + std::to_string(value));
   return value;
+}
+
+std::string ComponentOptions::get_one_of(std::string_view key,
+                                         const std::vector<std::string>& choices,
+                                         std::string fallback) const {
+  auto value = find<std::string>(key);
+  if (!value) return fallback;
+  if (std::find(choices.begin(), choices.end(), *value) != choices.end()) return *value;
+  std::string listed;
+  for (const auto& choice : choices) listed += (listed.empty() ? "\"" : ", \"") + choice + "\"";
+  error(key, "must be one of " + listed + ", found \"" + *value + "\"" +
+                 detail::did_you_mean(*value, choices, "\""));
+}
+
+void ComponentOptions::error(std::string_view key, std::string_view message) const {
+  const std::string path = table_path() + "." + std::string(key);
+  const toml::node* node = impl_ ? impl_->table.get(key) : nullptr;
+  const std::string where = node ? impl_->location(key, *node) + ": " : "";
+  throw plexus::error(error_category::config,
+                      where + "option '" + path + "' " + std::string(message));
 }
 
 std::string ComponentOptions::get_or_env(std::string_view key, const char* environment_variable,
@@ -49,8 +67,8 @@ std::vector<std::string> ComponentOptions::unused_keys() const {
   if (!impl_) return result;
   for (const auto& [key, node] : impl_->table) {
     if (!impl_->was_read(key.str())) {
-      result.push_back(detail::node_location(impl_->source_name, node) + ": " + impl_->table_path +
-                       "." + std::string(key.str()));
+      result.push_back(impl_->location(key.str(), node) + ": " + impl_->table_path + "." +
+                       std::string(key.str()));
     }
   }
   return result;
@@ -61,7 +79,7 @@ namespace {
 [[noreturn]] void wrong_type(const ComponentOptions::Impl& impl, std::string_view key,
                              const toml::node& node, std::string_view expected) {
   throw error(error_category::config,
-              detail::node_location(impl.source_name, node) + ": option '" + impl.table_path +
+              impl.location(key, node) + ": option '" + impl.table_path +
                   "." + std::string(key) + "' must be " + std::string(expected) + ", found " +
                   std::string(detail::node_type_name(node.type())) + " " +
                   detail::node_value_text(node));

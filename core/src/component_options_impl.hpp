@@ -7,25 +7,33 @@
 #include <set>
 #include <string>
 
+#include "config_impl.hpp"
 #include "plexus/component_options.hpp"
+#include "toml_location.hpp"
 
 namespace plexus {
 
 class ComponentOptions::Impl {
  public:
-  // `table` lives inside the parsed config that `owner` keeps alive (copying a toml++
+  // `table` lives inside the merged config that `config` keeps alive (copying a toml++
   // table would drop the source positions that messages need).
-  Impl(std::shared_ptr<const void> owner, const toml::table& table, std::string source_name,
+  Impl(std::shared_ptr<const Config::Impl> config, const toml::table& table,
        std::string table_path)
-      : owner(std::move(owner)),
-        table(table),
-        source_name(std::move(source_name)),
-        table_path(std::move(table_path)) {}
+      : config(std::move(config)), table(table), table_path(std::move(table_path)) {}
 
-  const std::shared_ptr<const void> owner;
+  const std::shared_ptr<const Config::Impl> config;
   const toml::table& table;
-  const std::string source_name;
   const std::string table_path;
+
+  // "file:line:col" of the option's value, or the override that set it.
+  std::string location(std::string_view key, const toml::node& node) const {
+    const std::string path = table_path + "." + std::string(key);
+    if (auto found = config->set_by.find(path); found != config->set_by.end()) {
+      return found->second;
+    }
+    return detail::node_location(config->layers.empty() ? "" : config->layers.back().origin.path,
+                                 node);
+  }
 
   void mark_read(std::string_view key) const {
     std::lock_guard lock(mutex);

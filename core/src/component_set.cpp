@@ -1,11 +1,15 @@
 #include "plexus/component_set.hpp"
 
+#include <algorithm>
+
+#include "closest_name.hpp"
+#include "config_impl.hpp"
+
 #include "plexus/backend.hpp"
 #include "plexus/cache_store.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/error.hpp"
 #include "plexus/fusion_engine.hpp"
-#include "plexus/log.hpp"
 #include "plexus/memory_model.hpp"
 #include "plexus/plugin_library.hpp"
 #include "plexus/scheduler.hpp"
@@ -22,6 +26,7 @@ struct ComponentSet::State {
   Scheduler* scheduler = nullptr;
   std::vector<LoadedComponent> loaded;
   std::vector<std::string> warnings;
+  std::vector<std::string> skipped;
 };
 
 namespace {
@@ -33,21 +38,63 @@ std::string joined_or_none(const std::vector<std::string>& names) {
   return text;
 }
 
-std::string not_installed_message(const Config& config, const PluginRegistry& registry,
-                                  ComponentKind kind, const std::string& name) {
-  std::string message = config.origin().path + ": " + std::string(to_string(kind)) + " '" +
-                        name + "' is not installed; available: " +
-                        joined_or_none(registry.names(kind)) + ".";
+// The backends this source tree has (PLEXUS_SHIPPED_BACKENDS, from CMake).
+std::vector<std::string> shipped_backends() {
+  std::vector<std::string> names;
+  std::string_view list = PLEXUS_SHIPPED_BACKENDS;
+  while (!list.empty()) {
+    const auto comma = list.find(',');
+    names.emplace_back(list.substr(0, comma));
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+  }
+  return names;
+}
+
+// "WHERE: scheduler 'hetf' is not installed (did you mean 'heft'?); available: dag, heft,
+// inorder. Searched: DIR (ORIGIN), DIR (ORIGIN)."
+std::string not_installed_message(const std::string& where, const PluginRegistry& registry,
+                                  ComponentKind kind, const std::string& name,
+                                  std::vector<std::string> also_known = {}) {
+  const auto available = registry.names(kind);
+  also_known.insert(also_known.end(), available.begin(), available.end());
+  std::string message = where + ": " + std::string(to_string(kind)) + " '" + name +
+                        "' is not installed";
+  if (auto nearest = detail::closest_name(name, also_known)) {
+    message += " (did you mean '" + *nearest + "'?)";
+  }
+  message += "; available: " + joined_or_none(available) + ".";
   const std::string file_name =
       "libplexus_" + std::string(to_string(kind)) + "_" + name + ".so";
   for (const auto& problem : registry.problems()) {
     if (problem.path.filename() == file_name) message += " Found but unusable: " + problem.message;
   }
-  message += " Searched:";
+  std::string searched;
   for (const auto& dir : registry.search_path()) {
-    message += " " + dir.path.string() + " (" + dir.origin + ");";
+    searched += (searched.empty() ? "" : ", ") + dir.path.string() + " (" + dir.origin + ")";
   }
-  return message;
+  return message + " Searched: " + (searched.empty() ? "nothing" : searched) + ".";
+}
+
+// `[<kind>.<name>]` tables for implementations that are not installed: warnings (a typo in
+// the table's name would otherwise leave its options unread and unreported).
+void check_option_tables(const Config& config, const PluginRegistry& registry,
+                         std::vector<std::string>& warnings) {
+  for (ComponentKind kind : all_component_kinds) {
+    const auto available = registry.names(kind);
+    for (const auto& name : config.option_tables(kind)) {
+      if (registry.find(kind, name)) continue;
+      const std::string table =
+          std::string(detail::config_table_name(kind)) + "." + name;
+      std::string warning = config.origin_of(table) + ": [" + table + "] gives options to " +
+                            std::string(to_string(kind)) + " '" + name +
+                            "', which is not installed";
+      if (auto nearest = detail::closest_name(name, available)) {
+        warning += " (did you mean [" + std::string(detail::config_table_name(kind)) + "." +
+                   *nearest + "]?)";
+      }
+      warnings.push_back(warning + "; its options are not used");
+    }
+  }
 }
 
 }  // namespace
@@ -57,7 +104,14 @@ ComponentSet::ComponentSet(const Config& config, const PluginRegistry& registry)
   auto create = [&]<class Interface>(ComponentKind kind, const std::string& name) -> Interface* {
     const PluginListing* listing = registry.find(kind, name);
     if (!listing) {
-      throw error(error_category::config, not_installed_message(config, registry, kind, name));
+      const std::string where =
+          kind == ComponentKind::backend
+              ? config.origin_of("backends.use", name)
+              : config.origin_of(std::string(detail::config_table_name(kind)) + ".use");
+      throw error(error_category::config,
+                  not_installed_message(where, registry, kind, name,
+                                        kind == ComponentKind::backend ? shipped_backends()
+                                                                       : std::vector<std::string>{}));
     }
     auto library = PluginLibrary::load(*listing);
     PluginContext context{config.options_for(kind, name), *this};
@@ -72,7 +126,6 @@ ComponentSet::ComponentSet(const Config& config, const PluginRegistry& registry)
     for (const auto& unused : context.options.unused_keys()) {
       state_->warnings.push_back(unused + " is not an option of " +
                                  std::string(to_string(kind)) + " '" + name + "' (ignored)");
-      logger().warn("{}", state_->warnings.back());
     }
     state_->owned.push_back(std::move(component));
     state_->loaded.push_back(
@@ -80,11 +133,16 @@ ComponentSet::ComponentSet(const Config& config, const PluginRegistry& registry)
     return typed;
   };
 
+  check_option_tables(config, registry, state_->warnings);
   try {
+    const auto shipped = shipped_backends();
     for (const auto& name : config.selected_backends()) {
-      if (!registry.find(ComponentKind::backend, name) && config.skip_missing_backends()) {
-        state_->warnings.push_back("backend '" + name + "' is not installed (skipped)");
-        logger().debug("{}", state_->warnings.back());
+      // skip_missing skips a backend Plexus has but this build lacks; any other name that
+      // is not installed is a mistake (e.g. "cdua"), reported below with a suggestion.
+      if (!registry.find(ComponentKind::backend, name) && config.skip_missing_backends() &&
+          std::find(shipped.begin(), shipped.end(), name) != shipped.end()) {
+        state_->skipped.push_back("backend '" + name +
+                                  "' is not installed (skipped: [backends] skip_missing)");
         continue;
       }
       state_->backends.push_back(create.operator()<Backend>(ComponentKind::backend, name));
@@ -126,6 +184,8 @@ std::optional<LoadedComponent> ComponentSet::loaded(ComponentKind kind) const {
 }
 
 const std::vector<std::string>& ComponentSet::warnings() const { return state_->warnings; }
+
+const std::vector<std::string>& ComponentSet::skipped() const { return state_->skipped; }
 
 std::size_t ComponentSet::backend_count() const { return state_->backends.size(); }
 

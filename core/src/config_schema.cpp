@@ -5,6 +5,7 @@
 #include <regex>
 #include <string>
 
+#include "closest_name.hpp"
 #include "config_impl.hpp"
 #include "plexus/byte_size.hpp"
 #include "plexus/error.hpp"
@@ -14,9 +15,9 @@ namespace plexus::detail {
 
 namespace {
 
-constexpr std::array<std::string_view, 10> top_level_tables = {
-    "log",       "plugins", "trace", "program_cache", "backends",
-    "scheduler", "memory",  "cache", "compiler",      "fusion"};
+constexpr std::array<std::string_view, 11> top_level_tables = {
+    "config",   "log",       "plugins", "trace", "program_cache", "backends",
+    "scheduler", "memory",  "cache",   "compiler", "fusion"};
 
 std::string joined(const auto& names) {
   std::string text;
@@ -68,6 +69,22 @@ class SchemaChecker {
       if (spdlog::level::from_str(level) == spdlog::level::off && level != "off") {
         fail(node, "'log.level' is '" + level +
                        "' (expected one of: trace, debug, info, warn, error, critical, off)");
+      }
+    }
+  }
+
+  // `[config] base`: "inherited" (the default: this layer goes on top of the ones below) or
+  // "none" (start from nothing).
+  void check_config(const toml::table& table) const {
+    for (const auto& [key, node] : table) {
+      std::string path = "config." + std::string(key.str());
+      if (key.str() != "base") fail(node, "unknown key '" + path + "' (expected: base)");
+      expect_type(node, path, toml::node_type::string, "a string");
+      const std::string& base = node.as_string()->get();
+      if (base != "none" && base != "inherited") {
+        fail(node, "'config.base' is '" + base +
+                       "' (expected \"none\": start from nothing, or \"inherited\": on top of "
+                       "the built-in default and the files below this one)");
       }
     }
   }
@@ -139,12 +156,15 @@ void validate_config(const toml::table& table, const std::string& source_name) {
     bool known = false;
     for (auto candidate : top_level_tables) known = known || candidate == name;
     if (!known) {
-      checker.fail(node, "unknown table '" + name + "' (expected one of: " +
-                             joined(top_level_tables) + ")");
+      const std::vector<std::string> names(top_level_tables.begin(), top_level_tables.end());
+      checker.fail(node, "unknown table '" + name + "'" + did_you_mean(name, names) +
+                             " (expected one of: " + joined(top_level_tables) + ")");
     }
     checker.expect_type(node, name, toml::node_type::table, "a table");
     const toml::table& sub = *node.as_table();
-    if (name == "log") {
+    if (name == "config") {
+      checker.check_config(sub);
+    } else if (name == "log") {
       checker.check_log(sub);
     } else if (name == "plugins") {
       checker.check_plugins(sub);
@@ -165,6 +185,10 @@ std::optional<std::uint64_t> byte_size_value(const toml::node& node) {
   }
   if (auto text = node.value_exact<std::string>()) return parse_byte_size(*text);
   return std::nullopt;
+}
+
+bool drops_lower_layers(const toml::table& layer) {
+  return layer["config"]["base"].value_or(std::string()) == "none";
 }
 
 std::string_view config_table_name(ComponentKind kind) {

@@ -1,10 +1,17 @@
-// Config::load: the search order and the environment overrides.
+// Config::load: the layers (built-in default, system, user and project files), the
+// environment overrides, and warnings about PLEXUS_* variables nothing reads.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
+#include "closest_name.hpp"
 #include "config_impl.hpp"
 #include "plexus/error.hpp"
+
+extern char** environ;
 
 namespace plexus {
 
@@ -29,35 +36,98 @@ std::optional<fs::path> user_config_file() {
   return dir / "plexus" / "plexus.toml";
 }
 
+// <dir>/plexus/plexus.toml for each $XDG_CONFIG_DIRS entry (default /etc/xdg), lowest first.
+std::vector<fs::path> system_config_files() {
+  const char* dirs = non_empty_env("XDG_CONFIG_DIRS");
+  std::vector<fs::path> files;
+  std::istringstream list(dirs ? dirs : "/etc/xdg");
+  for (std::string dir; std::getline(list, dir, ':');) {
+    if (!dir.empty()) files.push_back(fs::path(dir) / "plexus" / "plexus.toml");
+  }
+  std::reverse(files.begin(), files.end());
+  return files;
+}
+
 bool is_file(const fs::path& path) {
   std::error_code ignored;
   return fs::is_regular_file(path, ignored);
 }
 
-}  // namespace
-
-Config Config::load(const std::optional<std::filesystem::path>& explicit_path) {
-  std::optional<Config> config;
-  if (explicit_path) {
-    config = from_file(*explicit_path, ConfigSource::argument);
-  } else if (const char* env = non_empty_env("PLEXUS_CONFIG")) {
+// The project file: the explicit path, else PLEXUS_CONFIG, else ./plexus.toml.
+std::optional<ConfigOrigin> project_file(const std::optional<fs::path>& explicit_path) {
+  if (explicit_path) return ConfigOrigin{ConfigSource::argument, explicit_path->string()};
+  if (const char* env = non_empty_env("PLEXUS_CONFIG")) {
     if (!is_file(env)) {
       throw error(error_category::config, std::string("PLEXUS_CONFIG names '") + env +
                                               "', which is not a readable file");
     }
-    config = from_file(env, ConfigSource::environment);
-  } else if (is_file("plexus.toml")) {
-    config = from_file(fs::absolute("plexus.toml"), ConfigSource::working_directory);
-  } else if (auto user = user_config_file(); user && is_file(*user)) {
-    config = from_file(*user, ConfigSource::user_config_dir);
-  } else {
-    config = from_string(builtin_text(), "<built-in default>");
+    return ConfigOrigin{ConfigSource::environment, env};
   }
-  detail::apply_environment_overrides(*config);
-  return std::move(*config);
+  if (is_file("plexus.toml")) {
+    return ConfigOrigin{ConfigSource::working_directory, fs::absolute("plexus.toml").string()};
+  }
+  return std::nullopt;
+}
+
+// Every PLEXUS_* variable Plexus reads (docs/configuration.md, "Environment variables").
+const std::vector<std::string>& known_variables() {
+  static const std::vector<std::string> names = {
+      // the config
+      "PLEXUS_CONFIG", "PLEXUS_SCHEDULER", "PLEXUS_MEMORY", "PLEXUS_CACHE", "PLEXUS_COMPILER",
+      "PLEXUS_FUSION", "PLEXUS_BACKENDS", "PLEXUS_LOG_LEVEL", "PLEXUS_TRACE",
+      "PLEXUS_PROGRAM_CACHE_MAX_BYTES", "PLEXUS_PLUGIN_PATH",
+      // components
+      "PLEXUS_CACHE_DIR", "PLEXUS_HEFT_HISTORY", "PLEXUS_LIBCLC_DIR",
+      "PLEXUS_CLANG_RESOURCE_DIR", "PLEXUS_HOST_DEVICE_LIBRARY", "PLEXUS_LLVM_TOOLS_DIR",
+      "PLEXUS_LLVM_SPIRV", "PLEXUS_HOST_DUMP_IR", "PLEXUS_CUDA_LAUNCH_THREAD",
+      "PLEXUS_CUDA_LAUNCH_SPIN_US", "PLEXUS_CUDA_COMPLETION_BATCH_US",
+      "PLEXUS_CUDA_COMPLETION_WAIT",
+      // the test suite and benchmarks (also any PLEXUS_TEST_* and PLEXUS_BENCH_*)
+      "PLEXUS_BUILD_PLUGIN_DIR", "PLEXUS_BINARY_DIR", "PLEXUS_SOURCE_DIR"};
+  return names;
+}
+
+}  // namespace
+
+Config Config::load(const std::optional<std::filesystem::path>& explicit_path) {
+  auto impl = std::make_shared<Impl>();
+  impl->layers.push_back({{ConfigSource::builtin, "<built-in default>"}, std::string(builtin_text())});
+  for (const auto& file : system_config_files()) {
+    if (is_file(file)) {
+      impl->layers.push_back({{ConfigSource::system_config_dir, file.string()}, detail::read_config_text(file)});
+    }
+  }
+  if (auto user = user_config_file(); user && is_file(*user)) {
+    impl->layers.push_back({{ConfigSource::user_config_dir, user->string()}, detail::read_config_text(*user)});
+  }
+  if (auto project = project_file(explicit_path)) {
+    impl->layers.push_back({*project, detail::read_config_text(project->path)});
+  }
+  impl->warnings = detail::unknown_environment_variables();
+  impl->merge();
+  Config config(std::move(impl));
+  detail::apply_environment_overrides(config);
+  return config;
 }
 
 namespace detail {
+
+std::string read_config_text(const std::filesystem::path& path) {
+  std::error_code ignored;
+  if (fs::is_directory(path, ignored)) {
+    throw error(error_category::config,
+                "cannot read config file '" + path.string() + "': it is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw error(error_category::config, "cannot read config file '" + path.string() + "': " +
+                                            (fs::exists(path) ? "permission denied or not a file"
+                                                              : "no such file"));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 void apply_environment_overrides(Config& config) {
   for (ComponentKind kind : all_component_kinds) {
@@ -78,6 +148,23 @@ void apply_environment_overrides(Config& config) {
     config.set("program_cache.max_bytes", size,
                std::string("PLEXUS_PROGRAM_CACHE_MAX_BYTES=") + size);
   }
+}
+
+std::vector<std::string> unknown_environment_variables() {
+  std::vector<std::string> warnings;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    const std::string_view text(*entry);
+    const std::string name(text.substr(0, text.find('=')));
+    if (!name.starts_with("PLEXUS_") || name.starts_with("PLEXUS_TEST_") ||
+        name.starts_with("PLEXUS_BENCH_")) {
+      continue;
+    }
+    const auto& known = known_variables();
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    warnings.push_back("environment variable " + name + " is not one Plexus reads (ignored)" +
+                       did_you_mean(name, known, ""));
+  }
+  return warnings;
 }
 
 }  // namespace detail

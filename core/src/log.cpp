@@ -16,7 +16,7 @@ std::shared_ptr<spdlog::logger> make_logger() {
   auto sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
   auto created = std::make_shared<spdlog::logger>("plexus", sink);
   created->set_pattern("[plexus %^%l%$] %v");
-  created->set_level(spdlog::level::info);
+  created->set_level(spdlog::level::warn);  // quiet by default (config/default.toml)
   if (const char* env = std::getenv("PLEXUS_LOG_LEVEL")) {
     auto level = spdlog::level::from_str(env);
     if (level != spdlog::level::off || std::string(env) == "off") created->set_level(level);

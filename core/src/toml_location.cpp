@@ -5,9 +5,10 @@
 namespace plexus::detail {
 
 std::string node_location(std::string_view source_name, const toml::node& node) {
-  const auto& begin = node.source().begin;
-  std::string text(source_name);
-  if (begin.line == 0) return text;
+  const auto& source = node.source();
+  const auto& begin = source.begin;
+  if (begin.line == 0 || !source.path || source.path->empty()) return std::string(source_name);
+  std::string text(*source.path);
   return text + ":" + std::to_string(begin.line) + ":" + std::to_string(begin.column);
 }
 

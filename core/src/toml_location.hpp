@@ -9,7 +9,8 @@
 
 namespace plexus::detail {
 
-// "file:line:col" of a node, or just "file" for nodes that came from an override.
+// "file:line:col" of a node parsed from a file (or a named text); `source_name` for a node
+// without a position (one an override made).
 std::string node_location(std::string_view source_name, const toml::node& node);
 std::string_view node_type_name(toml::node_type type);
 // The node's value as a short text for messages (strings quoted).

@@ -1,4 +1,5 @@
-// Config::load: the documented search order and the environment overrides.
+// Config::load: the layers (built-in default, system, user and project files), the
+// environment overrides, and where each value came from.
 #include <catch2/catch.hpp>
 
 #include "plexus/config.hpp"
@@ -20,7 +21,9 @@ struct CleanEnvironment {
   TempDir root;
   ScopedEnv config{"PLEXUS_CONFIG", std::nullopt};
   ScopedEnv xdg{"XDG_CONFIG_HOME", (root.path() / "xdg").string()};
+  ScopedEnv xdg_dirs{"XDG_CONFIG_DIRS", (root.path() / "system").string()};
   ScopedEnv scheduler{"PLEXUS_SCHEDULER", std::nullopt};
+  ScopedEnv memory{"PLEXUS_MEMORY", std::nullopt};
   ScopedEnv backends{"PLEXUS_BACKENDS", std::nullopt};
   ScopedEnv level{"PLEXUS_LOG_LEVEL", std::nullopt};
   ScopedEnv program_cache{"PLEXUS_PROGRAM_CACHE_MAX_BYTES", std::nullopt};
@@ -33,7 +36,7 @@ std::string selects(const std::string& scheduler) {
 
 }  // namespace
 
-TEST_CASE("search order: explicit, PLEXUS_CONFIG, ./plexus.toml, user dir, built-in") {
+TEST_CASE("the project file: explicit, else PLEXUS_CONFIG, else ./plexus.toml; over the user file") {
   CleanEnvironment env;
   SECTION("nothing present: the built-in default") {
     Config config = Config::load();
@@ -111,4 +114,128 @@ TEST_CASE("PLEXUS_PROGRAM_CACHE_MAX_BYTES overrides [program_cache] max_bytes") 
   ScopedEnv bad("PLEXUS_PROGRAM_CACHE_MAX_BYTES", "-5");
   CHECK_THROWS_WITH(Config::load(), Contains("PLEXUS_PROGRAM_CACHE_MAX_BYTES=-5") &&
                                         Contains("'program_cache.max_bytes' must be a size"));
+}
+
+TEST_CASE("a project file that sets one key changes that key alone") {
+  CleanEnvironment env;
+  const Config builtin = Config::from_string(Config::builtin_text(), "<built-in default>");
+  env.root.write("plexus.toml", selects("inorder"));
+  Config config = Config::load();
+  CHECK(config.selected(ComponentKind::scheduler) == "inorder");
+  CHECK(config.selected_backends() == builtin.selected_backends());
+  CHECK(config.skip_missing_backends());
+  for (ComponentKind kind : {ComponentKind::memory, ComponentKind::compiler, ComponentKind::cache}) {
+    CHECK(config.selected(kind) == builtin.selected(kind));
+    CHECK(config.selected(kind).has_value());
+  }
+  CHECK(config.origin_of("scheduler.use") ==
+        (env.root.path() / "plexus.toml").string() + ":2:7");
+  CHECK_THAT(config.origin_of("memory.use"), Catch::Matchers::StartsWith("<built-in default>:"));
+  CHECK_THAT(config.origin_of("backends.use", "cuda"),
+             Catch::Matchers::StartsWith("<built-in default>:"));
+  REQUIRE(config.layers().size() == 2);
+  CHECK(config.layers()[0].source == ConfigSource::builtin);
+  CHECK(config.layers()[1].source == ConfigSource::working_directory);
+}
+
+TEST_CASE("layers apply lowest first: built-in, system, user, project, environment, API") {
+  CleanEnvironment env;
+  env.root.write("system/plexus/plexus.toml",
+                 "[memory]\nuse = \"whole\"\n[scheduler]\nuse = \"from_system\"\n"
+                 "[log]\nlevel = \"error\"\n");
+  env.root.write("xdg/plexus/plexus.toml",
+                 "[scheduler]\nuse = \"dag\"\n[scheduler.dag]\nworkers = 2\nspin_us = 10\n");
+  env.root.write("plexus.toml", "[scheduler.dag]\nworkers = 4\n[log]\nlevel = \"info\"\n");
+  ScopedEnv memory("PLEXUS_MEMORY", "exact");
+  Config config = Config::load();
+  config.set("log.level", "debug", "--log debug");
+  REQUIRE(config.layers().size() == 4);
+  CHECK(config.layers()[1].source == ConfigSource::system_config_dir);
+  CHECK(config.layers()[2].source == ConfigSource::user_config_dir);
+  CHECK(config.layers()[3].source == ConfigSource::working_directory);
+  CHECK(config.selected(ComponentKind::scheduler) == "dag");        // user over system
+  CHECK(config.selected(ComponentKind::memory) == "exact");         // environment over system
+  CHECK(config.origin_of("memory.use") == "PLEXUS_MEMORY=exact");
+  CHECK(config.selected(ComponentKind::compiler) == "clang");       // built-in, untouched
+  CHECK(config.log_level() == "debug");                             // API argument over all
+  auto options = config.options_for(ComponentKind::scheduler, "dag");
+  CHECK(options.get<std::int64_t>("workers", 0) == 4);  // the project's, key by key
+  CHECK(options.get<std::int64_t>("spin_us", 0) == 10);  // the user's, kept
+  CHECK(config.origin_of("scheduler.dag.spin_us") ==
+        (env.root.path() / "xdg/plexus/plexus.toml").string() + ":5:11");
+  bool listed = false;
+  for (const auto& value : config.values()) {
+    if (value.key == "scheduler.dag.workers") {
+      listed = true;
+      CHECK(value.value == "4");
+      CHECK(value.origin == (env.root.path() / "plexus.toml").string() + ":2:11");
+    }
+  }
+  CHECK(listed);
+}
+
+TEST_CASE("[config] base = \"none\" starts from nothing") {
+  CleanEnvironment env;
+  env.root.write("xdg/plexus/plexus.toml", "[memory]\nuse = \"whole\"\n");
+  env.root.write("plexus.toml", "[config]\nbase = \"none\"\n" + selects("inorder"));
+  Config config = Config::load();
+  CHECK(config.selected(ComponentKind::scheduler) == "inorder");
+  CHECK(config.selected_backends().empty());
+  CHECK_FALSE(config.selected(ComponentKind::memory).has_value());
+  CHECK_FALSE(config.selected(ComponentKind::compiler).has_value());
+  REQUIRE(config.layers().size() == 1);
+  CHECK(config.layers()[0].source == ConfigSource::working_directory);
+  SECTION("a user file can start from nothing too; the project file goes on top of it") {
+    env.root.write("xdg/plexus/plexus.toml", "[config]\nbase = \"none\"\n[memory]\nuse = \"whole\"\n");
+    env.root.write("plexus.toml", selects("inorder"));
+    Config layered = Config::load();
+    CHECK(layered.selected(ComponentKind::memory) == "whole");
+    CHECK(layered.selected(ComponentKind::scheduler) == "inorder");
+    CHECK(layered.selected_backends().empty());
+    CHECK(layered.layers().size() == 2);
+  }
+}
+
+TEST_CASE("relative plugin paths resolve against the layer that names them") {
+  CleanEnvironment env;
+  env.root.write("xdg/plexus/plexus.toml", "[plugins]\npaths = [\"user_plugins\"]\n");
+  Config config = Config::load();
+  REQUIRE(config.plugin_paths().size() == 1);
+  CHECK(config.plugin_paths()[0] == env.root.path() / "xdg/plexus/user_plugins");
+}
+
+TEST_CASE("a component option set as an API argument is typed and named in errors") {
+  CleanEnvironment env;
+  Config config = Config::load();
+  config.set("scheduler.dag.workers", "1", "--set scheduler.dag.workers=1");
+  CHECK(config.options_for(ComponentKind::scheduler, "dag").get<std::int64_t>("workers", 0) == 1);
+  CHECK(config.origin_of("scheduler.dag.workers") == "--set scheduler.dag.workers=1");
+  config.set("scheduler.dag.workers", "many", "--set scheduler.dag.workers=many");
+  CHECK_THROWS_WITH(
+      config.options_for(ComponentKind::scheduler, "dag").get<std::int64_t>("workers", 0),
+      Contains("--set scheduler.dag.workers=many: option 'scheduler.dag.workers' must be an "
+               "integer, found string \"many\""));
+}
+
+TEST_CASE("a PLEXUS_* variable Plexus does not read is a warning with the nearest name") {
+  CleanEnvironment env;
+  ScopedEnv typo("PLEXUS_SHEDULER", "heft");
+  ScopedEnv test_only("PLEXUS_TEST_SOMETHING", "1");
+  Config config = Config::load();
+  std::string about_typo;
+  for (const auto& warning : config.warnings()) {
+    if (warning.find("PLEXUS_SHEDULER") != std::string::npos) about_typo = warning;
+    CHECK(warning.find("PLEXUS_TEST_SOMETHING") == std::string::npos);  // reserved for tests
+  }
+  CHECK_THAT(about_typo, Contains("environment variable PLEXUS_SHEDULER is not one Plexus reads") &&
+                             Contains("did you mean PLEXUS_SCHEDULER?"));
+  CHECK(config.selected(ComponentKind::scheduler) == "dag");
+}
+
+TEST_CASE("a bad value in a lower layer names that layer's file") {
+  CleanEnvironment env;
+  env.root.write("xdg/plexus/plexus.toml", "[scheduler]\nuse = 3\n");
+  env.root.write("plexus.toml", selects("inorder"));
+  CHECK_THROWS_WITH(Config::load(), Contains("xdg/plexus/plexus.toml:2:7") &&
+                                        Contains("'scheduler.use' must be a string"));
 }

@@ -31,7 +31,7 @@ TEST_CASE("the built-in default selects the dag scheduler and the known backends
   CHECK(config.selected(ComponentKind::scheduler) == "dag");
   CHECK(config.selected_backends() == std::vector<std::string>{"host", "opencl", "cuda"});
   CHECK(config.skip_missing_backends());
-  CHECK(config.log_level() == "info");
+  CHECK(config.log_level() == "warn");  // quiet by default
   CHECK_FALSE(config.selected(ComponentKind::fusion).has_value());
 }
 
@@ -106,6 +106,40 @@ TEST_CASE("component options are typed, located and tracked") {
   auto unused = options.unused_keys();
   REQUIRE(unused.size() == 1);
   CHECK_THAT(unused[0], Contains("opts.toml:8:") && Contains("scheduler.dag.unused"));
+}
+
+TEST_CASE("a plugin reports its own option errors with the option's position") {
+  Config config = Config::from_string(
+      "[scheduler]\nuse = \"heft\"\n[scheduler.heft]\nprior = \"compute_unit\"\nlimit = 7\n",
+      "own.toml");
+  auto options = config.options_for(ComponentKind::scheduler, "heft");
+  CHECK_THROWS_WITH(options.get_one_of("prior", {"compute_units", "none"}, "none"),
+                    Contains("own.toml:4:9: option 'scheduler.heft.prior' must be one of "
+                             "\"compute_units\", \"none\", found \"compute_unit\"; did you mean "
+                             "\"compute_units\"?"));
+  CHECK(options.get_one_of("absent", {"a", "b"}, "b") == "b");
+  CHECK_THROWS_WITH(options.error("limit", "must be a power of two, found 7"),
+                    Contains("own.toml:5:9: option 'scheduler.heft.limit' must be a power of two"));
+  CHECK_THROWS_WITH(options.error("missing", "is required"),
+                    Contains("option 'scheduler.heft.missing' is required"));
+  CHECK_THROWS_WITH(Config::from_string("[scheduler.dag]\nworkers = -2\n", "neg.toml")
+                        .options_for(ComponentKind::scheduler, "dag")
+                        .get_non_negative("workers", 1),
+                    Contains("neg.toml:2:11: option 'scheduler.dag.workers' must be 0 or positive"));
+}
+
+TEST_CASE("[config] base takes \"none\" or \"inherited\"") {
+  CHECK_NOTHROW(Config::from_string("[config]\nbase = \"none\"\n", "t.toml"));
+  CHECK_NOTHROW(Config::from_string("[config]\nbase = \"inherited\"\n", "t.toml"));
+  CHECK_THAT(config_error("[config]\nbase = \"nothing\"\n"),
+             Contains("bad.toml:2:8") && Contains("'config.base' is 'nothing'"));
+  CHECK_THAT(config_error("[config]\ninherit = false\n"),
+             Contains("bad.toml:2:1") && Contains("unknown key 'config.inherit'"));
+}
+
+TEST_CASE("an unknown table suggests the nearest") {
+  CHECK_THAT(config_error("[schedular]\nuse = \"dag\"\n"),
+             Contains("unknown table 'schedular'; did you mean 'scheduler'?"));
 }
 
 TEST_CASE("options of a component without a table are empty") {
@@ -213,12 +247,20 @@ TEST_CASE("the config in force renders back to TOML that parses") {
 }
 
 TEST_CASE("every shipped config file is valid") {
-
-  for (const auto& entry : std::filesystem::directory_iterator(
+  std::size_t checked = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(
            plexus::test::env_path("PLEXUS_SOURCE_DIR") / "config" / "examples")) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".toml") continue;
     INFO(entry.path());
     CHECK_NOTHROW(Config::from_file(entry.path()));
+    ++checked;
   }
+  CHECK(checked >= 9);  // config/examples/*.toml and config/examples/ab/*.toml
   CHECK_NOTHROW(
       Config::from_file(plexus::test::env_path("PLEXUS_SOURCE_DIR") / "config" / "default.toml"));
+}
+
+TEST_CASE("a directory is not a config file") {
+  plexus::test::TempDir dir;
+  CHECK_THROWS_WITH(Config::from_file(dir.path()), Contains("it is a directory"));
 }

@@ -230,10 +230,11 @@ TEST_CASE("heft tasks_per_device: 0, negative, other strings and other types are
       CHECK_THAT(e.what(), Catch::Contains("give \"auto\""));
     }
   };
-  refused("0", "[scheduler.heft] tasks_per_device = 0");
-  refused("-2", "[scheduler.heft] tasks_per_device = -2");
-  refused("\"many\"", "[scheduler.heft] tasks_per_device = \"many\"");
-  refused("\"AUTO\"", "tasks_per_device = \"AUTO\"");
+  // Where: the value's file, line and column (options.error).
+  refused("0", "heft-test.toml:4:20: option 'scheduler.heft.tasks_per_device' is 0");
+  refused("-2", "heft-test.toml:4:20: option 'scheduler.heft.tasks_per_device' is -2");
+  refused("\"many\"", "heft-test.toml:4:20: option 'scheduler.heft.tasks_per_device' is \"many\"");
+  refused("\"AUTO\"", "option 'scheduler.heft.tasks_per_device' is \"AUTO\"");
   refused("2.5", "heft-test.toml:4:20: option 'scheduler.heft.tasks_per_device' must be an "
                  "integer, found float");
   refused("true", "must be an integer, found boolean");

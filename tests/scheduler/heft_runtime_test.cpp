@@ -318,7 +318,8 @@ TEST_CASE("heft refuses bad options with the key and what to give") {
   }
   plexus::test::require_error(
       [&] { plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\nprior = \"fast\"\n"); },
-      plexus::error_category::config, "prior = \"fast\"");
+      plexus::error_category::config,
+      "option 'scheduler.heft.prior' must be one of \"compute_units\", \"none\", found \"fast\"");
   plexus::test::require_error(
       [&] { plexus::test::make_runtime(heft, "\"host\"", "[scheduler.heft]\nworkers = -1\n"); },
       plexus::error_category::config, "workers");

@@ -24,8 +24,7 @@ thread_local const HeftScheduler* running_on = nullptr;  // the scheduler whose 
 double bandwidth_option(const ComponentOptions& options) {
   const double gbps = options.get<double>("bandwidth_gbps", 8.0);
   if (!(gbps > 0.0)) {
-    throw error(error_category::config, "[" + options.table_path() + "] bandwidth_gbps = " +
-                                            std::to_string(gbps) + ": give a number > 0 (GB/s)");
+    options.error("bandwidth_gbps", "is " + std::to_string(gbps) + ": give a number > 0 (GB/s)");
   }
   return gbps * 1e9;
 }
@@ -36,9 +35,8 @@ std::string history_option(const ComponentOptions& options) {
   const auto parent = std::filesystem::path(path).parent_path();
   std::error_code ignored;
   if (!parent.empty() && !std::filesystem::is_directory(parent, ignored)) {
-    throw error(error_category::config, "[" + options.table_path() + "] history = \"" + path +
-                                            "\": the directory '" + parent.string() +
-                                            "' does not exist; create it or choose another path");
+    options.error("history", "is \"" + path + "\": the directory '" + parent.string() +
+                                 "' does not exist; create it or choose another path");
   }
   return path;
 }
@@ -72,13 +70,9 @@ HeftScheduler::HeftScheduler(PluginContext& context)
     : model_(bandwidth_option(context.options)),
       history_path_(history_option(context.options)),
       respect_queue_device_(context.options.get<bool>("respect_queue_device", false)) {
-  const std::string prior = context.options.get<std::string>("prior", "compute_units");
-  if (prior != "compute_units" && prior != "none") {
-    throw error(error_category::config, "[" + context.options.table_path() + "] prior = \"" +
-                                            prior + "\": give \"compute_units\" (the default) "
-                                            "or \"none\" (round-robin until measured)");
-  }
-  prior_ = prior == "compute_units";
+  // "compute_units" (the default) or "none" (round-robin until measured).
+  prior_ = context.options.get_one_of("prior", {"compute_units", "none"}, "compute_units") ==
+           "compute_units";
   const TasksPerDevice per_device = tasks_per_device_option(context.options);
   const std::size_t copying_in = context.options.get<bool>("overlap_transfers", true) ? 1 : 0;
   auto host = std::make_unique<Lane>();

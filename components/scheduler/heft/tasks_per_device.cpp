@@ -18,7 +18,6 @@ constexpr const char* what_to_give =
 }  // namespace
 
 TasksPerDevice tasks_per_device_option(const ComponentOptions& options) {
-  const std::string where = "[" + options.table_path() + "] " + key + " = ";
   std::optional<std::int64_t> count;
   try {
     count = options.find<std::int64_t>(key);
@@ -31,10 +30,10 @@ TasksPerDevice tasks_per_device_option(const ComponentOptions& options) {
       throw error(error_category::config, std::string(not_integer.what()) + what_to_give);
     }
     if (*text == "auto") return {};
-    throw error(error_category::config, where + "\"" + *text + "\"" + what_to_give);
+    options.error(key, "is \"" + *text + "\"" + what_to_give);
   }
   if (!count) return {};
-  if (*count < 1) throw error(error_category::config, where + std::to_string(*count) + what_to_give);
+  if (*count < 1) options.error(key, "is " + std::to_string(*count) + what_to_give);
   return {static_cast<std::size_t>(*count)};
 }
 

@@ -46,8 +46,16 @@ class PLEXUS_API ComponentOptions {
     return value ? std::move(*value) : std::move(fallback);
   }
   // An integer option that may not be negative: a negative value is a plexus::error(config)
-  // naming the key and the value.
+  // naming where, the key and the value.
   std::int64_t get_non_negative(std::string_view key, std::int64_t fallback) const;
+  // A string option that must be one of `choices`: another string is a plexus::error(config)
+  // naming where, the key, the choices and the nearest ("did you mean"); absent: `fallback`.
+  std::string get_one_of(std::string_view key, const std::vector<std::string>& choices,
+                         std::string fallback) const;
+  // For a plugin's own checks of a value it read: throws plexus::error(config)
+  // "FILE:LINE:COL: option 'scheduler.heft.prior' MESSAGE", where is the option's position
+  // in the config (or the override that set it; the table's path when the key is absent).
+  [[noreturn]] void error(std::string_view key, std::string_view message) const;
   // The string option `key`, else the environment variable (when set and not empty), else
   // `fallback`: for paths a user may give either way (e.g. PLEXUS_LIBCLC_DIR).
   std::string get_or_env(std::string_view key, const char* environment_variable,

@@ -3,8 +3,11 @@
 //
 // Creation order: backends, cache, compiler, fusion, memory, scheduler; destruction in
 // reverse, each component before its library. A selected component that is not installed
-// throws plexus::error(config) listing what is available of that kind; one that fails to
-// load throws plexus::error(plugin). Options no component read are logged as warnings.
+// throws plexus::error(config) naming where it was selected (file:line:col or the
+// variable), the nearest installed name and what is available of that kind; one that fails
+// to load throws plexus::error(plugin). A backend Plexus has but this build lacks is skipped
+// under `[backends] skip_missing`. Options no component read, and option tables of
+// implementations that are not installed, are warnings (warnings(); the caller reports them).
 // Thread-safety: the lookups are safe from any thread after construction.
 #pragma once
 
@@ -37,7 +40,10 @@ class PLEXUS_API ComponentSet : public ComponentLookup {
 
   const std::vector<LoadedComponent>& loaded() const;
   std::optional<LoadedComponent> loaded(ComponentKind kind) const;  // first of that kind
+  // Problems the user should fix that did not stop creation, each "where: what".
   const std::vector<std::string>& warnings() const;
+  // Backends skipped by `[backends] skip_missing`, each with the reason.
+  const std::vector<std::string>& skipped() const;
 
   std::size_t backend_count() const override;
   Backend& backend(std::size_t index) const override;

@@ -14,11 +14,14 @@ RuntimeState::RuntimeState(Config loaded)
     : config(std::move(loaded)),
       registry(plugin_search_path(config)),
       programs(config.program_cache_max_bytes()) {
+  for (const auto& warning : config.warnings()) logger().warn("{}", warning);
   for (const auto& warning : registry.warnings()) logger().warn("{}", warning);
   for (const auto& problem : registry.problems()) {
     logger().warn("unusable plugin skipped: {}", problem.message);
   }
   components = std::make_unique<ComponentSet>(config, registry);
+  for (const auto& warning : components->warnings()) logger().warn("{}", warning);
+  for (const auto& skipped : components->skipped()) logger().debug("{}", skipped);
   devices = available_devices(*components);
   location_device_.push_back(nullptr);  // host_location
   for (std::size_t i = 0; i < devices.size(); ++i) {
