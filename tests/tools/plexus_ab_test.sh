@@ -79,6 +79,20 @@ mkdir -p "$work/rel/extra"
 expect "ab: --set keeps relative plugin paths working (made absolute)" 0 "paths = \[ '$work/rel/extra' \]" -- \
   bash -c "'$plexus' ab --config '$work/rel/with-paths.toml' --set scheduler=inorder --runs 1 \
     --warmup 0 --out '$work/set' -- '$cholesky' --n 64 --tile 32 >/dev/null && cat '$work/set/config-B.toml'"
+expect "ab: --set sets a component option" 0 "workers = 1" -- \
+  bash -c "'$plexus' ab --config '$configs/dag.toml' --set scheduler.dag.workers=1 --runs 1 \
+    --warmup 0 --out '$work/opt' -- '$cholesky' --n 64 --tile 32 >/dev/null && cat '$work/opt/config-B.toml'"
+expect "ab: a bad component option fails the run, naming the option" 1 \
+  "config-B.toml:[0-9]+:[0-9]+: option 'scheduler.dag.workers' must be an integer, found string \"many\"" -- \
+  "$plexus" ab --config "$configs/dag.toml" --set scheduler.dag.workers=many --runs 1 \
+  --warmup 0 -- "$cholesky" --n 64 --tile 32
+mkdir -p "$work/tmp"
+expect "ab: without --out, its temporary directory is removed at the end" 0 "^left: 0$" -- \
+  bash -c "TMPDIR='$work/tmp' '$plexus' ab --config '$configs/inorder.toml' --config '$configs/dag.toml' \
+    --runs 1 --warmup 0 -- '$cholesky' --n 64 --tile 32 >/dev/null && echo left: \$(ls '$work/tmp' | wc -l)"
+expect "ab: ... and kept when a run fails, saying where" 0 "kept in $work/tmp/plexus-ab-[A-Za-z0-9]+ left: 1 " -- \
+  bash -c "(TMPDIR='$work/tmp' '$plexus' ab --config '$configs/inorder.toml' --config '$configs/dag.toml' \
+    --runs 1 --warmup 0 -- true 2>&1; echo left: \$(ls '$work/tmp' | wc -l)) | tr '\n' ' '"
 
 # 3. Failures are reported with the config and the status.
 expect "ab: program failing under one config" 1 \
@@ -106,8 +120,10 @@ expect "ab: missing config file" 2 "--config '.*missing.toml': no such file" -- 
   "$plexus" ab --config "$work/missing.toml" --config "$configs/dag.toml" -- "$cholesky"
 expect "ab: no program" 2 "no program to run" -- \
   "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml"
-expect "ab: bad --runs" 2 "--runs 'x': expected a whole number" -- \
+expect "ab: bad --runs" 2 "--runs 'x': expected a whole number from 1 to" -- \
   "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml" --runs x -- true
+expect "ab: --runs 0 gets the same message" 2 "--runs '0': expected a whole number from 1 to" -- \
+  "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml" --runs 0 -- true
 expect "ab: bad --set" 2 "expected KEY=VALUE" -- \
   "$plexus" ab --config "$configs/inorder.toml" --set heft -- true
 expect "ab: a hanging program times out" 1 "timed out after 1 s" -- \

@@ -8,7 +8,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 unset PLEXUS_CONFIG PLEXUS_SCHEDULER PLEXUS_BACKENDS PLEXUS_PLUGIN_PATH PLEXUS_LOG_LEVEL
-export XDG_CONFIG_HOME=$work/xdg
+export XDG_CONFIG_HOME=$work/xdg XDG_CONFIG_DIRS=$work/system
 export PLEXUS_CACHE_DIR=$work/cache   # the default config keeps a disk cache
 source "$here/expect.sh"
 
@@ -16,6 +16,9 @@ expect "help lists the commands" 0 "plugins +list plugins" -- "$plexus" help
 expect "no command is a usage error" 2 "usage: plexus" -- "$plexus"
 expect "unknown command" 2 "unknown command 'frobnicate'" -- "$plexus" frobnicate
 expect "info --help" 0 "usage: plexus info" -- "$plexus" info --help
+expect "info -h prints the help" 0 "usage: plexus info" -- "$plexus" info -h
+expect "help ab shows ab's help" 0 "usage: plexus ab" -- "$plexus" help ab
+expect "help of an unknown command" 2 "no command 'frob' to show help for" -- "$plexus" help frob
 expect "plugins --help" 0 "usage: plexus plugins" -- "$plexus" plugins --help
 expect "unknown option" 2 "unknown option --colour" -- "$plexus" info --colour
 expect "--version" 0 "^plexus [0-9]+\.[0-9]+\.[0-9]+" -- "$plexus" --version
@@ -36,6 +39,42 @@ use = "inorder"
 TOML
 expect "info --config names the file" 0 "Config: .*ok\.toml \(given explicitly\)" -- \
   "$plexus" info --config ok.toml
+expect "info: a file that sets some keys leaves the others to the built-in default" 0 \
+  "memory +paged" -- "$plexus" info --config ok.toml
+expect "info: a value from the file says its file, line and column" 0 \
+  "scheduler\.use +\"inorder\" +.*ok\.toml:4:7" -- "$plexus" info --config ok.toml
+expect "info: a value from the built-in default says so" 0 \
+  "memory\.use +\"paged\" +<built-in default>:[0-9]+:[0-9]+" -- "$plexus" info --config ok.toml
+printf '[scheduler]\nuse = "inorder"\n' > scheduler-only.toml
+expect "info: a project file with one key still has the built-in default's devices" 0 \
+  "host [0-9.]+: available" -- "$plexus" info --config scheduler-only.toml
+expect "info: ... and its compiler" 0 "compiler\.use +\"clang\" +<built-in default>" -- \
+  "$plexus" info --config scheduler-only.toml
+mkdir -p system/plexus
+printf '[memory]\nuse = "exact"\n' > system/plexus/plexus.toml
+expect "info lists the layers, a system file among them" 0 \
+  "system/plexus/plexus\.toml \(system config directory\)" -- "$plexus" info --config ok.toml
+expect "info: a system file's value, with its file and line" 0 \
+  "memory\.use +\"exact\" +.*system/plexus/plexus\.toml:2:7" -- "$plexus" info --config ok.toml
+rm -r system
+printf '[config]\nbase = "none"\n[scheduler]\nuse = "inorder"\n' > nothing.toml
+expect "info: base = none starts from nothing: no device is an error" 1 \
+  "error: no device is available" -- "$plexus" info --config nothing.toml
+expect "info: PLEXUS_SCHEDULER is blamed for its value" 1 \
+  "PLEXUS_SCHEDULER=bogus: scheduler 'bogus' is not installed" -- \
+  env PLEXUS_SCHEDULER=bogus "$plexus" info --config ok.toml
+expect "info: a typo in a name gets a suggestion and a position" 1 \
+  "typo-name\.toml:2:7: scheduler 'inordre' is not installed \(did you mean 'inorder'\?\)" -- \
+  sh -c "printf '[scheduler]\nuse = \"inordre\"\n' > typo-name.toml; '$plexus' info --config typo-name.toml"
+expect "info: a backend typo is an error with a suggestion, even with skip_missing" 1 \
+  "backend 'cdua' is not installed \(did you mean 'cuda'\?\)" -- \
+  env PLEXUS_BACKENDS=host,cdua "$plexus" info
+printf '[scheduler]\nuse = "inorder"\n[scheduler.inorder]\nwrokers = 4\n' > typo-option.toml
+expect "info: a warning is printed once" 0 "^1$" -- \
+  sh -c "'$plexus' info --config typo-option.toml 2>&1 | grep -c 'wrokers is not an option'"
+expect "info: an unknown PLEXUS_ variable is a warning with a suggestion" 0 \
+  "PLEXUS_SHEDULER is not one Plexus reads \(ignored\); did you mean PLEXUS_SCHEDULER\?" -- \
+  env PLEXUS_SHEDULER=heft "$plexus" info --config ok.toml
 expect "PLEXUS_SCHEDULER override is shown" 1 "override: PLEXUS_SCHEDULER=nosuch" -- \
   env PLEXUS_SCHEDULER=nosuch "$plexus" info --config ok.toml
 expect "unknown scheduler lists the available ones" 1 \
@@ -68,6 +107,23 @@ __kernel void other(__global int* p) { p[0] = 1; }
 CL
 printf '__kernel void bad(__global int* p) {\n  p[0] = undefined_thing;\n}\n' > src/bad.cl
 expect "compile --help" 0 "usage: plexus compile" -- "$plexus" compile --help
+expect "compile -h prints the help" 0 "usage: plexus compile" -- "$plexus" compile -h
+expect "compile -o - writes the binary to standard output" 0 "^03 02 23 07 ok$" -- \
+  sh -c "'$plexus' compile src/saxpy.cl -o - -- -DOFFSET=0 2>/dev/null | od -An -tx1 -N4 | sed 's/^ //' | tr -d '\n'; \
+    [ ! -e ./- ] && [ ! -e src/- ] && echo ' ok'"
+expect "compile -o - says where it wrote on stderr" 0 "wrote standard output" -- \
+  sh -c "'$plexus' compile src/saxpy.cl -o - -- -DOFFSET=0 2>&1 >/dev/null"
+expect "compile of a directory says so" 1 "'.*src' is a directory, not a file" -- "$plexus" compile src
+printf '\x10\xff\x10\xadrest of a wrapped syclbin' > prebuilt.syclbin
+expect "compile of a SYCLBIN file says what it is" 1 \
+  "prebuilt\.syclbin is a SYCLBIN file .*plexus syclbin dump prebuilt\.syclbin" -- \
+  "$plexus" compile prebuilt.syclbin
+printf 'abc\0\1\2' > binary.cl
+expect "compile of a binary file says so instead of printing its bytes" 1 \
+  "binary\.cl is a binary file, not OpenCL C source" -- "$plexus" compile binary.cl
+printf 'float helper(float x) { return x * 2.0f; }\n' > src/nokernels.cl
+expect "a file with no kernels is reported" 1 "nokernels\.cl defines no kernels" -- \
+  "$plexus" compile src/nokernels.cl
 expect "compile to SPIR-V with an include beside the file and a -D option" 0 \
   "wrote .*src/saxpy\.spv \([0-9]+ bytes, spirv; kernels: saxpy, other\)" -- \
   "$plexus" compile src/saxpy.cl -- -DOFFSET=1.0f
@@ -103,13 +159,17 @@ expect "a bare file dumps too" 0 "bare\).*IR module 0: PTX, target nvptx64-nvidi
   sh -c "'$plexus' syclbin dump bare.syclbin | tr '\n' ' '"
 expect "syclbin extract gives back the same bytes" 0 "" -- \
   sh -c "'$plexus' syclbin extract made.syclbin --ir 0 -o back.spv && cmp back.spv src/saxpy.spv"
+expect "syclbin extract -o - writes to standard output" 0 "" -- \
+  sh -c "'$plexus' syclbin extract made.syclbin --ir 0 -o - 2>/dev/null | cmp - src/saxpy.spv"
+expect "syclbin create: a mistake in the command line exits 2" 2 "needs -o OUT" -- \
+  "$plexus" syclbin create --ir spirv:x:src/saxpy.spv
 expect "syclbin create: an unknown IR type" 2 "unknown IR type 'dxil'" -- \
   "$plexus" syclbin create -o x.syclbin --ir dxil:x:native.bin
 head -c 100 made.syclbin > cut.syclbin
-expect "syclbin dump of a truncated file says what is wrong" 2 \
+expect "syclbin dump of a truncated file says what is wrong (a failure: exit 1)" 1 \
   "cut\.syclbin: OffloadBinary wrapper: size field [0-9]+ \(at byte 8\) does not fit the 100-byte file" -- \
   "$plexus" syclbin dump cut.syclbin
-expect "syclbin dump of a file that is no SYCLBIN" 2 "src/saxpy.spv: malformed SYCLBIN: bad magic 03 02 23 07" -- \
+expect "syclbin dump of a file that is no SYCLBIN" 1 "src/saxpy.spv: malformed SYCLBIN: bad magic 03 02 23 07" -- \
   "$plexus" syclbin dump src/saxpy.spv
 expect "compile --syclbin with three targets" 0 \
   "wrote .*src/saxpy\.syclbin \([0-9]+ bytes, SYCLBIN: spirv, ptx, host; kernels: saxpy, other\)" -- \

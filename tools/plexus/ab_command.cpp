@@ -29,12 +29,14 @@ bytes moved, per-device utilisation, and each config's makespan ratio to the fir
 
   --config FILE     a config to compare (repeat; two or more, or one with --set)
   --set KEY=VALUE   one more config: the first --config (else the config in force) with
-                    one override (scheduler=heft, memory=exact, backends=host, ...); repeat
-  --runs N          measured runs per config (default 5)
+                    one override: a selection (scheduler=heft, memory=exact, backends=host)
+                    or a component option (scheduler.dag.workers=1); repeat
+  --runs N          measured runs per config (default 5; at least 1)
   --warmup K        runs per config before measuring, discarded (default 1)
   --timeout S       seconds one run may take before it is killed (default 600; 0: none)
-  --out DIR         where the runs' traces, summaries and logs go (default: a new
-                    directory under $TMPDIR); open a trace in ui.perfetto.dev
+  --out DIR         keep the runs' traces, summaries and logs in DIR (open a trace in
+                    ui.perfetto.dev); without it they go to a temporary directory under
+                    $TMPDIR that is removed at the end (kept when a run fails)
   --csv FILE        the raw numbers, one row per run
   --json FILE       the raw numbers and statistics per config
   --svg FILE        Gantt charts of one representative run per config and a box plot
@@ -45,10 +47,12 @@ std::string letter(std::size_t index) {
                     : "C" + std::to_string(index + 1);
 }
 
-// The config as TOML for a file in another directory: `[plugins] paths` made absolute (they
-// are relative to the config file's directory).
+// The config in force as one self-contained TOML file for another directory: it starts from
+// nothing (`[config] base = "none"`: every layer is already in it) and `[plugins] paths` are
+// absolute (they are relative to the file that named them).
 std::string relocatable_toml(const Config& config) {
   toml::table table = toml::parse(config.to_toml());
+  table.insert_or_assign("config", toml::table{{"base", "none"}});
   const auto paths = config.plugin_paths();
   if (!paths.empty()) {
     toml::array absolute;
@@ -65,19 +69,19 @@ std::vector<AbConfig> configs_from(const CommandLine& line, const fs::path& out)
   std::vector<AbConfig> configs;
   for (const auto& path : line.values("config")) {
     if (!fs::is_regular_file(path)) {
-      throw error(error_category::invalid_argument, "--config '" + path + "': no such file");
+      throw usage_error("--config '" + path + "': no such file");
     }
-    Config::from_file(path);  // a bad config is reported here, not by every run
+    Config::load(fs::path(path));  // a bad config is reported here, not by every run
     configs.push_back({letter(configs.size()), path, fs::absolute(path).string(), {}});
   }
   for (const auto& setting : line.values("set")) {
     const auto eq = setting.find('=');
     if (eq == std::string::npos || eq == 0) {
-      throw error(error_category::invalid_argument,
-                  "--set '" + setting + "': expected KEY=VALUE, e.g. scheduler=heft");
+      throw usage_error("--set '" + setting + "': expected KEY=VALUE, e.g. scheduler=heft");
     }
+    // The first --config (else the config in force) layered as a run would see it.
     const std::string base_path = configs.empty() ? "" : configs.front().path;
-    Config config = base_path.empty() ? Config::load() : Config::from_file(base_path);
+    Config config = base_path.empty() ? Config::load() : Config::load(fs::path(base_path));
     config.set(setting.substr(0, eq), setting.substr(eq + 1), "--set " + setting);
     const std::string label = letter(configs.size());
     const fs::path path = out / ("config-" + label + ".toml");
@@ -86,36 +90,37 @@ std::vector<AbConfig> configs_from(const CommandLine& line, const fs::path& out)
     configs.push_back({label, base_name + " + " + setting, path.string(), {}});
   }
   if (configs.size() < 2) {
-    throw error(error_category::invalid_argument,
-                "plexus ab compares two or more configs: give --config twice, or --config and "
+    throw usage_error("plexus ab compares two or more configs: give --config twice, or --config and "
                 "--set (plexus ab --help)");
   }
   return configs;
 }
 
-std::size_t count_option(const CommandLine& line, const std::string& name, std::size_t fallback) {
-  const auto value = line.value(name);
-  if (!value) return fallback;
-  char* end = nullptr;
-  const long parsed = std::strtol(value->c_str(), &end, 10);
-  if (value->empty() || *end || parsed < 0 || parsed > 100000) {
-    throw error(error_category::invalid_argument,
-                "--" + name + " '" + *value + "': expected a whole number >= 0");
+// Where the runs' files go: --out DIR (kept), else a new temporary directory that is
+// removed when `plexus ab` returns, unless keep is set (a run failed: its log is there).
+struct OutputDirectory {
+  fs::path path;
+  bool temporary = false;
+  bool keep = false;
+  ~OutputDirectory() {
+    std::error_code ignored;
+    if (temporary && !keep) fs::remove_all(path, ignored);
   }
-  return static_cast<std::size_t>(parsed);
-}
+};
 
-fs::path output_directory(const CommandLine& line) {
+void open_output_directory(const CommandLine& line, OutputDirectory& out) {
   if (auto dir = line.value("out")) {
     fs::create_directories(*dir);
-    return fs::absolute(*dir);
+    out.path = fs::absolute(*dir);
+    return;
   }
   const char* tmp = std::getenv("TMPDIR");
   std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/plexus-ab-XXXXXX";
   if (!::mkdtemp(pattern.data())) {
     throw error(error_category::io, "cannot create a directory like '" + pattern + "'");
   }
-  return pattern;
+  out.path = pattern;
+  out.temporary = true;
 }
 
 // Warm-up rounds, then measured ones; each round runs every config once, in order.
@@ -144,19 +149,18 @@ int ab_command(const std::vector<std::string>& args) {
     return 0;
   }
   if (!line.positional().empty()) {
-    throw error(error_category::invalid_argument,
-                "unexpected '" + line.positional().front() + "': put the program after '--'");
+    throw usage_error("unexpected '" + line.positional().front() + "': put the program after '--'");
   }
   const std::vector<std::string>& program = line.passthrough();
   if (program.empty()) {
-    throw error(error_category::invalid_argument,
-                "no program to run: plexus ab --config A.toml --config B.toml -- PROGRAM ARGS...");
+    throw usage_error("no program to run: plexus ab --config A.toml --config B.toml -- PROGRAM ARGS...");
   }
-  const std::size_t runs = count_option(line, "runs", 5);
-  const std::size_t warmup = count_option(line, "warmup", 1);
-  const double timeout = static_cast<double>(count_option(line, "timeout", 600));
-  if (runs == 0) throw error(error_category::invalid_argument, "--runs must be at least 1");
-  const fs::path out = output_directory(line);
+  const std::size_t runs = line.count("runs", 5, 1, 100000);
+  const std::size_t warmup = line.count("warmup", 1, 0, 100000);
+  const double timeout = static_cast<double>(line.count("timeout", 600, 0, 100000000));
+  OutputDirectory output;
+  open_output_directory(line, output);
+  const fs::path& out = output.path;
   std::vector<AbConfig> configs = configs_from(line, out);
   for (const char* variable : {"PLEXUS_SCHEDULER", "PLEXUS_MEMORY", "PLEXUS_CACHE",
                                "PLEXUS_COMPILER", "PLEXUS_BACKENDS", "PLEXUS_FUSION"}) {
@@ -172,12 +176,16 @@ int ab_command(const std::vector<std::string>& args) {
             << " warm-up), alternating; program: " << command << "\n";
   for (const auto& config : configs)
     std::cout << "  " << config.label << ": " << config.name << "\n";
-  std::cout << "  traces, summaries and logs: " << out.string() << "\n" << std::flush;
+  std::cout << "  traces, summaries and logs: " << out.string()
+            << (output.temporary ? " (removed at the end; --out DIR keeps them)" : "") << "\n"
+            << std::flush;
 
   try {
     run_rounds(configs, program, out, warmup, runs, timeout);
   } catch (const error& failure) {
+    output.keep = true;
     std::cerr << "plexus ab: error: " << failure.what() << "\n";
+    if (output.temporary) std::cerr << "plexus ab: the runs' files are kept in " << out.string() << "\n";
     return 1;
   }
   std::cout << "\n";

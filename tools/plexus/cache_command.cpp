@@ -134,8 +134,7 @@ std::string shortened(const std::string& text, std::size_t width) {
 
 std::uint64_t parse_bytes(const std::string& text) {
   if (auto bytes = parse_byte_size(text)) return *bytes;
-  throw error(error_category::invalid_argument,
-              "--max-size expects a size in bytes (suffixes K, M, G, T), found '" + text + "'");
+  throw usage_error("--max-size expects a size in bytes (suffixes K, M, G, T), found '" + text + "'");
 }
 
 std::chrono::seconds parse_days(const std::string& text) {
@@ -146,7 +145,7 @@ std::chrono::seconds parse_days(const std::string& text) {
   } catch (const std::exception&) {
   }
   if (days < 0 || end != text.size() || !std::isfinite(days)) {
-    throw error(error_category::invalid_argument, "--max-age expects a number of days, found '" + text + "'");
+    throw usage_error("--max-age expects a number of days, found '" + text + "'");
   }
   return std::chrono::seconds(static_cast<std::int64_t>(days * 86400));
 }
@@ -239,23 +238,21 @@ int cache_command(const std::vector<std::string>& args) {
   const std::string& sub = words[0];
   static const std::vector<std::string> subcommands = {"stats", "ls", "show", "verify", "prune", "clear"};
   if (std::find(subcommands.begin(), subcommands.end(), sub) == subcommands.end()) {
-    throw error(error_category::invalid_argument,
-                "unknown subcommand '" + sub + "' (expected one of: stats, ls, show, verify, prune, clear)");
+    throw usage_error("unknown subcommand '" + sub + "' (expected one of: stats, ls, show, verify, prune, clear)");
   }
   const std::size_t wanted = sub == "show" ? 2 : 1;
   if (words.size() != wanted) {
-    throw error(error_category::invalid_argument,
-                "plexus cache " + sub + (wanted == 2 ? " takes one ID-PREFIX" : " takes no arguments") + " (see --help)");
+    throw usage_error("plexus cache " + sub + (wanted == 2 ? " takes one ID-PREFIX" : " takes no arguments") + " (see --help)");
   }
   if (sub != "prune" && (line.value("max-size") || line.value("max-age"))) {
-    throw error(error_category::invalid_argument, "--max-size and --max-age belong to `plexus cache prune`");
+    throw usage_error("--max-size and --max-age belong to `plexus cache prune`");
   }
   CachePruneLimits limits;
   if (sub == "prune") {
     if (auto size = line.value("max-size")) limits.max_bytes = parse_bytes(*size);
     if (auto age = line.value("max-age")) limits.max_age = parse_days(*age);
     if (!limits.max_bytes && !limits.max_age) {
-      throw error(error_category::invalid_argument, "plexus cache prune needs --max-size and/or --max-age");
+      throw usage_error("plexus cache prune needs --max-size and/or --max-age");
     }
   }
   auto open = open_store(line);

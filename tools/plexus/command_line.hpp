@@ -1,5 +1,6 @@
 // CommandLine: the `plexus` tool's small argument parser. Options are `--name value`,
-// `--name=value` or flags; everything else is positional; what follows `--` is kept apart.
+// `--name=value` or flags (`-h` is `--help`); everything else is positional; what follows
+// `--` is kept apart. usage_error: a mistake in the command line (exit status 2).
 // Not thread-safe (used from main only).
 #pragma once
 
@@ -9,7 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "plexus/error.hpp"
+
 namespace plexus::tool {
+
+// A mistake in how the tool was called: an unknown option, a missing or malformed value, the
+// wrong number of arguments. main prints it and exits 2; every other error exits 1.
+class usage_error : public error {
+ public:
+  explicit usage_error(const std::string& message)
+      : error(error_category::invalid_argument, message) {}
+};
 
 class CommandLine {
  public:
@@ -22,6 +33,10 @@ class CommandLine {
   std::optional<std::string> value(const std::string& name) const;
   std::vector<std::string> values(const std::string& name) const;
   const std::vector<std::string>& positional() const { return positional_; }
+  // The whole number given to --name (fallback when absent); usage_error unless it is a
+  // whole number from `minimum` to `maximum`, one message for every bad value.
+  std::size_t count(const std::string& name, std::size_t fallback, std::size_t minimum,
+                    std::size_t maximum = 1000000) const;
   // Everything after `--`, untouched (e.g. build options for a compiler).
   const std::vector<std::string>& passthrough() const { return passthrough_; }
 

@@ -2,6 +2,8 @@
 // writes the device binary, printing diagnostics the way a compiler does.
 #include <algorithm>
 #include <array>
+#include <cstring>
+#include <span>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -9,10 +11,12 @@
 #include "command_line.hpp"
 #include "commands.hpp"
 #include "config_option.hpp"
+#include "file_io.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/error.hpp"
 #include "plexus/runtime.hpp"
 #include "plexus/syclbin/kernel_metadata.hpp"
+#include "plexus/syclbin/offload_binary.hpp"
 #include "plexus/syclbin/syclbin.hpp"
 
 namespace plexus::tool {
@@ -25,10 +29,12 @@ constexpr const char* usage = R"(usage: plexus compile FILE [--target T] [-o OUT
 
 Compiles FILE with the configured compiler component (PLEXUS_COMPILER or --compiler to
 choose another) and writes the device binary. Diagnostics go to stderr as
-FILE:LINE:COLUMN: severity: message; the exit status is 1 when compilation fails.
+FILE:LINE:COLUMN: severity: message. Exit status: 0 written, 1 when FILE does not compile
+or defines no kernels, 2 for a mistake in the command line.
 
   --target T      spirv (default), spir-bc, ptx, amdgcn, host
-  -o, --output    output file (default: FILE with the target's extension)
+  -o, --output    output file (default: FILE with the target's extension; - writes the
+                  binary to standard output)
   --kernel NAME   keep only this kernel (an error if FILE does not define it)
   --arch ARCH     target architecture (ptx: sm_80 by default; amdgcn: gfx90a, ...)
   --language L    cl, clcpp, bc, ll, spv (default: from FILE's extension; .cl otherwise)
@@ -39,6 +45,7 @@ FILE:LINE:COLUMN: severity: message; the exit status is 1 when compilation fails
                   spirv, ptx, spir-bc and host become IR modules, amdgcn a native image;
                   the kernels go in its [SYCL/kernel names]
   -- OPTIONS      build options for the compiler: -D, -I, -cl-std=, -O, ...
+  -h, --help      show this help
 )";
 
 struct TargetName {
@@ -61,8 +68,7 @@ const TargetName& parse_target(const std::string& text) {
     if (text == target.name) return target;
     names += (names.empty() ? "" : ", ") + std::string(target.name);
   }
-  throw error(error_category::invalid_argument,
-              "unknown target '" + text + "' (expected one of: " + names + ")");
+  throw usage_error("unknown target '" + text + "' (expected one of: " + names + ")");
 }
 
 SourceLanguage parse_language(const std::string& text) {
@@ -71,8 +77,7 @@ SourceLanguage parse_language(const std::string& text) {
   if (text == "bc") return SourceLanguage::llvm_bitcode;
   if (text == "ll") return SourceLanguage::llvm_ir_text;
   if (text == "spv") return SourceLanguage::spirv;
-  throw error(error_category::invalid_argument,
-              "unknown language '" + text + "' (expected one of: cl, clcpp, bc, ll, spv)");
+  throw usage_error("unknown language '" + text + "' (expected one of: cl, clcpp, bc, ll, spv)");
 }
 
 SourceLanguage language_of(const std::filesystem::path& file) {
@@ -84,18 +89,28 @@ SourceLanguage language_of(const std::filesystem::path& file) {
   return SourceLanguage::opencl_c;
 }
 
-std::string read_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw error(error_category::io, "cannot read '" + file.string() + "'");
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
-
-void write_file(const std::filesystem::path& file, const std::vector<std::byte>& bytes) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!out.flush()) throw error(error_category::io, "cannot write '" + file.string() + "'");
+// Refuses an input that is not source or IR: a SYCLBIN file (already compiled), or any file
+// with NUL bytes read as OpenCL C or C++ for OpenCL (the compiler would print its bytes).
+void check_input(const std::filesystem::path& input, const std::string& content,
+                 SourceLanguage language) {
+  const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(content.data()),
+                                         content.size());
+  std::uint32_t first_word = 0;
+  if (content.size() >= 4) std::memcpy(&first_word, content.data(), 4);
+  if (syclbin::offload_binary::has_magic(bytes) || first_word == syclbin::magic) {
+    throw error(error_category::invalid_argument,
+                input.string() + " is a SYCLBIN file (device code compiled already), not a "
+                                 "kernel source: `plexus syclbin dump " + input.filename().string() +
+                                 "` shows what it holds, and programs load it as it is "
+                                 "(plexus::syclbin::load_bundle)");
+  }
+  const bool text_language =
+      language == SourceLanguage::opencl_c || language == SourceLanguage::cpp_for_opencl;
+  if (text_language && content.find('\0') != std::string::npos) {
+    throw error(error_category::invalid_argument,
+                input.string() + " is a binary file, not OpenCL C source; give --language bc, "
+                                 "ll or spv for LLVM bitcode, LLVM IR or SPIR-V");
+  }
 }
 
 std::string kernel_list(const std::vector<KernelInfo>& kernels) {
@@ -161,8 +176,7 @@ int compile_command(const std::vector<std::string>& raw_args) {
     return 0;
   }
   if (line.positional().size() != 1) {
-    throw error(error_category::invalid_argument,
-                "plexus compile takes exactly one input file (see --help)");
+    throw usage_error("plexus compile takes exactly one input file (see --help)");
   }
   const std::filesystem::path input = std::filesystem::absolute(line.positional()[0]);
   const TargetName& target = parse_target(line.value("target").value_or("spirv"));
@@ -172,7 +186,7 @@ int compile_command(const std::vector<std::string>& raw_args) {
     for (const auto& name : line.values("target")) {
       const TargetName* next = &parse_target(name);
       if (std::find(syclbin_targets.begin(), syclbin_targets.end(), next) != syclbin_targets.end()) {
-        throw error(error_category::invalid_argument, "--target " + name + " is given twice");
+        throw usage_error("--target " + name + " is given twice");
       }
       syclbin_targets.push_back(next);
     }
@@ -182,7 +196,11 @@ int compile_command(const std::vector<std::string>& raw_args) {
   CompileRequest request;
   request.language =
       line.value("language") ? parse_language(*line.value("language")) : language_of(input);
-  request.source = read_file(input);
+  request.source = read_input(input);
+  if (request.source.empty()) {
+    throw error(error_category::invalid_argument, input.string() + " is empty: nothing to compile");
+  }
+  check_input(input, request.source, request.language);
   request.source_name = input.string();
   request.options = line.passthrough();
   request.target = target.format;
@@ -213,6 +231,11 @@ int compile_command(const std::vector<std::string>& raw_args) {
                   << each->name << "\n";
         return 1;
       }
+      if (result.kernels.empty()) {
+        std::cerr << "plexus compile: " << input.string() << " defines no kernels (__kernel "
+                  << "functions); nothing to write\n";
+        return 1;
+      }
       if (!module) {  // the kernels are the same for every target
         std::vector<std::string> kernel_names;
         for (const auto& kernel : result.kernels) kernel_names.push_back(kernel.name);
@@ -230,12 +253,12 @@ int compile_command(const std::vector<std::string>& raw_args) {
       add_to_syclbin(syclbin, *module, *each, request.target_architecture, std::move(result.binary));
       names += (names.empty() ? "" : ", ") + std::string(each->name);
     }
-    std::filesystem::path output = line.value("output").value_or("");
-    if (output.empty()) output = input.parent_path() / (input.stem().string() + ".syclbin");
+    std::string output = line.value("output").value_or("");
+    if (output.empty()) output = (input.parent_path() / (input.stem().string() + ".syclbin")).string();
     const std::vector<std::byte> bytes = syclbin.write();
-    write_file(output, bytes);
-    std::cout << "wrote " << output.string() << " (" << bytes.size() << " bytes, SYCLBIN: "
-              << names << "; kernels: " << kernels << ")\n";
+    write_output(output, bytes);
+    report_stream(output) << "wrote " << output_name(output) << " (" << bytes.size()
+                          << " bytes, SYCLBIN: " << names << "; kernels: " << kernels << ")\n";
     return 0;
   }
   CompileResult result = compiler->compile(request);
@@ -243,6 +266,11 @@ int compile_command(const std::vector<std::string>& raw_args) {
   if (!result.log.empty() && result.log.back() != '\n') std::cerr << '\n';
   if (!result.succeeded) {
     std::cerr << "plexus compile: " << input.filename().string() << " did not compile\n";
+    return 1;
+  }
+  if (result.kernels.empty()) {
+    std::cerr << "plexus compile: " << input.string() << " defines no kernels (__kernel "
+              << "functions); nothing to write\n";
     return 1;
   }
   if (!request.kernel_name.empty()) {
@@ -254,11 +282,12 @@ int compile_command(const std::vector<std::string>& raw_args) {
                       " (kernels: " + kernel_list(result.kernels) + ")");
     }
   }
-  std::filesystem::path output = line.value("output").value_or("");
-  if (output.empty()) output = input.parent_path() / (input.stem().string() + target.extension);
-  write_file(output, result.binary);
-  std::cout << "wrote " << output.string() << " (" << result.binary.size() << " bytes, "
-            << target.name << "; kernels: " << kernel_list(result.kernels) << ")\n";
+  std::string output = line.value("output").value_or("");
+  if (output.empty()) output = (input.parent_path() / (input.stem().string() + target.extension)).string();
+  write_output(output, result.binary);
+  report_stream(output) << "wrote " << output_name(output) << " (" << result.binary.size()
+                        << " bytes, " << target.name << "; kernels: "
+                        << kernel_list(result.kernels) << ")\n";
   return 0;
 }
 

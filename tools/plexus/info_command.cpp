@@ -24,22 +24,16 @@ namespace {
 
 constexpr const char* usage = R"(usage: plexus info [--config FILE]
 
-Shows the configuration in force and where it came from, every plugin found with its
+Shows the configuration in force: its layers and each value with where it came from
+(file:line:column, a PLEXUS_* variable or the built-in default), every plugin found with its
 kind, name, version and path, the component selected for each kind, and for each
 backend its devices or the reason it is unavailable. Exits 1 when the selected
-components cannot be created (the reason is printed).
+components cannot be created or no device is available (the reason is printed).
 
-  --config FILE  use this config instead of the search order (PLEXUS_CONFIG,
-                 ./plexus.toml, the user config directory, the built-in default)
-  --help         show this help
+  --config FILE  the project file, instead of PLEXUS_CONFIG or ./plexus.toml (layered on
+                 the built-in default and the system and user files)
+  -h, --help     show this help
 )";
-
-std::string indented(const std::string& text, const std::string& indent) {
-  std::istringstream in(text);
-  std::string line, out;
-  while (std::getline(in, line)) out += indent + line + '\n';
-  return out;
-}
 
 std::string gib(std::uint64_t bytes) {
   std::ostringstream out;
@@ -57,8 +51,19 @@ std::string formats_text(const DeviceInfo& info) {
 void print_config(const Config& config) {
   std::cout << "Config: " << config.origin().path << " (" << to_string(config.origin().source)
             << ")\n";
+  std::cout << "Layers, lowest first (each changes only the keys it sets):\n";
+  for (const auto& layer : config.layers()) {
+    std::cout << "  " << layer.path << " (" << to_string(layer.source) << ")\n";
+  }
   for (const auto& override : config.overrides()) std::cout << "  override: " << override << '\n';
-  std::cout << "Config in force:\n" << indented(config.to_toml(), "  | ") << '\n';
+  std::cout << "Config in force (key, value, where it came from):\n";
+  TablePrinter table({"KEY", "VALUE", "FROM"});
+  for (const auto& value : config.values()) table.add({value.key, value.value, value.origin});
+  table.print(std::cout, "  ");
+  if (!config.warnings().empty()) {
+    std::cout << "Config warnings:\n";
+    for (const auto& warning : config.warnings()) std::cout << "  " << warning << '\n';
+  }
 }
 
 void print_components_found(const PluginRegistry& registry) {
@@ -147,9 +152,22 @@ int info_command(const std::vector<std::string>& args) {
     return 1;
   }
   print_backends(*components);
+  if (!components->skipped().empty()) {
+    std::cout << "\nSkipped:\n";
+    for (const auto& skipped : components->skipped()) std::cout << "  " << skipped << '\n';
+  }
   if (!components->warnings().empty()) {
     std::cout << "\nComponent warnings:\n";
     for (const auto& warning : components->warnings()) std::cout << "  " << warning << '\n';
+  }
+  std::size_t devices = 0;
+  for (std::size_t b = 0; b < components->backend_count(); ++b) {
+    if (components->backend(b).status().available) devices += components->backend(b).device_count();
+  }
+  if (devices == 0) {
+    std::cout << "\nerror: no device is available, so programs cannot run kernels: select a "
+                 "backend that has one ([backends] use = [\"host\"]; see the Backends above)\n";
+    return 1;
   }
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "plexus/error.hpp"
 #include "plexus/version.hpp"
@@ -21,9 +22,11 @@ Commands:
   ab        run a program under several configs, alternately, and compare the runs
   help      show this help
 
-Run `plexus <command> --help` for a command's options.
+Run `plexus help <command>` or `plexus <command> --help` for a command's options.
+Exit status: 0 success, 1 failure, 2 a mistake in the command line.
 Environment: PLEXUS_CONFIG, PLEXUS_PLUGIN_PATH, PLEXUS_LOG_LEVEL, PLEXUS_SCHEDULER,
-PLEXUS_MEMORY, PLEXUS_CACHE, PLEXUS_COMPILER, PLEXUS_FUSION, PLEXUS_BACKENDS, PLEXUS_TRACE.
+PLEXUS_MEMORY, PLEXUS_CACHE, PLEXUS_COMPILER, PLEXUS_FUSION, PLEXUS_BACKENDS, PLEXUS_TRACE
+(all of them: docs/configuration.md).
 )";
 
 using Command = int (*)(const std::vector<std::string>&);
@@ -40,6 +43,12 @@ int main(int argc, char** argv) {
       {"ab", &plexus::tool::ab_command},
   };
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() == 2 && args[0] == "help" && commands.count(args[1])) {
+    args = {args[1], "--help"};  // plexus help ab: ab's help
+  } else if (args.size() >= 2 && args[0] == "help") {
+    std::cerr << "plexus: no command '" << args[1] << "' to show help for\n\n" << usage;
+    return 2;
+  }
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
     std::cout << usage;
     return args.empty() ? 2 : 0;
@@ -55,10 +64,14 @@ int main(int argc, char** argv) {
   }
   try {
     return command->second(std::vector<std::string>(args.begin() + 1, args.end()));
+  } catch (const plexus::tool::usage_error& failure) {
+    std::cerr << "plexus " << args[0] << ": " << failure.what() << " (plexus help " << args[0]
+              << ")\n";
+    return 2;
   } catch (const plexus::error& failure) {
     std::cerr << "plexus " << args[0] << ": error (" << plexus::to_string(failure.category())
               << "): " << failure.what() << '\n';
-    return failure.category() == plexus::error_category::invalid_argument ? 2 : 1;
+    return 1;
   } catch (const std::exception& failure) {
     std::cerr << "plexus " << args[0] << ": unexpected error: " << failure.what() << '\n';
     return 1;

@@ -1,11 +1,11 @@
 // `plexus syclbin`: dump, create and extract SYCLBIN files (libplexus-syclbin).
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "file_io.hpp"
 #include "plexus/error.hpp"
 #include "plexus/syclbin/mapped_file.hpp"
 #include "plexus/syclbin/syclbin.hpp"
@@ -35,25 +35,16 @@ SYCLBIN version 1 files (DPC++'s container for separately compiled device code).
               --native ARCH[:TRIPLE]:FILE   a device binary for ARCH (sm_80, gfx90a, ...);
                               the triple defaults from ARCH (sm_*: nvptx64-nvidia-cuda,
                               gfx*: amdgcn-amd-amdhsa)
-  extract   writes the bytes of one image (abstract module N, default 0) to OUT
+  extract   writes the bytes of one image (abstract module N, default 0) to OUT (-o -:
+            standard output)
   plan      per available device, the image it would run (per abstract module) and why, or
             why none fits (exit status 1 when no device fits); --load loads it too
 )";
 
 std::vector<std::byte> read_bytes(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw error(error_category::io, "cannot read '" + file.string() + "'");
-  std::ostringstream content;
-  content << in.rdbuf();
-  const std::string text = content.str();
+  const std::string text = read_input(file);
   const auto* begin = reinterpret_cast<const std::byte*>(text.data());
   return {begin, begin + text.size()};
-}
-
-void write_bytes(const std::filesystem::path& file, sb::Bytes bytes) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!out.flush()) throw error(error_category::io, "cannot write '" + file.string() + "'");
 }
 
 std::string value_text(const sb::PropertyValue& value) {
@@ -84,7 +75,7 @@ void print_properties(const sb::PropertySetRegistry& registry, const std::string
 
 int dump(const std::vector<std::string>& files) {
   if (files.size() != 1) {
-    throw error(error_category::invalid_argument, "plexus syclbin dump takes one file");
+    throw usage_error("plexus syclbin dump takes one file");
   }
   const auto mapping = std::make_shared<sb::MappedFile>(files[0]);
   sb::Syclbin syclbin;
@@ -139,18 +130,16 @@ std::string default_triple_for_arch(std::string_view arch) {
 
 int create(const CommandLine& line) {
   const auto output = line.value("output");
-  if (!output) throw error(error_category::invalid_argument, "plexus syclbin create needs -o OUT");
+  if (!output) throw usage_error("plexus syclbin create needs -o OUT");
   if (!line.positional().empty()) {
-    throw error(error_category::invalid_argument,
-                "plexus syclbin create takes no positional arguments (images go in --ir and "
+    throw usage_error("plexus syclbin create takes no positional arguments (images go in --ir and "
                 "--native)");
   }
   sb::Syclbin syclbin;
   const std::string state_text = line.value("state").value_or("executable");
   const auto state = sb::parse_state(state_text);
   if (!state) {
-    throw error(error_category::invalid_argument,
-                "unknown state '" + state_text + "' (expected input, object or executable)");
+    throw usage_error("unknown state '" + state_text + "' (expected input, object or executable)");
   }
   syclbin.set_state(*state);
   sb::AbstractModule& module = syclbin.add_abstract_module(line.values("kernel"));
@@ -158,14 +147,12 @@ int create(const CommandLine& line) {
     const auto first = spec.find(':');
     const auto second = first == std::string::npos ? first : spec.find(':', first + 1);
     if (second == std::string::npos) {
-      throw error(error_category::invalid_argument,
-                  "--ir '" + spec + "': expected TYPE:TRIPLE:FILE (e.g. spirv:spir64-unknown-unknown:k.spv)");
+      throw usage_error("--ir '" + spec + "': expected TYPE:TRIPLE:FILE (e.g. spirv:spir64-unknown-unknown:k.spv)");
     }
     const std::string type_text = spec.substr(0, first);
     const auto type = sb::parse_ir_type(type_text);
     if (!type) {
-      throw error(error_category::invalid_argument,
-                  "--ir '" + spec + "': unknown IR type '" + type_text +
+      throw usage_error("--ir '" + spec + "': unknown IR type '" + type_text +
                       "' (expected spirv, ptx, amdgcn or llvm-bc)");
     }
     const auto bytes = syclbin.keep(read_bytes(spec.substr(second + 1)));
@@ -175,8 +162,7 @@ int create(const CommandLine& line) {
   for (const auto& spec : line.values("native")) {
     const auto first = spec.find(':');
     if (first == std::string::npos || first == 0) {
-      throw error(error_category::invalid_argument,
-                  "--native '" + spec + "': expected ARCH[:TRIPLE]:FILE (e.g. sm_80:k.cubin)");
+      throw usage_error("--native '" + spec + "': expected ARCH[:TRIPLE]:FILE (e.g. sm_80:k.cubin)");
     }
     const std::string arch = spec.substr(0, first);
     std::string rest = spec.substr(first + 1), triple = default_triple_for_arch(arch);
@@ -189,12 +175,11 @@ int create(const CommandLine& line) {
     module.native_images.push_back(sb::Syclbin::make_native_image(arch, triple, bytes));
   }
   if (module.ir_modules.empty() && module.native_images.empty()) {
-    throw error(error_category::invalid_argument,
-                "plexus syclbin create needs at least one --ir or --native image");
+    throw usage_error("plexus syclbin create needs at least one --ir or --native image");
   }
   const auto bytes = syclbin.write(line.flag("bare") ? sb::Wrapping::bare : sb::Wrapping::offload_binary);
-  write_bytes(*output, bytes);
-  std::cout << "wrote " << *output << " (" << bytes.size() << " bytes, SYCLBIN, state "
+  write_output(*output, bytes);
+  report_stream(*output) << "wrote " << output_name(*output) << " (" << bytes.size() << " bytes, SYCLBIN, state "
             << state_text << ": " << module.ir_modules.size() << " IR modules, "
             << module.native_images.size() << " native images)\n";
   return 0;
@@ -209,20 +194,17 @@ std::size_t parse_index(const std::string& text, const char* option) {
     used = 0;
   }
   if (used == 0 || used != text.size()) {
-    throw error(error_category::invalid_argument,
-                std::string("--") + option + " '" + text + "' is not an index");
+    throw usage_error(std::string("--") + option + " '" + text + "' is not an index");
   }
   return value;
 }
 
 int extract(const CommandLine& line) {
   if (line.positional().size() != 1 || !line.value("output")) {
-    throw error(error_category::invalid_argument,
-                "plexus syclbin extract takes one FILE and -o OUT (see --help)");
+    throw usage_error("plexus syclbin extract takes one FILE and -o OUT (see --help)");
   }
   if (line.value("ir").has_value() == line.value("native").has_value()) {
-    throw error(error_category::invalid_argument,
-                "plexus syclbin extract needs exactly one of --ir N and --native N");
+    throw usage_error("plexus syclbin extract needs exactly one of --ir N and --native N");
   }
   const auto syclbin = sb::Syclbin::read_file(line.positional()[0]);
   const std::size_t m = parse_index(line.value("module").value_or("0"), "module");
@@ -250,8 +232,9 @@ int extract(const CommandLine& line) {
     }
     bytes = module.native_images[i].bytes;
   }
-  write_bytes(*line.value("output"), bytes);
-  std::cout << "wrote " << *line.value("output") << " (" << bytes.size() << " bytes)\n";
+  write_output(*line.value("output"), bytes);
+  report_stream(*line.value("output"))
+      << "wrote " << output_name(*line.value("output")) << " (" << bytes.size() << " bytes)\n";
   return 0;
 }
 
@@ -278,8 +261,7 @@ int syclbin_command(const std::vector<std::string>& raw_args) {
   if (sub == "create") return create(line);
   if (sub == "extract") return extract(line);
   if (sub == "plan") return syclbin_plan(line);
-  throw error(error_category::invalid_argument,
-              "unknown syclbin command '" + sub + "' (expected dump, create, extract or plan)");
+  throw usage_error("unknown syclbin command '" + sub + "' (expected dump, create, extract or plan)");
 }
 
 }  // namespace plexus::tool

@@ -13,7 +13,7 @@ namespace plexus::tool {
 int syclbin_plan(const CommandLine& line) {
   namespace sb = plexus::syclbin;
   if (line.positional().size() != 1)
-    throw error(error_category::invalid_argument, "syclbin plan: expected one FILE");
+    throw usage_error("syclbin plan: expected one FILE");
   const std::string path = line.positional()[0];
   sb::Syclbin file;
   try {
