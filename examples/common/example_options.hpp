@@ -42,6 +42,12 @@ class Options {
 // The device `--device I` names: an index into runtime.devices() (0: the first).
 inline plexus::Device& pick_device(plexus::Runtime& runtime, std::size_t index) {
   const auto devices = runtime.devices();
+  if (devices.empty()) {
+    throw plexus::error(plexus::error_category::unsupported,
+                        "the runtime has no device: no backend the config selects has an "
+                        "available device (`plexus info` shows the config in force, each backend "
+                        "and why it is unavailable)");
+  }
   if (index >= devices.size()) {
     std::string names;
     for (std::size_t i = 0; i < devices.size(); ++i)
