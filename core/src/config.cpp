@@ -238,6 +238,23 @@ std::string Config::origin_of(std::string_view key, std::string_view element) co
   return where.empty() ? origin().path : where;
 }
 
+namespace {
+
+// A value as TOML shows it, strings in double quotes (toml++ prints arrays of 'literals').
+std::string value_text(const toml::node& node) {
+  if (auto text = node.value_exact<std::string>()) return "\"" + *text + "\"";
+  if (const toml::array* array = node.as_array()) {
+    std::string text;
+    for (const auto& element : *array) text += (text.empty() ? "" : ", ") + value_text(element);
+    return "[" + text + "]";
+  }
+  std::ostringstream out;
+  node.visit([&out](const auto& value) { out << value; });
+  return out.str();
+}
+
+}  // namespace
+
 std::vector<ConfigValue> Config::values() const {
   std::vector<ConfigValue> result;
   std::function<void(const toml::table&, const std::string&)> walk =
@@ -246,13 +263,9 @@ std::vector<ConfigValue> Config::values() const {
           const std::string path = prefix + std::string(key.str());
           if (const toml::table* sub = node.as_table()) {
             walk(*sub, path + ".");
-            continue;
+          } else {
+            result.push_back({path, value_text(node), impl_->origin_of(path)});
           }
-          std::ostringstream text;
-          node.visit([&text](const auto& value) { text << value; });
-          std::string shown = text.str();
-          if (node.is_string()) shown = "\"" + *node.value<std::string>() + "\"";
-          result.push_back({path, shown, impl_->origin_of(path)});
         }
       };
   walk(impl_->table, "");

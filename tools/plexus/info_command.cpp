@@ -64,6 +64,7 @@ void print_config(const Config& config) {
     std::cout << "Config warnings:\n";
     for (const auto& warning : config.warnings()) std::cout << "  " << warning << '\n';
   }
+  std::cout << '\n';
 }
 
 void print_components_found(const PluginRegistry& registry) {

@@ -92,7 +92,7 @@ class PLEXUS_API Config {
   // override ("PLEXUS_SCHEDULER=heft"), or origin().path when the key is not set. With
   // `element`, the position of that string in an array ("backends.use", "cuda").
   std::string origin_of(std::string_view key, std::string_view element = {}) const;
-  // Every value in force (arrays whole), in file order, each with origin_of its key.
+  // Every value in force (arrays whole), by key, each with origin_of its key.
   std::vector<ConfigValue> values() const;
   // Problems that do not stop a program, e.g. a PLEXUS_* variable Plexus does not read.
   std::vector<std::string> warnings() const;
