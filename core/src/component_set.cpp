@@ -11,6 +11,7 @@
 #include "plexus/error.hpp"
 #include "plexus/fusion_engine.hpp"
 #include "plexus/memory_model.hpp"
+#include "plexus/not_installed.hpp"
 #include "plexus/plugin_library.hpp"
 #include "plexus/scheduler.hpp"
 
@@ -31,13 +32,6 @@ struct ComponentSet::State {
 
 namespace {
 
-std::string joined_or_none(const std::vector<std::string>& names) {
-  if (names.empty()) return "none";
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
-
 // The backends this source tree has (PLEXUS_SHIPPED_BACKENDS, from CMake).
 std::vector<std::string> shipped_backends() {
   std::vector<std::string> names;
@@ -48,31 +42,6 @@ std::vector<std::string> shipped_backends() {
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
   }
   return names;
-}
-
-// "WHERE: scheduler 'hetf' is not installed (did you mean 'heft'?); available: dag, heft,
-// inorder. Searched: DIR (ORIGIN), DIR (ORIGIN)."
-std::string not_installed_message(const std::string& where, const PluginRegistry& registry,
-                                  ComponentKind kind, const std::string& name,
-                                  std::vector<std::string> also_known = {}) {
-  const auto available = registry.names(kind);
-  also_known.insert(also_known.end(), available.begin(), available.end());
-  std::string message = where + ": " + std::string(to_string(kind)) + " '" + name +
-                        "' is not installed";
-  if (auto nearest = detail::closest_name(name, also_known)) {
-    message += " (did you mean '" + *nearest + "'?)";
-  }
-  message += "; available: " + joined_or_none(available) + ".";
-  const std::string file_name =
-      "libplexus_" + std::string(to_string(kind)) + "_" + name + ".so";
-  for (const auto& problem : registry.problems()) {
-    if (problem.path.filename() == file_name) message += " Found but unusable: " + problem.message;
-  }
-  std::string searched;
-  for (const auto& dir : registry.search_path()) {
-    searched += (searched.empty() ? "" : ", ") + dir.path.string() + " (" + dir.origin + ")";
-  }
-  return message + " Searched: " + (searched.empty() ? "nothing" : searched) + ".";
 }
 
 // `[<kind>.<name>]` tables for implementations that are not installed: warnings (a typo in
@@ -109,7 +78,7 @@ ComponentSet::ComponentSet(const Config& config, const PluginRegistry& registry)
               ? config.origin_of("backends.use", name)
               : config.origin_of(std::string(detail::config_table_name(kind)) + ".use");
       throw error(error_category::config,
-                  not_installed_message(where, registry, kind, name,
+                  not_installed_message(registry, kind, name, where,
                                         kind == ComponentKind::backend ? shipped_backends()
                                                                        : std::vector<std::string>{}));
     }

@@ -20,8 +20,10 @@ for sub in stats ls show verify prune clear; do
 done
 expect "cache without a subcommand is a usage error" 2 "usage: plexus cache" -- "$plexus" cache
 expect "unknown subcommand" 2 "unknown subcommand 'list'.*stats, ls, show" -- "$plexus" cache list
-expect "unknown store lists the installed ones" 1 "cache store 'nosuch' is not installed; available: .*disk.*memory.*sqlite" -- \
+expect "unknown store lists the installed ones" 1 "--store nosuch: cache 'nosuch' is not installed; available: .*disk.*memory.*sqlite" -- \
   "$plexus" cache stats --store nosuch
+expect "a misspelt store gets a suggestion" 1 "cache 'sqlit' is not installed \(did you mean 'sqlite'\?\)" -- \
+  "$plexus" cache stats --store sqlit
 expect "prune needs a limit" 2 "needs --max-size and/or --max-age" -- "$plexus" cache prune
 expect "prune refuses a bad size" 2 "--max-size expects a size" -- "$plexus" cache prune --max-size lots
 expect "prune refuses a bad age" 2 "--max-age expects a number of days" -- "$plexus" cache prune --max-age -3
@@ -46,7 +48,7 @@ for store in disk sqlite; do
   id=$("$plexus" cache ls "${pick[@]}" | awk 'NR == 2 { print substr($1, 1, 8) }')
   expect "$store: show by id prefix" 0 "^id: +$id[0-9a-f]{56}$" -- "$plexus" cache show "$id" "${pick[@]}"
   expect "$store: show prints the key" 0 "build options: +.*" -- "$plexus" cache show "$id" "${pick[@]}"
-  expect "$store: show with an unknown prefix" 2 "no cache entry has an id or image starting with 'zzzz'" -- \
+  expect "$store: show with an unknown prefix finds nothing (a failure, exit 1)" 1 "no cache entry has an id or image starting with 'zzzz'" -- \
     "$plexus" cache show zzzz "${pick[@]}"
   expect "$store: verify passes" 0 "checked 3 entries: 3 good, 0 problems" -- "$plexus" cache verify "${pick[@]}"
   # Damage one entry's value behind the store's back.

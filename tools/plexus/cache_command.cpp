@@ -16,6 +16,7 @@
 #include "plexus/component_lookup.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
+#include "plexus/not_installed.hpp"
 #include "plexus/plugin_context.hpp"
 #include "plexus/plugin_library.hpp"
 #include "plexus/plugin_registry.hpp"
@@ -76,7 +77,7 @@ std::unique_ptr<OpenStore> open_store(const CommandLine& line) {
   Config config = config_from(line);
   set_log_level(config.log_level());
   auto out = std::make_unique<OpenStore>();
-  if (auto store = line.value("store")) config.set("cache", *store, "--store");
+  if (auto store = line.value("store")) config.set("cache", *store, "--store " + *store);
   const auto name = config.selected(ComponentKind::cache);
   if (!name) {
     throw error(error_category::config, config.origin().path +
@@ -87,11 +88,9 @@ std::unique_ptr<OpenStore> open_store(const CommandLine& line) {
   PluginRegistry registry(plugin_search_path(config));
   const PluginListing* listing = registry.find(ComponentKind::cache, *name);
   if (!listing) {
-    std::string available;
-    for (const auto& other : registry.names(ComponentKind::cache))
-      available += (available.empty() ? "" : ", ") + other;
-    throw error(error_category::config, "cache store '" + *name + "' is not installed; available: " +
-                                            (available.empty() ? "(none)" : available));
+    throw error(error_category::config,
+                not_installed_message(registry, ComponentKind::cache, *name,
+                                      config.origin_of("cache.use")));
   }
   out->library = PluginLibrary::load(*listing);
   NoComponents none;
