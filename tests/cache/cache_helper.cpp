@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
     const char* plugin_dir = std::getenv("PLEXUS_BUILD_PLUGIN_DIR");
     const std::filesystem::path dir = plugin_dir ? plugin_dir : ".";
     plexus::PluginRegistry registry({{dir, "build tree"}});
-    plexus::ComponentSet set(plexus::Config::load(std::filesystem::path(argv[1])), registry);
+    // The file alone (no built-in layers): this process opens the cache store and nothing else.
+    plexus::ComponentSet set(plexus::Config::from_file(argv[1]), registry);
     plexus::CacheStore& store = *set.cache();
     const std::string command = argv[2];
     if (command == "hammer" && argc == 4) {
