@@ -46,7 +46,7 @@ inline std::map<std::string, long> parse_options(int argc, char** argv,
   return defaults;
 }
 
-// The config in force (search order, environment) with `selections` applied on top.
+// The config in force (layers, environment) with `selections` applied on top.
 inline plexus::Config config_with(const std::vector<std::pair<std::string, std::string>>& selections) {
   plexus::Config config = plexus::Config::load();
   for (const auto& [key, value] : selections) config.set(key, value, "benchmark");

@@ -46,7 +46,7 @@ Subcommands:
   clear                 remove every entry (read-only layers are never touched)
 
 Options:
-  --config FILE         use this config instead of the search order
+  --config FILE         the project file (instead of PLEXUS_CONFIG or ./plexus.toml)
   --store NAME          the cache store to use (memory, disk, sqlite, ...)
   --help                show this help (also after a subcommand)
 )";

@@ -39,7 +39,8 @@ or defines no kernels, 2 for a mistake in the command line.
   --arch ARCH     target architecture (ptx: sm_80 by default; amdgcn: gfx90a, ...)
   --language L    cl, clcpp, bc, ll, spv (default: from FILE's extension; .cl otherwise)
   --compiler NAME the compiler component to use (e.g. clang, process)
-  --config FILE   use this config instead of the search order
+  --config FILE   the project file (instead of PLEXUS_CONFIG or ./plexus.toml), on top of
+                  the built-in default and the system and user files
   --syclbin       write a SYCLBIN file (default: FILE.syclbin) with one abstract module
                   holding every --target given (repeat it: --target spirv --target ptx);
                   spirv, ptx, spir-bc and host become IR modules, amdgcn a native image;

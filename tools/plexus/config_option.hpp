@@ -1,5 +1,5 @@
-// The `--config FILE` option every subcommand shares: the config by the search order,
-// or the given file. Throws plexus::error(config).
+// The `--config FILE` option every subcommand shares: the layered config (Config::load), with
+// the given file as the project file. Throws plexus::error(config).
 #pragma once
 
 #include "command_line.hpp"

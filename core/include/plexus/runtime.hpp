@@ -1,5 +1,5 @@
-// Runtime: the application's entry point. Loads the config (Config::load search order
-// unless one is given), discovers plugins, creates the selected components and exposes
+// Runtime: the application's entry point. Loads the config (Config::load's layers unless
+// one is given), discovers plugins, creates the selected components and exposes
 // the devices of every available backend.
 //
 // Application API (queue.hpp, buffer.hpp, kernel_bundle.hpp; plexus/plexus.hpp has all):
