@@ -47,6 +47,7 @@ CudaDriver::CudaDriver(std::string library) : library_(std::move(library)) {
     resolve(event_record, "cuEventRecord");
     resolve(event_synchronize, "cuEventSynchronize");
     resolve(event_destroy, "cuEventDestroy_v2");
+    resolve(stream_wait_event, "cuStreamWaitEvent");
     resolve(memcpy_htod_async, "cuMemcpyHtoDAsync_v2");
     resolve(memcpy_dtoh_async, "cuMemcpyDtoHAsync_v2");
     resolve(memcpy_2d_async, "cuMemcpy2DAsync_v2");

@@ -60,6 +60,7 @@ class CudaDriver {
   decltype(&::cuEventRecord) event_record = nullptr;
   decltype(&::cuEventSynchronize) event_synchronize = nullptr;
   decltype(&::cuEventDestroy) event_destroy = nullptr;
+  decltype(&::cuStreamWaitEvent) stream_wait_event = nullptr;  // queue markers (cuda_marker.*)
   decltype(&::cuMemcpyHtoDAsync) memcpy_htod_async = nullptr;
   decltype(&::cuMemcpyDtoHAsync) memcpy_dtoh_async = nullptr;
   decltype(&::cuMemcpy2DAsync) memcpy_2d_async = nullptr;

@@ -8,6 +8,7 @@
 
 #include "cuda_context.hpp"
 #include "cuda_device.hpp"
+#include "cuda_marker.hpp"
 #include "cuda_module.hpp"
 #include "plexus/copy_validation.hpp"
 #include "plexus/error.hpp"
@@ -221,6 +222,22 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
     stats_->launches += 1;
     stats_->launch_ns += CudaQueueStats::since(started);
   }
+}
+
+std::shared_ptr<const QueueMarker> CudaQueue::mark() {
+  launcher_->drain();  // the event follows every launch handed off so far
+  ScopedContext scope(device_.driver(), device_.context());
+  return std::make_shared<CudaMarker>(device_, stream_);
+}
+
+bool CudaQueue::wait_for(const QueueMarker& marker) {
+  const auto* recorded = dynamic_cast<const CudaMarker*>(&marker);
+  if (!recorded || &recorded->device() != &device_) return false;
+  launcher_->drain();  // launches handed off before this call must not wait for the marker
+  ScopedContext scope(device_.driver(), device_.context());
+  check(device_.driver().stream_wait_event(stream_, recorded->event(), 0), "cuStreamWaitEvent",
+        "ordering a queue behind another");
+  return true;
 }
 
 void CudaQueue::wait() {

@@ -22,6 +22,10 @@
 // callbacks), so the stream never waits for a host callback and the submitting thread
 // makes no driver call for it. A launch builds no strings and allocates nothing (up to 16
 // arguments) unless it fails. PLEXUS_BENCH_BREAKDOWN=1: stage times (CudaQueueStats).
+// Markers (mark, wait_for; cuda_marker.*): an event recorded on the stream, and
+// cuStreamWaitEvent on another stream of the same device (markers of other devices: false,
+// the caller waits on the host). Both first wait until the launches handed to the launch
+// thread are issued, so the event follows them and the wait precedes only later work.
 // Timing (enable_timing): timing events around each copy and launch (CudaTiming, defined
 // in cuda_timing.cpp with these members); while off, one branch per operation.
 //
@@ -64,6 +68,9 @@ class CudaQueue final : public DeviceQueue {
               std::span<const KernelArgument> arguments) override;
   void wait() override;
   void on_complete(std::function<void(std::exception_ptr)> done) override;
+  bool orders_by_markers() const override { return true; }
+  std::shared_ptr<const QueueMarker> mark() override;
+  bool wait_for(const QueueMarker& marker) override;
   bool enable_timing() override;  // false when the driver cannot time (no cuEventElapsedTime)
   std::shared_ptr<const OperationTiming> take_timing() override;
 

@@ -8,6 +8,7 @@
 #include "opencl_copy_origin.hpp"
 #include "opencl_device.hpp"
 #include "opencl_library_pin.hpp"
+#include "opencl_marker.hpp"
 #include "opencl_module.hpp"
 #include "opencl_query.hpp"
 #include "plexus/copy_validation.hpp"
@@ -204,6 +205,30 @@ void OpenclQueue::launch(const DeviceKernel& kernel, const NdRange& range,
       &event);
   check(code, "clEnqueueNDRangeKernel", what);
   track(event, what);
+}
+
+std::shared_ptr<const QueueMarker> OpenclQueue::mark() {
+  const std::string what = "a marker on OpenCL device '" + device_.info().name + "'";
+  cl_event event = nullptr;
+  check(clEnqueueMarkerWithWaitList(queue_.get(), 0, nullptr, &event),
+        "clEnqueueMarkerWithWaitList", what);
+  auto marker = std::make_shared<OpenclMarker>(device_, event);
+  // Another queue waits for it: it must reach the device without a wait on this queue.
+  check(clFlush(queue_.get()), "clFlush", what);
+  return marker;
+}
+
+bool OpenclQueue::wait_for(const QueueMarker& marker) {
+  const auto* recorded = dynamic_cast<const OpenclMarker*>(&marker);
+  if (!recorded || &recorded->device() != &device_) return false;
+  const std::string what = "ordering a queue of OpenCL device '" + device_.info().name +
+                           "' behind another";
+  cl_event waited = recorded->event();
+  cl_event event = nullptr;
+  check(clEnqueueBarrierWithWaitList(queue_.get(), 1, &waited, &event),
+        "clEnqueueBarrierWithWaitList", what);
+  track(event, what);
+  return true;
 }
 
 void OpenclQueue::wait() {

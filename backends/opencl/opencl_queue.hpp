@@ -12,6 +12,10 @@
 // error. on_complete enqueues a marker and calls back from the driver's callback thread;
 // it takes over the commands in flight and a failure not yet reported (the queue runs
 // later commands again).
+// Markers (mark, wait_for; opencl_marker.hpp): a marker command, flushed; another queue of
+// the same device waits for it with a barrier whose wait list holds its event (markers of
+// other devices: false, the caller waits on the host). A failure before the marker also
+// fails the waiting queue's barrier (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST).
 // Timing (enable_timing): the commands' profiling times, aligned to the host clock by
 // OpenclTiming; while off, nothing but one branch per command.
 //
@@ -54,6 +58,9 @@ class OpenclQueue final : public DeviceQueue {
               std::span<const KernelArgument> arguments) override;
   void wait() override;
   void on_complete(std::function<void(std::exception_ptr)> done) override;
+  bool orders_by_markers() const override { return true; }
+  std::shared_ptr<const QueueMarker> mark() override;
+  bool wait_for(const QueueMarker& marker) override;
   // False when the device gives no device time to align with (see OpenclTiming).
   bool enable_timing() override;
   std::shared_ptr<const OperationTiming> take_timing() override;

@@ -12,6 +12,7 @@ Device::~Device() = default;
 DeviceKernel::~DeviceKernel() = default;
 DeviceModule::~DeviceModule() = default;
 DeviceQueue::~DeviceQueue() = default;
+QueueMarker::~QueueMarker() = default;
 OperationTiming::~OperationTiming() = default;
 TaskBody::~TaskBody() = default;
 

@@ -8,12 +8,21 @@
 #include <vector>
 
 #include "plexus/cpu_pause.hpp"
+#include "plexus/device_queue.hpp"
 #include "plexus/error.hpp"
 
 namespace plexus {
 
 namespace {
 constexpr auto wait_spin = std::chrono::microseconds(100);
+
+// request_marker / enqueued: whether a marker is asked for and made.
+enum MarkerState : int {
+  marker_open,       // the work is not enqueued, nobody asked
+  marker_requested,  // asked for before the work was enqueued: the starter records one
+  marker_recorded,   // recorded (State::marker, may be nullptr when the queue cannot mark)
+  marker_closed,     // the work was enqueued before anyone asked: none
+};
 }  // namespace
 
 struct TaskEvent::State {
@@ -27,6 +36,8 @@ struct TaskEvent::State {
   std::vector<std::function<void()>> callbacks;
   clock::time_point submitted_at, started_at, finished_at;
   std::atomic<DeviceQueue*> pending_on{nullptr};  // read without the lock by later tasks
+  std::atomic<int> marker_state{marker_open};            // MarkerState
+  std::shared_ptr<const QueueMarker> marker;      // written before marker_recorded
   bool in_block = false;  // placed in a Block by make(): destroyed, not freed, by the event
 };
 
@@ -101,6 +112,7 @@ void TaskEvent::mark_failed(std::exception_ptr failure) {
 
 void TaskEvent::finish(TaskStatus final_status, std::exception_ptr failure) {
   std::vector<std::function<void()>> callbacks;
+  std::shared_ptr<const QueueMarker> marker;
   {
     std::lock_guard lock(state_->mutex);
     if (state_->status == TaskStatus::complete || state_->status == TaskStatus::failed) {
@@ -111,6 +123,7 @@ void TaskEvent::finish(TaskStatus final_status, std::exception_ptr failure) {
     state_->finished_at = clock::now();
     state_->status.store(final_status, std::memory_order_release);
     callbacks.swap(state_->callbacks);
+    marker.swap(state_->marker);  // reached: no later task needs it (released below)
   }
   state_->done_cv.notify_all();
   for (auto& callback : callbacks) callback();
@@ -149,6 +162,47 @@ void TaskEvent::set_pending_on(DeviceQueue* queue) {
 
 DeviceQueue* TaskEvent::pending_on() const {
   return state_->pending_on.load(std::memory_order_acquire);
+}
+
+bool TaskEvent::request_marker() {
+  int state = state_->marker_state.load(std::memory_order_acquire);
+  if (state == marker_open &&
+      state_->marker_state.compare_exchange_strong(state, marker_requested, std::memory_order_acq_rel))
+    return !is_done();
+  if (state == marker_requested) return !is_done();
+  if (state == marker_recorded) return !is_done();  // wait_marker: nullptr once done
+  return false;  // marker_closed
+}
+
+std::shared_ptr<const QueueMarker> TaskEvent::wait_marker() const {
+  const auto ready = [this] {
+    return state_->marker_state.load(std::memory_order_acquire) == marker_recorded || is_done();
+  };
+  if (!spin_for(wait_spin, Spin::yielding, ready)) {
+    std::unique_lock lock(state_->mutex);
+    state_->done_cv.wait(lock, ready);
+  }
+  std::lock_guard lock(state_->mutex);
+  return state_->marker;  // nullptr when none was recorded, or the event is done
+}
+
+void TaskEvent::enqueued(DeviceQueue& queue) {
+  int state = marker_open;
+  if (state_->marker_state.compare_exchange_strong(state, marker_closed, std::memory_order_acq_rel))
+    return;  // nobody asked: no marker (the common case, one atomic operation)
+  if (state != marker_requested) return;
+  std::shared_ptr<const QueueMarker> marker;
+  try {
+    marker = queue.mark();
+  } catch (...) {
+    // no marker: the waiter waits for the event on the host
+  }
+  {
+    std::lock_guard lock(state_->mutex);  // a waiter checks under it: no lost wake-up
+    state_->marker = std::move(marker);
+    state_->marker_state.store(marker_recorded, std::memory_order_release);
+  }
+  state_->done_cv.notify_all();
 }
 
 TaskEvent::clock::time_point TaskEvent::submitted_at() const {

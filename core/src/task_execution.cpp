@@ -44,6 +44,17 @@ void complete_after(TaskEvent& event, const std::vector<std::shared_ptr<TaskEven
   event.mark_complete();
 }
 
+// True when `queue` now waits on the device for `dependency`'s work, enqueued on another
+// queue (a marker behind it); false when the caller must wait on the host (done already,
+// not on a queue, or the queues cannot order each other: different devices or backends).
+bool ordered_on_device(TaskEvent& dependency, DeviceQueue& queue) {
+  if (dependency.is_done() || !queue.orders_by_markers()) return false;
+  if (detail::held_by_this_thread(dependency)) return false;  // wait_for reports it
+  if (!dependency.request_marker()) return false;
+  const std::shared_ptr<const QueueMarker> marker = dependency.wait_marker();
+  return marker && !dependency.is_done() && queue.wait_for(*marker);
+}
+
 }  // namespace
 
 std::exception_ptr wait_for_dependencies(const Task& task) {
@@ -119,9 +130,12 @@ void start_task(Task& task, DeviceQueue* queue) {
   }
   detail::TraceTaskScope traced(task);  // recorded like run_task_now (the launch names device)
   // Dependencies already in `queue` run before anything enqueued now: no need to wait.
+  // Those in another queue of the device that `queue` can order behind: a marker.
   bool any_queued = false;
   for (const auto& dependency : task.dependencies) {
     if (dependency && dependency->pending_on() == queue && !dependency->is_done()) {
+      any_queued = true;
+    } else if (dependency && ordered_on_device(*dependency, *queue)) {
       any_queued = true;
     } else if (std::exception_ptr failure = wait_for(dependency.get())) {
       task.event->mark_failed(failure);
@@ -141,6 +155,7 @@ void start_task(Task& task, DeviceQueue* queue) {
     return;
   }
   task.event->set_pending_on(queue);
+  task.event->enqueued(*queue);  // records a marker when a task on another queue asked
   // The dependencies not waited for are still to be checked once the queue ran them: the
   // completion takes the list over (the others in it are complete, their check is free).
   std::vector<std::shared_ptr<TaskEvent>> queued;

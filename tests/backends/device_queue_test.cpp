@@ -1,7 +1,8 @@
 // Device conformance, queues: on_complete is called exactly once (with no failure) after the
 // work enqueued before it, a queue's destructor returns only once its on_complete callbacks
-// have (and released what they hold), and two queues of one device run one shared kernel
-// from two threads at once with correct results.
+// have (and released what they hold), two queues of one device run one shared kernel
+// from two threads at once with correct results, and one queue orders its work behind
+// another's marker on the device.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -168,6 +169,62 @@ TEST_CASE("two queues of one device used from two threads at once", "[devices][q
       INFO("thread " << id << ": " << failures[id]);
       REQUIRE(failures[id].empty());
       CHECK(results[id] == std::vector<int>(n, id * 1000 + rounds * (id + 1)));
+    }
+  });
+}
+
+// Markers (DeviceQueue::mark / wait_for): a queue ordered behind another's marker runs its
+// later work after the work before the marker, on the device, with no host wait in between:
+// queue 2 adds 4 to what queue 1 copied in and added 3 to, and reads the sum back. A queue
+// that cannot order by markers says so (orders_by_markers false, mark() nullptr: the host
+// backend, whose operations are done when they return); a marker of another kind, or of
+// another device, is refused with false.
+TEST_CASE("a queue ordered behind another queue's marker runs after its work",
+          "[devices][queue][markers]") {
+  struct ForeignMarker final : plexus::QueueMarker {};
+  for_each_device([](Device& device) {
+    const auto first = device.create_queue();
+    const auto second = device.create_queue();
+    CHECK_FALSE(second->wait_for(ForeignMarker{}));
+    const auto marker_before = first->mark();
+    if (!first->orders_by_markers()) {
+      CHECK(marker_before == nullptr);
+      WARN(device.info().name << ": no markers (the caller waits on the host)");
+      return;
+    }
+    REQUIRE(marker_before != nullptr);
+    CHECK(second->wait_for(*marker_before));  // an empty queue's marker: reached at once
+    const auto module = load_program(device, add_source);
+    REQUIRE(module);
+    const std::size_t n = 1 << 20;
+    std::vector<int> values(n), result(n, 0), expected(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<int>(i % 1000);
+    for (std::size_t i = 0; i < n; ++i) expected[i] = values[i] + 3 * 16 + 4;
+    Allocation memory(device, n * sizeof(int));
+    first->copy_to_device(memory.get(), values.data(), CopyLayout::contiguous(0, n * 4));
+    const int three = 3, four = 4;
+    const KernelArgument add_three[] = {KernelArgument::of_allocation(memory.get()),
+                                        KernelArgument::of_scalar(&three, 4)};
+    const KernelArgument add_four[] = {KernelArgument::of_allocation(memory.get()),
+                                       KernelArgument::of_scalar(&four, 4)};
+    for (int i = 0; i < 16; ++i) first->launch(module->kernel("add"), range_of(n), add_three);
+    const auto marker = first->mark();
+    REQUIRE(marker != nullptr);
+    REQUIRE(second->wait_for(*marker));
+    second->launch(module->kernel("add"), range_of(n), add_four);
+    second->copy_to_host(result.data(), memory.get(), CopyLayout::contiguous(0, n * 4));
+    second->wait();  // only the second queue: the first was never waited for
+    CHECK(result == expected);
+    first->wait();
+    // Another device's marker (when there is a second device of this backend): refused.
+    const auto& devices = plexus::test::devices_under_test();
+    for (const auto& other : devices) {
+      if (!other.device || other.device == &device || !other.skip_reason.empty()) continue;
+      if (&other.device->backend() != &device.backend()) continue;
+      const auto foreign = other.device->create_queue();
+      if (const auto their = foreign->mark()) CHECK_FALSE(second->wait_for(*their));
+      foreign->wait();
+      break;
     }
   });
 }

@@ -19,6 +19,14 @@
 // take_timing() hands them out. A queue whose timing is off records nothing extra: no
 // events, no locks, one branch per operation.
 //
+// Ordering across queues (mark, wait_for): a queue may record a marker after the operations
+// enqueued so far, and another queue of the same device may make its later operations wait
+// for that marker on the device (CUDA: an event and cuStreamWaitEvent; OpenCL: a marker
+// and a barrier with a wait list), so that tasks on different queues of one device run
+// concurrently and still in dependency order, without the host waiting in between. A queue
+// that cannot (the host backend, whose operations finish before they return; the
+// defaults) returns nullptr / false, and the caller waits on the host instead.
+//
 // Thread-safety: one thread at a time per queue (the scheduler gives each worker its own);
 // different queues of one device may be used concurrently. Ownership: created by
 // Device::create_queue(), must not outlive its device; the destructor waits for the queue's
@@ -82,6 +90,18 @@ struct CopyLayout {
   }
 };
 
+// A point in one queue's order, made by DeviceQueue::mark(): reached once every operation
+// enqueued on that queue before it has finished (failed ones included). Only the backend
+// that made it reads it. Thread-safety: immutable once made; may be shared by any threads.
+// Ownership: shared; must not outlive its device.
+class PLEXUS_API QueueMarker {
+ public:
+  QueueMarker() = default;
+  QueueMarker(const QueueMarker&) = delete;
+  QueueMarker& operator=(const QueueMarker&) = delete;
+  virtual ~QueueMarker();
+};
+
 class PLEXUS_API DeviceQueue {
  public:
   DeviceQueue() = default;
@@ -115,6 +135,23 @@ class PLEXUS_API DeviceQueue {
   // Calls `done` once every operation enqueued so far has finished, with the failure or
   // nullptr, on any thread (possibly this one, before returning). `done` must not throw.
   virtual void on_complete(std::function<void(std::exception_ptr)> done) = 0;
+
+  // True when this queue can order its operations behind markers of other queues of its
+  // device (wait_for); false (the default) when it cannot.
+  virtual bool orders_by_markers() const { return false; }
+  // Records a marker after every operation enqueued so far; nullptr when this queue cannot
+  // (the default). Enqueues nothing else; costs one driver call where it can.
+  virtual std::shared_ptr<const QueueMarker> mark() { return nullptr; }
+  // Makes the operations enqueued on this queue from now on start only once `marker` (of
+  // another queue of this device, or of this one) is reached, on the device: the caller
+  // does not block. Returns false, enqueueing nothing, when this queue cannot order behind
+  // it (another device or backend, or no support: the default); the caller then waits on
+  // the host. A failure of the operations before the marker is reported by their own queue
+  // (it may fail this queue's later operations too: OpenCL).
+  virtual bool wait_for(const QueueMarker& marker) {
+    (void)marker;
+    return false;
+  }
 
   // Turns device timing on for the operations enqueued from now on (it stays on); true when
   // this queue can time them, false (nothing changes) when it cannot: the default.

@@ -11,6 +11,12 @@
 // (task_execution.hpp, start_task) records the in-order DeviceQueue the work went to, so
 // that a later task on the same queue can be enqueued behind it without waiting. Only
 // meaningful while the event is not done; nullptr: not pending on any queue.
+// Marker (ordering across queues of one device, start_task): a task about to be enqueued on
+// another queue asks for a marker behind this task's work (request_marker) and waits until
+// the task's starter has recorded it (wait_marker), then orders its queue behind it on the
+// device (DeviceQueue::wait_for) instead of waiting for this event on the host. The starter
+// calls enqueued(queue) once the work is in `queue`: it records the marker when one was
+// asked for before (one driver call), and nothing otherwise.
 #pragma once
 
 #include <chrono>
@@ -24,6 +30,7 @@
 namespace plexus {
 
 class DeviceQueue;
+class QueueMarker;
 
 enum class TaskStatus { submitted, running, complete, failed };
 
@@ -55,6 +62,18 @@ class PLEXUS_API TaskEvent {
   // The in-order queue this task's work was enqueued on and is still pending on (see above).
   void set_pending_on(DeviceQueue* queue);
   DeviceQueue* pending_on() const;
+
+  // True when a marker behind this task's work is recorded or will be (its work is not
+  // enqueued yet: its starter records one); false when none will be (the work was enqueued
+  // before anyone asked, or the event is done without one): wait for the event instead.
+  bool request_marker();
+  // Blocks until the marker asked for is recorded or the event is done (spinning first, as
+  // wait()); the marker, or nullptr when there is none (the queue could not mark, or the
+  // event is done: its marker is released then). Does not throw the task's failure.
+  std::shared_ptr<const QueueMarker> wait_marker() const;
+  // For the task's starter, once its work is in `queue` (left there to run): records
+  // queue.mark() when a marker was asked for, and tells the waiters.
+  void enqueued(DeviceQueue& queue);
 
   clock::time_point submitted_at() const;
   clock::time_point started_at() const;   // valid once running

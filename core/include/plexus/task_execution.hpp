@@ -38,9 +38,13 @@ PLEXUS_API void run_task_now(Task& task, DeviceQueue* queue = nullptr);
 
 // Starts the task on this thread without waiting for its device work where it can: waits
 // for its dependencies except those still pending on `queue` itself (an in-order queue runs
-// them first), marks it running, and lets the body enqueue its work on `queue`
+// them first) and those pending on another queue that `queue` can order behind on the
+// device (DeviceQueue::orders_by_markers: it waits until that work is enqueued, takes a
+// marker behind it, TaskEvent::request_marker/wait_marker, and has `queue` wait for it),
+// marks it running, and lets the body enqueue its work on `queue`
 // (TaskBody::enqueue). When work is left in the queue, the event records `queue` as the one
-// it is pending on and is completed (or failed, with the queue's failure or that of a
+// it is pending on (TaskEvent::enqueued records a marker behind it when a task on another
+// queue asked for one) and is completed (or failed, with the queue's failure or that of a
 // dependency it did not wait for) from queue->on_complete, on whichever thread that calls
 // back; otherwise it is done on return, as with run_task_now (host work, host bodies,
 // `queue` nullptr). The caller must keep `queue` alive until the event is done and may use
