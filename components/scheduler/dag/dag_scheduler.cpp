@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "plexus/component_lookup.hpp"
+#include "plexus/count_option.hpp"
 #include "plexus/cpu_pause.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
@@ -13,6 +14,8 @@ namespace plexus::dag {
 
 namespace {
 thread_local const DagScheduler* running_on = nullptr;  // the scheduler whose worker this is
+
+constexpr std::size_t auto_queues_on_gpu = 4;  // DeviceType gpu and accelerator
 }  // namespace
 
 struct DagScheduler::Node {
@@ -37,6 +40,10 @@ DagScheduler::DagScheduler(PluginContext& context) {
       "workers", static_cast<std::int64_t>(std::thread::hardware_concurrency()));
   if (count == 0) count = 1;
   spin_ = std::chrono::microseconds(context.options.get_non_negative("spin_us", 50));
+  queues_per_device_ = auto_or_count_option(
+      context.options, "queues_per_device",
+      ": give \"auto\" (the default: 4 queues on a GPU or accelerator, one per worker on a CPU) "
+      "or an integer >= 1 (at most that many queues on every device)");
   for (std::int64_t i = 0; i < count; ++i) workers_.push_back(std::make_unique<Worker>());
   threads_.reserve(workers_.size());
   for (auto& worker : workers_) threads_.emplace_back([this, w = worker.get()] { work(*w); });
@@ -74,8 +81,8 @@ void DagScheduler::submit(Task task) {
     submitted_.push_back(node->task.event);
     if (submitted_.size() >= 2 * submitted_kept_ + 64) drop_done_locked();
     if (node->placement) {
-      // A chain: behind its unfinished dependencies on their worker's queue, at once.
-      if (auto [worker, queue] = chain_worker(node->task, node->placement); worker) {
+      // Behind its unfinished dependencies on queues of the device, at once.
+      if (auto [worker, queue] = early_queue(node->task, node->placement); worker) {
         give(*worker, queue, std::move(node));
         return;
       }
@@ -92,20 +99,33 @@ void DagScheduler::submit(Task task) {
   when_done(dependencies, [this, node] { make_ready(node); });
 }
 
-std::pair<DagScheduler::Worker*, DeviceQueue*> DagScheduler::chain_worker(const Task& task,
-                                                                          Device* placement) const {
-  Worker* worker = nullptr;
-  DeviceQueue* queue = nullptr;
+std::pair<DagScheduler::Worker*, DeviceQueue*> DagScheduler::early_queue(const Task& task,
+                                                                         Device* placement) {
+  const std::pair<Worker*, DeviceQueue*> none{nullptr, nullptr};
+  std::pair<Worker*, DeviceQueue*> chain = none;  // a queue whose last task is a dependency
+  DeviceQueue* first = nullptr;
+  bool one_queue = true, markers = true, any = false;
   for (const auto& dependency : task.dependencies) {
     if (!dependency || dependency->is_done()) continue;
     DeviceQueue* pending = dependency->pending_on();
     const auto owner = pending ? owners_.find(pending) : owners_.end();
-    if (owner == owners_.end() || owner->second.device != placement) return {nullptr, nullptr};
-    if (worker && owner->second.worker != worker) return {nullptr, nullptr};
-    worker = owner->second.worker;
-    queue = pending;
+    if (owner == owners_.end() || owner->second.device != placement) return none;
+    any = true;
+    if (!first) first = pending;
+    one_queue = one_queue && pending == first;
+    markers = markers && pending->orders_by_markers();
+    if (!chain.first && owner->second.tail == dependency)
+      chain = {owner->second.worker, pending};
   }
-  return {worker, queue};
+  if (!any) return none;  // ready now
+  if (!markers) {
+    // Without markers only an in-order queue orders tasks on the device: the one queue.
+    if (!one_queue) return none;
+    return {owners_.at(first).worker, first};
+  }
+  if (chain.first) return chain;
+  Worker& worker = pick_worker(placement);  // a fork: another queue, ordered by markers
+  return {&worker, queue_of(worker, placement)};
 }
 
 void DagScheduler::make_ready(std::shared_ptr<Node> node) {
@@ -135,6 +155,11 @@ void DagScheduler::give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node
   node->queue = queue;
   // Later tasks may chain behind it from now: this worker enqueues it before them.
   node->task.event->set_pending_on(queue);
+  QueueOwner& owner = owners_.at(queue);
+  owner.tail = node->task.event;
+  // A dependent task may go to another queue of the device: it will need a marker.
+  if (device_workers_[owner.device].size() > 1 && queue->orders_by_markers())
+    node->task.event->request_marker();
   worker.own.push_back(std::move(node));
   worker.given.fetch_add(1, std::memory_order_release);
   if (worker.sleeping) worker.wake.notify_one();  // else it spins or runs: no wake-up to pay
@@ -144,26 +169,59 @@ DeviceQueue* DagScheduler::queue_of(Worker& worker, Device* device) {
   auto& queue = worker.queues[device];
   if (!queue) {
     queue = device->create_queue();
-    owners_[queue.get()] = {&worker, device};
+    owners_[queue.get()] = {&worker, device, nullptr};
+    device_workers_[device].push_back(&worker);
   }
   return queue.get();
 }
 
+std::size_t DagScheduler::queue_limit(const Device* device) const {
+  if (queues_per_device_ > 0) return queues_per_device_;
+  const DeviceType type = device->info().type;
+  if (type == DeviceType::gpu || type == DeviceType::accelerator) return auto_queues_on_gpu;
+  return workers_.size();
+}
+
 DagScheduler::Worker& DagScheduler::pick_worker(Device* device) {
-  // An idle worker that already has a queue on the device first (its stream and threads are
-  // made), else any idle one.
-  for (const bool warm : {true, false}) {
-    for (std::size_t i = 0; i < workers_.size(); ++i) {
-      Worker& worker = *workers_[(next_worker_ + i) % workers_.size()];
-      if (worker.busy || !worker.own.empty()) continue;
-      if (warm && !worker.queues.contains(device)) continue;
-      next_worker_ = (next_worker_ + i + 1) % workers_.size();
-      return worker;
+  const auto idle = [](const Worker& worker) { return !worker.busy && worker.own.empty(); };
+  // How far a worker's queue on the device is from taking a task at once: 0 when its work
+  // there is done and the worker idle; +2 while work is in the queue; +1 while it is busy.
+  const auto distance = [&](Worker& worker) {
+    const std::shared_ptr<TaskEvent>& tail = owners_.at(worker.queues.at(device).get()).tail;
+    return (tail && !tail->is_done() ? 2 : 0) + (idle(worker) ? 0 : 1);
+  };
+  const std::vector<Worker*>& warm = device_workers_[device];
+  Worker* best = nullptr;
+  int best_distance = 0;
+  for (std::size_t i = 0; i < warm.size(); ++i) {
+    Worker& worker = *warm[(next_worker_ + i) % warm.size()];
+    const int d = distance(worker);
+    if (!best || d < best_distance ||
+        (d == best_distance && worker.own.size() < best->own.size())) {
+      best = &worker;
+      best_distance = d;
     }
   }
-  Worker& worker = *workers_[next_worker_];
+  if (best && best_distance == 0) {
+    next_worker_ = (next_worker_ + 1) % workers_.size();
+    return *best;
+  }
+  if (warm.size() < queue_limit(device)) {
+    // A new queue on the device: an idle worker first, else the least loaded without one.
+    Worker* fresh = nullptr;
+    for (std::size_t i = 0; i < workers_.size(); ++i) {
+      Worker& worker = *workers_[(next_worker_ + i) % workers_.size()];
+      if (worker.queues.contains(device)) continue;
+      if (idle(worker)) {
+        fresh = &worker;
+        break;
+      }
+      if (!fresh || worker.own.size() < fresh->own.size()) fresh = &worker;
+    }
+    if (fresh) best = fresh;
+  }
   next_worker_ = (next_worker_ + 1) % workers_.size();
-  return worker;
+  return *best;
 }
 
 void DagScheduler::drop_done_locked() {

@@ -2,26 +2,42 @@
 // dispatched at once to a pool of worker threads, so independent tasks really run
 // concurrently; a task waits only for its own dependencies (events of earlier tasks, on
 // this or any other scheduler). Device tasks run on the device their queue asked for (else
-// the first device); each worker has its own in-order queue on each device, so independent
-// kernels on one device run concurrently too.
+// the first device).
+//
+// Queues (streams) per device: each worker that runs tasks on a device has its own
+// in-order queue there, and a device gets at most queues_per_device of them; independent
+// tasks on one device go to different queues and run concurrently on it (several CUDA
+// streams, OpenCL command queues; on the host backend, several launches at once).
 //
 // Device tasks start asynchronously (start_task): a worker enqueues the task's copies and
 // launch on its queue and goes on; the event completes from the queue's on_complete. A
-// device task is given to one worker when it becomes ready, and its event marked pending on
-// that worker's queue (TaskEvent::set_pending_on) at once: a later task whose unfinished
-// dependencies are all pending on that one queue (a chain of kernels) goes to the same
-// worker without waiting for them, and is enqueued behind them. The worker takes its own
-// tasks in the order they were given, so a task marked pending on a queue is always
-// enqueued there before anything given after it. Any other ready device task goes to an
-// idle worker, one that already has a queue on the device first (a queue's first use makes
-// a stream, threads: tens of microseconds). Host tasks go to whichever worker is free.
+// device task is given to one worker's queue when it becomes ready, or at once, before its
+// dependencies are done, when every unfinished one is already given to a queue of the same
+// device: then
+//   - behind a dependency that is the last task given to its queue (a chain), on that queue;
+//   - otherwise (a fork: the dependencies' queues have moved on) on another queue of the
+//     device, chosen as for a ready task, ordered behind its dependencies on the device
+//     (DeviceQueue::wait_for a marker recorded after each, TaskEvent::request_marker) —
+//     when the device's queues can (orders_by_markers); where they cannot, only a task whose
+//     unfinished dependencies are all on one queue is given at once, to that queue.
+// While a device has more than one queue, every task given there asks for a marker, so that
+// a dependent task on another queue finds one (one driver call per task; a device with one
+// queue, e.g. a chain of kernels, records none). The worker takes its own tasks in the order
+// they were given, so a task is always enqueued after everything it depends on was given
+// (and so enqueued) before it. A ready device task (or a fork) goes to a queue of the device
+// whose work is done and whose worker is idle first (a queue's first use makes a stream,
+// threads: tens of microseconds), else to a new queue while the device has fewer than
+// queues_per_device, else to the queue with done work, an idle worker and the fewest tasks
+// waiting, in that order. Host tasks go to whichever worker is free.
 //
 // A worker that has just enqueued a device task spins (spin_us, default 50 microseconds) for
 // the next task of the chain before it sleeps, so that submitting a chain of kernels does
 // not pay a wake-up per kernel; a sleeping worker is woken by the task given to it.
 //
 // Options ([scheduler.dag]): workers (integer, default: the number of hardware threads);
-// spin_us (integer, default 50; 0: sleep at once).
+// spin_us (integer, default 50; 0: sleep at once); queues_per_device ("auto", the default:
+// 4 on a GPU or accelerator, one per worker on a CPU or other device; or an integer >= 1,
+// on every device; 1 runs a device's tasks in one in-order queue, as before streams).
 // Thread-safety: submit() and wait_all() may be called from any thread; wait_all() from
 // inside a task is refused (it would wait for itself). The destructor waits for every task
 // submitted, then stops the workers and then their queues.
@@ -58,16 +74,18 @@ class DagScheduler final : public Scheduler {
   struct QueueOwner {
     Worker* worker;
     Device* device;
+    std::shared_ptr<TaskEvent> tail;  // the last task given to the queue; done: queue idle
   };
   // Gives a ready node to a worker (device tasks) or to the shared host-task deque.
   void make_ready(std::shared_ptr<Node> node);
   void make_ready_locked(std::shared_ptr<Node> node);  // under mutex_
-  // The worker whose queue every unfinished dependency of `task` is pending on, with that
-  // queue (on `placement`); {nullptr, nullptr} when there is none. Under mutex_.
-  std::pair<Worker*, DeviceQueue*> chain_worker(const Task& task, Device* placement) const;
+  // The worker and queue (on `placement`) to give `task` to before its dependencies are done
+  // (see above); {nullptr, nullptr} when it must wait for them. Under mutex_.
+  std::pair<Worker*, DeviceQueue*> early_queue(const Task& task, Device* placement);
   void give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node> node);  // under mutex_
   DeviceQueue* queue_of(Worker& worker, Device* device);                      // under mutex_
   Worker& pick_worker(Device* device);                                        // under mutex_
+  std::size_t queue_limit(const Device* device) const;  // queues_per_device for it
   // A worker is done with a node (started it, or ran it): the last one wakes wait_all().
   void let_go();
   // Waits until every node submitted so far has been let go and its event is done.
@@ -79,6 +97,7 @@ class DagScheduler final : public Scheduler {
   std::condition_variable idle_cv_;               // wait_all: unstarted_ reached 0
   std::deque<std::shared_ptr<Node>> host_ready_;  // host tasks any worker may take
   std::unordered_map<const DeviceQueue*, QueueOwner> owners_;
+  std::unordered_map<const Device*, std::vector<Worker*>> device_workers_;  // with a queue there
   std::vector<std::unique_ptr<Worker>> workers_;
   std::size_t next_worker_ = 0;    // round robin when no worker is idle
   // Submitted nodes no worker has let go of yet (their events may still run after), and
@@ -89,6 +108,7 @@ class DagScheduler final : public Scheduler {
   bool stopping_ = false;
   Device* first_device_ = nullptr;  // of the available backends; nullptr: none
   std::chrono::microseconds spin_{50};
+  std::size_t queues_per_device_ = 0;  // 0: "auto"
   std::vector<std::thread> threads_;
 };
 

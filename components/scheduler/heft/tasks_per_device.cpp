@@ -1,10 +1,6 @@
 #include "tasks_per_device.hpp"
 
-#include <cstdint>
-#include <optional>
-#include <string>
-
-#include "plexus/error.hpp"
+#include "plexus/count_option.hpp"
 
 namespace plexus::heft {
 
@@ -18,23 +14,7 @@ constexpr const char* what_to_give =
 }  // namespace
 
 TasksPerDevice tasks_per_device_option(const ComponentOptions& options) {
-  std::optional<std::int64_t> count;
-  try {
-    count = options.find<std::int64_t>(key);
-  } catch (const error& not_integer) {
-    // An integer or a string: ComponentOptions reads one type, so try the other.
-    std::optional<std::string> text;
-    try {
-      text = options.find<std::string>(key);
-    } catch (const error&) {
-      throw error(error_category::config, std::string(not_integer.what()) + what_to_give);
-    }
-    if (*text == "auto") return {};
-    options.error(key, "is \"" + *text + "\"" + what_to_give);
-  }
-  if (!count) return {};
-  if (*count < 1) options.error(key, "is " + std::to_string(*count) + what_to_give);
-  return {static_cast<std::size_t>(*count)};
+  return {auto_or_count_option(options, key, what_to_give)};
 }
 
 std::size_t tasks_per_device_for(const TasksPerDevice& option, const DeviceInfo& info) {

@@ -1,0 +1,268 @@
+// scheduler/dag's queues per device: independent device tasks go to different queues of one
+// device (at most queues_per_device of them), a task that forks off a dependency's queue is
+// enqueued on another queue at once, ordered behind the dependency by a marker on the device
+// (DeviceQueue::wait_for) and not by waiting for it, and a chain stays on its queue. A fake
+// device whose queues log what they are asked and hold their completions until the test
+// releases them makes "not waited for" and the order on each queue observable.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "plexus/device.hpp"
+#include "plexus/device_info.hpp"
+#include "plexus/device_queue.hpp"
+#include "plexus/task_body.hpp"
+#include "scheduler_support.hpp"
+
+namespace {
+
+// One line per operation: "<queue> run <task>", "<queue> wait <task>" (wait_for a marker
+// recorded after <task>), in the order they happened. Thread-safe.
+struct Log {
+  std::mutex mutex;
+  std::vector<std::string> lines;
+  std::map<int, int> queue_of;  // task -> queue number
+  std::vector<std::pair<int, std::function<void(std::exception_ptr)>>> held;  // by queue
+  int queues = 0;
+
+  bool wait_for_runs(std::size_t n) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    for (;;) {
+      {
+        std::lock_guard lock(mutex);
+        if (queue_of.size() >= n) return true;
+      }
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  // Runs the completions held so far; those of queue `failing` report `failure`.
+  void release(int failing = -1, std::exception_ptr failure = nullptr) {
+    std::vector<std::pair<int, std::function<void(std::exception_ptr)>>> done;
+    {
+      std::lock_guard lock(mutex);
+      done.swap(held);
+    }
+    for (auto& [queue, callback] : done) callback(queue == failing ? failure : nullptr);
+  }
+  // The index of `line` in the log, or -1.
+  int index(const std::string& line) {
+    std::lock_guard lock(mutex);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      if (lines[i] == line) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+struct LoggedMarker final : plexus::QueueMarker {
+  int after = -1;  // the last task enqueued on the queue when it was made
+};
+
+// An in-order queue that can order itself behind markers; work "runs" when released.
+class MarkedQueue final : public plexus::DeviceQueue {
+ public:
+  explicit MarkedQueue(Log& log) : log_(log) {
+    std::lock_guard lock(log_.mutex);
+    number_ = log_.queues++;
+  }
+  void copy_to_device(void*, const void*, const plexus::CopyLayout&) override {}
+  void copy_to_host(void*, const void*, const plexus::CopyLayout&) override {}
+  void launch(const plexus::DeviceKernel&, const plexus::NdRange&,
+              std::span<const plexus::KernelArgument>) override {}
+  void wait() override {}
+  void on_complete(std::function<void(std::exception_ptr)> done) override {
+    std::lock_guard lock(log_.mutex);
+    log_.held.emplace_back(number_, std::move(done));
+  }
+  bool orders_by_markers() const override { return true; }
+  std::shared_ptr<const plexus::QueueMarker> mark() override {
+    auto marker = std::make_shared<LoggedMarker>();
+    marker->after = last_;
+    return marker;
+  }
+  bool wait_for(const plexus::QueueMarker& marker) override {
+    std::lock_guard lock(log_.mutex);
+    log_.lines.push_back(std::to_string(number_) + " wait " +
+                         std::to_string(static_cast<const LoggedMarker&>(marker).after));
+    return true;
+  }
+  void run(int task) {
+    std::lock_guard lock(log_.mutex);
+    log_.lines.push_back(std::to_string(number_) + " run " + std::to_string(task));
+    log_.queue_of[task] = number_;
+    last_ = task;
+  }
+
+ private:
+  Log& log_;
+  int number_ = 0;
+  int last_ = -1;
+};
+
+class MarkedDevice final : public plexus::Device {
+ public:
+  explicit MarkedDevice(Log& log) : log_(log) {
+    info_.name = "marked device";
+    info_.type = plexus::DeviceType::gpu;
+  }
+  const plexus::DeviceInfo& info() const override { return info_; }
+  plexus::Backend& backend() const override { throw std::logic_error("no backend"); }
+  std::unique_ptr<plexus::DeviceQueue> create_queue() override {
+    return std::make_unique<MarkedQueue>(log_);
+  }
+
+ private:
+  Log& log_;
+  plexus::DeviceInfo info_;
+};
+
+class RunBody final : public plexus::TaskBody {
+ public:
+  RunBody(plexus::Device& device, int id) : device_(device), id_(id) {}
+  const std::string& name() const override { return name_; }
+  bool runs_on_host() const override { return false; }
+  plexus::Device* preferred_device() const override { return &device_; }
+  bool can_run_on(const plexus::Device& device) const override { return &device == &device_; }
+  std::size_t transfer_bytes(plexus::Device*) const override { return 0; }
+  std::vector<std::shared_ptr<plexus::TaskEvent>> place(
+      plexus::Device*, const std::shared_ptr<plexus::TaskEvent>&) override {
+    return {};
+  }
+  void run(plexus::DeviceQueue* queue) override {
+    enqueue(queue);
+    queue->wait();
+  }
+  bool enqueue(plexus::DeviceQueue* queue) override {
+    static_cast<MarkedQueue*>(queue)->run(id_);
+    return true;
+  }
+
+ private:
+  plexus::Device& device_;
+  int id_;
+  std::string name_ = "run body";
+};
+
+using Events = std::vector<std::shared_ptr<plexus::TaskEvent>>;
+
+std::shared_ptr<plexus::TaskEvent> submit_to(plexus::Scheduler& scheduler, plexus::Device& device,
+                                             int id, Events after = {}) {
+  auto event = std::make_shared<plexus::TaskEvent>("task " + std::to_string(id));
+  scheduler.submit(plexus::Task{event, std::move(after), {}, std::make_shared<RunBody>(device, id)});
+  return event;
+}
+
+}  // namespace
+
+TEST_CASE("dag: independent device tasks run on different queues of one device",
+          "[scheduler][dag][streams]") {
+  Log log;
+  MarkedDevice device(log);
+  auto set = plexus::test::scheduler_set("dag", "workers = 8\n");
+  plexus::Scheduler& scheduler = *set->scheduler();
+  Events events;
+  for (int id = 0; id < 6; ++id) events.push_back(submit_to(scheduler, device, id));
+  REQUIRE(log.wait_for_runs(events.size()));
+  for (const auto& event : events) CHECK_FALSE(event->is_done());  // all in flight at once
+  std::set<int> queues;
+  {
+    std::lock_guard lock(log.mutex);
+    for (const auto& [task, queue] : log.queue_of) queues.insert(queue);
+  }
+  CHECK(queues.size() == 4);  // "auto" on a GPU: 4 queues; none waits for another's tasks
+  log.release();
+  scheduler.wait_all();
+  for (const auto& event : events) CHECK(event->status() == plexus::TaskStatus::complete);
+}
+
+TEST_CASE("dag: queues_per_device = 1 runs a device's tasks on one queue",
+          "[scheduler][dag][streams]") {
+  Log log;
+  MarkedDevice device(log);
+  auto set = plexus::test::scheduler_set("dag", "workers = 8\nqueues_per_device = 1\n");
+  plexus::Scheduler& scheduler = *set->scheduler();
+  Events events;
+  for (int id = 0; id < 4; ++id) events.push_back(submit_to(scheduler, device, id));
+  REQUIRE(log.wait_for_runs(events.size()));
+  {
+    std::lock_guard lock(log.mutex);
+    for (const auto& [task, queue] : log.queue_of) CHECK(queue == 0);
+  }
+  log.release();
+  scheduler.wait_all();
+}
+
+TEST_CASE("dag: a fork runs on another queue behind a marker, without waiting on the host",
+          "[scheduler][dag][streams]") {
+  Log log;
+  MarkedDevice device(log);
+  auto set = plexus::test::scheduler_set("dag", "workers = 4\n");
+  plexus::Scheduler& scheduler = *set->scheduler();
+  // A second queue exists first (an independent task), so that A records a marker.
+  auto other = submit_to(scheduler, device, 9);
+  REQUIRE(log.wait_for_runs(1));
+  auto a = submit_to(scheduler, device, 0);
+  auto b = submit_to(scheduler, device, 1, {a});     // the chain: behind A on its queue
+  auto c = submit_to(scheduler, device, 2, {a});     // the fork: another queue, A's marker
+  auto d = submit_to(scheduler, device, 3, {b, c});  // joins: behind B, C's marker
+  REQUIRE(log.wait_for_runs(5));  // all enqueued while nothing has completed
+  for (const auto& event : {a, b, c, d}) CHECK_FALSE(event->is_done());
+  int queue_a = 0, queue_b = 0, queue_c = 0, queue_d = 0;
+  {
+    std::lock_guard lock(log.mutex);
+    queue_a = log.queue_of[0], queue_b = log.queue_of[1], queue_c = log.queue_of[2];
+    queue_d = log.queue_of[3];
+  }
+  CHECK(queue_b == queue_a);
+  CHECK(queue_c != queue_a);
+  CHECK(queue_d == queue_b);
+  const auto at = [&](int queue, const char* what, int task) {
+    return log.index(std::to_string(queue) + " " + what + " " + std::to_string(task));
+  };
+  // C's queue waits for A's marker before C; D's queue for C's marker before D.
+  CHECK(at(queue_c, "wait", 0) >= 0);
+  CHECK(at(queue_c, "wait", 0) < at(queue_c, "run", 2));
+  CHECK(at(queue_d, "wait", 2) >= 0);
+  CHECK(at(queue_d, "wait", 2) < at(queue_d, "run", 3));
+  log.release();
+  scheduler.wait_all();
+  for (const auto& event : {a, b, c, d, other})
+    CHECK(event->status() == plexus::TaskStatus::complete);
+}
+
+TEST_CASE("dag: a task ordered by a marker fails with its dependency",
+          "[scheduler][dag][streams]") {
+  Log log;
+  MarkedDevice device(log);
+  auto set = plexus::test::scheduler_set("dag", "workers = 4\n");
+  plexus::Scheduler& scheduler = *set->scheduler();
+  auto other = submit_to(scheduler, device, 9);
+  REQUIRE(log.wait_for_runs(1));
+  auto a = submit_to(scheduler, device, 0);
+  auto b = submit_to(scheduler, device, 1, {a});
+  auto c = submit_to(scheduler, device, 2, {a});  // on another queue, behind A's marker
+  REQUIRE(log.wait_for_runs(4));
+  int queue_a = 0, queue_c = 0;
+  {
+    std::lock_guard lock(log.mutex);
+    queue_a = log.queue_of[0], queue_c = log.queue_of[2];
+  }
+  REQUIRE(queue_c != queue_a);
+  // A's queue fails (A and B with it); C's queue does not, yet C fails with A's failure.
+  log.release(queue_a, std::make_exception_ptr(std::runtime_error("A broke")));
+  scheduler.wait_all();
+  CHECK(a->status() == plexus::TaskStatus::failed);
+  CHECK(b->status() == plexus::TaskStatus::failed);
+  CHECK(c->status() == plexus::TaskStatus::failed);
+  CHECK_THROWS_WITH(c->wait(), "A broke");
+  CHECK(other->status() == plexus::TaskStatus::complete);
+}
