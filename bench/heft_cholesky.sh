@@ -3,7 +3,8 @@
 # in interleaved rounds so that a loaded machine's noise falls on every row alike.
 #   bench/heft_cholesky.sh BUILD_DIR [ROUNDS (7)] [N (1024)] [TILE (128)] [BACKENDS (host,opencl)]
 # BACKENDS: two backends, e.g. host,opencl (the host device + PoCL, CPU only) or cuda,host
-# (a GPU + the host CPU) or cuda,opencl. Environment: OPENCL_PLATFORM narrows the opencl
+# (a GPU + the host CPU) or cuda,opencl; or host2: two host devices, the cores split in two
+# ([backends.host] devices = 2), heft over both against dag on each one alone (--device 0/1). Environment: OPENCL_PLATFORM narrows the opencl
 # backend to platforms whose name contains it (e.g. "NVIDIA"); CHECK=R checks R evenly
 # spaced rows of L * L^T instead of all (the full check is n^3/6 on one thread);
 # HEFT_OPTIONS='key = value' adds an option to [scheduler.heft] (e.g. 'prior = "none"');
@@ -26,18 +27,31 @@ fi
 if [ -n "${OPENCL_PLATFORM:-}" ]; then
   printf '\n[backends.opencl]\nplatform = "%s"\n' "$OPENCL_PLATFORM" >>"$config"
 fi
+if [ "$pair" = host2 ]; then
+  printf '\n[backends.host]\ndevices = 2\n' >>"$config"
+  pair=host first=host second=host
+fi
 history=$work/heft-history.json
 run() {
   local label=$1; shift
   [[ $label =~ ${ONLY:-.} || $label == calibrate-* ]] || return 0
   env PLEXUS_CACHE_DIR="$build/test-cache" PLEXUS_LOG_LEVEL=info PLEXUS_CONFIG="$config" "$@" \
-    "$build/bin/cholesky" --n "$n" --tile "$tile" --check "${CHECK:-0}" 2>&1 |
+    "$build/bin/cholesky" --n "$n" --tile "$tile" --check "${CHECK:-0}" ${DEVICE_ARGS:-} 2>&1 |
     awk -v l="$label" '/time/ {t=$2; b=$8} /heft: tasks/ {sub(/.*tasks per device: /, ""); p=$0}
                        /WRONG|cholesky: / && !/cholesky: n / {w=1} END {print l " | " t " | " b " | " (w ? "WRONG" : "ok") " | " p}'
 }
 for k in $(seq "${CALIBRATE:-2}"); do
   run "calibrate-$k" PLEXUS_BACKENDS="$pair" PLEXUS_HEFT_HISTORY="$history"
 done
+if [ "${5:-}" = host2 ]; then
+  for _ in $(seq "$rounds"); do
+    run "heft-host2" PLEXUS_BACKENDS=host PLEXUS_HEFT_HISTORY="$history"
+    run "heft-host2-no-history" PLEXUS_BACKENDS=host
+    DEVICE_ARGS="--device 0" run "dag-host-device0" PLEXUS_BACKENDS=host PLEXUS_SCHEDULER=dag
+    DEVICE_ARGS="--device 1" run "dag-host-device1" PLEXUS_BACKENDS=host PLEXUS_SCHEDULER=dag
+  done
+  exit 0
+fi
 for _ in $(seq "$rounds"); do
   run "heft-$first+$second" PLEXUS_BACKENDS="$pair" PLEXUS_HEFT_HISTORY="$history"
   run "heft-$first+$second-no-history" PLEXUS_BACKENDS="$pair"

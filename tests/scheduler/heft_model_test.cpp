@@ -113,6 +113,30 @@ TEST_CASE("heft cost model: running means per (kernel, device), bandwidth from l
   CHECK(*model.execution_seconds("k [64]", "cpu") == Approx(0.010).epsilon(0.01));
 }
 
+TEST_CASE("heft cost model: bandwidth per pair of locations, falling back to the device's") {
+  CostModel model(1e9);
+  CHECK(model.bandwidth("host", "gpu") == Approx(1e9));  // nothing measured: the default
+  model.record_transfer("gpu", 8 << 20, 4e-3);           // into the gpu from anywhere
+  CHECK(model.bandwidth("host", "gpu") == Approx((8 << 20) / 4e-3));
+  model.record_transfer("host", "gpu", 8 << 20, 1e-3);   // host -> gpu: 8 MiB in 1 ms
+  model.record_transfer("gpu #2", "gpu", 8 << 20, 0.5e-3);  // a peer: 8 MiB in 0.5 ms
+  model.record_transfer("cpu", "gpu", 100, 1.0);          // small: latency, ignored
+  CHECK(model.bandwidth("host", "gpu") == Approx((8 << 20) / 1e-3));
+  CHECK(model.bandwidth("gpu #2", "gpu") == Approx((8 << 20) / 0.5e-3));
+  CHECK(model.bandwidth("cpu", "gpu") == Approx((8 << 20) / 4e-3));  // unmeasured pair
+  CHECK(model.bandwidth("gpu", "cpu") == Approx(1e9));               // the other direction
+  model.record_transfer("gpu", "cpu", 8 << 20, 8e-3);                 // device -> host device
+  CHECK(model.bandwidth("gpu", "cpu") == Approx((8 << 20) / 8e-3));
+
+  CostTable seed;  // merge() takes the pair entries with more samples
+  seed["gpu"].bandwidth_from["host"] = {1.0, 5};
+  seed["gpu"].bandwidth_from["cpu"] = {2.0, 1};
+  model.merge(seed);
+  CHECK(model.bandwidth("host", "gpu") == Approx(1.0));
+  CHECK(model.bandwidth("cpu", "gpu") == Approx(2.0));
+  CHECK(model.bandwidth("gpu #2", "gpu") == Approx((8 << 20) / 0.5e-3));
+}
+
 TEST_CASE("heft history file: round trip, first run, and clear errors") {
   plexus::test::TempDir dir;
   const std::string path = (dir.path() / "history.json").string();
@@ -122,6 +146,8 @@ TEST_CASE("heft history file: round trip, first run, and clear errors") {
   table["Intel CPU (cores 0-0)"].kernels["kernel gemm [16384]"] = {0.00125, 7};
   table["Intel CPU (cores 0-0)"].kernels["kernel potrf [128]"] = {0.0003, 2};
   table["pthread-cpu"].bandwidth = {2.5e9, 4};
+  table["pthread-cpu"].bandwidth_from["host"] = {3.5e9, 6};
+  table["pthread-cpu"].bandwidth_from["NVIDIA H100"] = {1.5e9, 2};
   table["pthread-cpu"].kernels["kernel gemm [16384]"] = {0.0009, 5};
   save_history(path, table);
   CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
@@ -134,6 +160,10 @@ TEST_CASE("heft history file: round trip, first run, and clear errors") {
   CHECK(cpu.kernels.at("kernel potrf [128]").samples == 2);
   CHECK(loaded.at("pthread-cpu").bandwidth.mean == Approx(2.5e9));
   CHECK(loaded.at("pthread-cpu").bandwidth.samples == 4);
+  CHECK(cpu.bandwidth_from.empty());
+  CHECK(loaded.at("pthread-cpu").bandwidth_from.at("host").mean == Approx(3.5e9));
+  CHECK(loaded.at("pthread-cpu").bandwidth_from.at("host").samples == 6);
+  CHECK(loaded.at("pthread-cpu").bandwidth_from.at("NVIDIA H100").mean == Approx(1.5e9));
   CHECK(loaded.at("pthread-cpu").kernels.at("kernel gemm [16384]").mean == Approx(0.0009));
 
   const auto broken = [&](const std::string& text, const std::string& part) {
@@ -166,6 +196,10 @@ TEST_CASE("heft history file: round trip, first run, and clear errors") {
       "{\"format\": \"plexus-heft-history\", \"version\": 1, \"devices\": "
       "{\"cpu\": {\"bandwidth\": {\"mean\": 1e9, \"samples\": 0}}}}",
       "devices[\"cpu\"].bandwidth.samples must be at least 1");
+  broken(
+      "{\"format\": \"plexus-heft-history\", \"version\": 1, \"devices\": "
+      "{\"cpu\": {\"bandwidth_from\": {\"host\": {\"mean\": 1e9}}}}}",
+      "devices[\"cpu\"].bandwidth_from[\"host\"].samples must be an integer");
 
   // Saving where no file can be written: an io error naming the path.
   const std::string nowhere = (dir.path() / "missing-dir" / "history.json").string();

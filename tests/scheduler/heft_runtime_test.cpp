@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../runtime/runtime_test_support.hpp"
+#include "history_file.hpp"
 #include "plexus/placement_stats.hpp"
 #include "plexus/scheduler.hpp"
 
@@ -176,6 +177,43 @@ TEST_CASE("heft over two host devices: round-robin until measured, then the mode
   CHECK(rt->memory_report().bytes() == 0);  // host devices share the host's memory
 }
 
+TEST_CASE("heft measures a kernel's first tasks and places the rest of the run by the model") {
+  // No gate, no history: the batch is submitted at once. The first task goes to each device
+  // to measure it; the third waits in submit() for those measurements, and every later task
+  // is placed by the model (before: all but two by the prior, nothing measured yet).
+  auto rt = plexus::test::make_runtime({"heft", "paged"}, "\"host\"", two_host_devices());
+  REQUIRE(rt->devices().size() == 2);
+  auto bundle = rt->build(kernels);
+  plexus::Queue queue = rt->queue(*rt->devices()[0], plexus::QueueOrder::out_of_order);
+  Batch batch(16);
+  batch.submit(queue, bundle, 1.0f);
+  queue.wait();
+  batch.check();
+  const auto placed = device_placements(*rt);
+  REQUIRE(placed.size() == 2);
+  CHECK(placed[0].by_model + placed[1].by_model == 14);
+  CHECK(placed[0].tasks + placed[1].tasks == 16);
+  for (const auto& device : placed) CHECK(device.tasks > device.by_model);  // one measured each
+}
+
+TEST_CASE("heft with calibration_wait_ms = 0 places by the prior until measured") {
+  auto rt = plexus::test::make_runtime({"heft", "paged"}, "\"host\"",
+                                       two_host_devices("calibration_wait_ms = 0\n"));
+  auto bundle = rt->build(kernels);
+  plexus::Queue queue = rt->queue(*rt->devices()[0], plexus::QueueOrder::out_of_order);
+  Batch batch(8);
+  Gate gate;  // nothing is measured before all 8 are placed
+  gate.hold(queue, batch.all());
+  batch.submit(queue, bundle, 1.0f);
+  gate.open();
+  queue.wait();
+  batch.check();
+  const auto placed = device_placements(*rt);
+  CHECK(placed[0].by_model + placed[1].by_model == 0);
+  CHECK(placed[0].tasks == 4);
+  CHECK(placed[1].tasks == 4);
+}
+
 TEST_CASE("heft with respect_queue_device keeps every kernel on its queue's device") {
   auto rt = plexus::test::make_runtime({"heft", "whole"}, "\"host\"",
                                        two_host_devices("respect_queue_device = true\n"));
@@ -291,6 +329,43 @@ TEST_CASE("heft history: written at shutdown, read at start, corrupt files are c
         plexus::test::make_runtime({"heft", "whole"}, "\"host\"", options);
       },
       plexus::error_category::config, "not valid JSON");
+}
+
+TEST_CASE("heft measures the bandwidth of each pair of locations it copies between") {
+  plexus::test::TempDir dir;
+  const std::string path = (dir.path() / "heft-history.json").string();
+  std::string host_name, pocl_name;
+  {
+    auto rt = plexus::test::make_runtime({"heft", "whole"}, "\"host\", \"opencl\"",
+                                         "[scheduler.heft]\nhistory = \"" + path + "\"\n");
+    plexus::Device* pocl = plexus::test::device_with_own_memory(*rt);
+    REQUIRE(pocl != nullptr);
+    host_name = rt->devices()[0]->info().name;
+    pocl_name = pocl->info().name;
+    auto bundle = rt->build(kernels);
+    plexus::Queue queue = rt->queue(*rt->devices()[0], plexus::QueueOrder::out_of_order);
+    std::vector<float> host(n), expected(n);
+    for (std::size_t i = 0; i < n; ++i) expected[i] = host[i] = float(i % 13);
+    plexus::Buffer<float> chain(host.data(), n);
+    Gate gate;  // placed before anything runs: round-robin, so the data goes back and forth
+    gate.hold(queue, {&chain});
+    for (int s = 0; s < 6; ++s) {
+      queue.submit([&](plexus::Handler& h) {
+        h.parallel_for(bundle.kernel("step"), plexus::Range{n},
+                       chain.access(h, plexus::read_write), 1.0f, rounds);
+      });
+      for (float& x : expected) x = expected_step(x, 1.0f);
+    }
+    gate.open();
+    chain.copy_to(host.data());
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(host[i] == expected[i]);
+  }
+  // host memory -> PoCL, and PoCL -> the host device (whose memory is the host's)
+  const plexus::heft::CostTable table = plexus::heft::load_history(path);
+  REQUIRE(table.count(pocl_name) == 1);
+  REQUIRE(table.count(host_name) == 1);
+  CHECK(table.at(pocl_name).bandwidth_from.count(plexus::heft::host_memory_key) == 1);
+  CHECK(table.at(host_name).bandwidth_from.count(pocl_name) == 1);
 }
 
 TEST_CASE("heft refuses bad options with the key and what to give") {

@@ -40,6 +40,19 @@ double CostModel::bandwidth(const std::string& device) const {
   return costs->second.bandwidth.mean;
 }
 
+double CostModel::bandwidth(const std::string& from, const std::string& device) const {
+  {
+    std::lock_guard lock(mutex_);
+    const auto costs = table_.find(device);
+    if (costs != table_.end()) {
+      const auto pair = costs->second.bandwidth_from.find(from);
+      if (pair != costs->second.bandwidth_from.end() && pair->second.samples > 0)
+        return pair->second.mean;
+    }
+  }
+  return bandwidth(device);
+}
+
 void CostModel::record_execution(const std::string& kernel, const std::string& device,
                                  double seconds) {
   std::lock_guard lock(mutex_);
@@ -52,6 +65,13 @@ void CostModel::record_transfer(const std::string& device, std::size_t bytes, do
   add_sample(table_[device].bandwidth, static_cast<double>(bytes) / seconds);
 }
 
+void CostModel::record_transfer(const std::string& from, const std::string& device,
+                                std::size_t bytes, double seconds) {
+  if (bytes < min_bandwidth_sample_bytes || seconds <= 0.0) return;
+  std::lock_guard lock(mutex_);
+  add_sample(table_[device].bandwidth_from[from], static_cast<double>(bytes) / seconds);
+}
+
 CostTable CostModel::snapshot() const {
   std::lock_guard lock(mutex_);
   return table_;
@@ -62,6 +82,10 @@ void CostModel::merge(const CostTable& table) {
   for (const auto& [device, costs] : table) {
     DeviceCosts& mine = table_[device];
     if (costs.bandwidth.samples > mine.bandwidth.samples) mine.bandwidth = costs.bandwidth;
+    for (const auto& [from, measurement] : costs.bandwidth_from) {
+      Measurement& entry = mine.bandwidth_from[from];
+      if (measurement.samples > entry.samples) entry = measurement;
+    }
     for (const auto& [kernel, measurement] : costs.kernels) {
       Measurement& entry = mine.kernels[kernel];
       if (measurement.samples > entry.samples) entry = measurement;

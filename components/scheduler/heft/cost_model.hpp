@@ -1,7 +1,9 @@
 // CostModel: what scheduler/heft knows about run times. Per device (by its key, a stable
 // name) the measured execution time of each kernel key (kernel name + global-size bucket,
-// see kernel_key) and the measured bandwidth of the copies into the device; the configured
-// default bandwidth until a copy was measured. Averages are running means whose weight is
+// see kernel_key) and the measured bandwidth of the copies into the device: per source (a
+// pair of locations: "host" for host memory, else the source device's key; a pair between
+// two devices measures whichever path the runtime takes, direct or staged through the host)
+// and over all sources; the configured default bandwidth until a copy was measured. Averages are running means whose weight is
 // capped (the last ~32 samples dominate), so the model follows a machine that changes.
 //
 // Thread-safety: every member may be called from any thread. Ownership: plain values.
@@ -25,8 +27,12 @@ struct Measurement {
   std::uint64_t samples = 0;  // 0: none
 };
 
+// The source key of host memory in DeviceCosts::bandwidth_from.
+inline constexpr const char* host_memory_key = "host";
+
 struct DeviceCosts {
   Measurement bandwidth;                       // copies into the device, bytes per second
+  std::map<std::string, Measurement> bandwidth_from;  // the same by source key
   std::map<std::string, Measurement> kernels;  // by kernel_key
 };
 
@@ -43,9 +49,13 @@ class CostModel {
                                           const std::string& device) const;
   // Measured bandwidth into `device`, else the default; bytes per second.
   double bandwidth(const std::string& device) const;
+  // Measured bandwidth from `from` into `device`, else bandwidth(device); bytes per second.
+  double bandwidth(const std::string& from, const std::string& device) const;
 
   void record_execution(const std::string& kernel, const std::string& device, double seconds);
   void record_transfer(const std::string& device, std::size_t bytes, double seconds);
+  void record_transfer(const std::string& from, const std::string& device, std::size_t bytes,
+                       double seconds);
 
   CostTable snapshot() const;
   // Adds `table` (e.g. a history file) to what is known: its means seed the entries.

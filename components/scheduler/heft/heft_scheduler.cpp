@@ -62,7 +62,9 @@ struct HeftScheduler::Node {
   double estimate = 0.0;  // estimated seconds on the lane (transfer + execution)
   std::size_t slot = 0;   // the lane's LaneLoad slot the estimate was placed on
   std::size_t planned_bytes = 0;
+  std::vector<std::pair<std::string, std::size_t>> planned_from;  // bytes by source key
   bool by_model = false;  // placed by the cost model, not round-robin
+  bool measures = false;  // sent to its lane to measure its kernel there
   std::uint64_t sequence = 0;
 };
 
@@ -73,6 +75,8 @@ HeftScheduler::HeftScheduler(PluginContext& context)
   // "compute_units" (the default) or "none" (round-robin until measured).
   prior_ = context.options.get_one_of("prior", {"compute_units", "none"}, "compute_units") ==
            "compute_units";
+  calibration_wait_ =
+      std::chrono::milliseconds(context.options.get_non_negative("calibration_wait_ms", 1000));
   const TasksPerDevice per_device = tasks_per_device_option(context.options);
   const std::size_t copying_in = context.options.get<bool>("overlap_transfers", true) ? 1 : 0;
   auto host = std::make_unique<Lane>();
@@ -149,6 +153,27 @@ double HeftScheduler::now() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_).count();
 }
 
+std::string HeftScheduler::source_key(const Device* from) const {
+  if (!from) return host_memory_key;
+  const std::size_t lane = lane_of(from);
+  return lane < lanes_.size() ? lanes_[lane]->key : from->info().name;
+}
+
+void HeftScheduler::record_transfers_from(const Node& node, const std::string& key,
+                                          double seconds) {
+  // The copy phase's time, shared among the sources by their estimated part of it.
+  std::vector<double> parts;
+  double total = 0.0;
+  for (const auto& [from, bytes] : node.planned_from) {
+    parts.push_back(static_cast<double>(bytes) / model_.bandwidth(from, key));
+    total += parts.back();
+  }
+  if (!(total > 0.0)) return;
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    model_.record_transfer(node.planned_from[i].first, key, node.planned_from[i].second,
+                           seconds * parts[i] / total);
+}
+
 std::size_t HeftScheduler::lane_of(const Device* device) const {
   for (std::size_t i = 0; i < lanes_.size(); ++i) {
     if (lanes_[i]->device == device) return i;
@@ -169,7 +194,7 @@ double HeftScheduler::ready_time(const std::vector<std::shared_ptr<TaskEvent>>& 
 
 void HeftScheduler::decide(Node& node) {
   const TaskBody& body = *node.task.body;
-  const double at = now();
+  double at = now();
   if (body.runs_on_host()) {
     node.lane = 0;
     auto dependencies = body.preview_dependencies(nullptr);
@@ -204,36 +229,52 @@ void HeftScheduler::decide(Node& node) {
   node.kernel = kernel_key(body.name(), body.work_items());
   std::vector<Candidate> candidates(lanes.size());
   std::vector<std::size_t> bytes(lanes.size());
-  for (std::size_t c = 0; c < lanes.size(); ++c) {
-    Device* device = lanes_[lanes[c]]->device;
-    const std::string& key = lanes_[lanes[c]]->key;
-    auto dependencies = body.preview_dependencies(device);
-    dependencies.insert(dependencies.end(), node.task.dependencies.begin(),
-                        node.task.dependencies.end());
-    bytes[c] = body.transfer_bytes(device);
-    candidates[c].transfer = static_cast<double>(bytes[c]) / model_.bandwidth(key);
-    candidates[c].execution = model_.execution_seconds(node.kernel, key);
-    candidates[c].speed = prior_ ? lanes_[lanes[c]]->speed : 1.0;
-    std::lock_guard lock(mutex_);
-    const auto& explored = explored_[node.kernel];
-    candidates[c].explored = !prior_ || (lanes[c] < explored.size() && explored[lanes[c]]);
-    candidates[c].ready = ready_time(dependencies, at);
-    candidates[c].available = at + lanes_[lanes[c]]->load.earliest();
-  }
+  std::vector<std::vector<std::pair<std::string, std::size_t>>> inbound(lanes.size());
   Choice choice;
-  {
-    std::lock_guard lock(mutex_);
+  for (;;) {
+    at = now();
+    for (std::size_t c = 0; c < lanes.size(); ++c) {
+      Device* device = lanes_[lanes[c]]->device;
+      const std::string& key = lanes_[lanes[c]]->key;
+      auto dependencies = body.preview_dependencies(device);
+      dependencies.insert(dependencies.end(), node.task.dependencies.begin(),
+                          node.task.dependencies.end());
+      inbound[c].clear();
+      bytes[c] = 0;
+      candidates[c].transfer = 0.0;
+      for (const InboundTransfer& transfer : body.transfers_in(device)) {
+        inbound[c].emplace_back(source_key(transfer.from), transfer.bytes);
+        bytes[c] += transfer.bytes;
+        candidates[c].transfer +=
+            static_cast<double>(transfer.bytes) / model_.bandwidth(inbound[c].back().first, key);
+      }
+      candidates[c].execution = model_.execution_seconds(node.kernel, key);
+      candidates[c].speed = prior_ ? lanes_[lanes[c]]->speed : 1.0;
+      std::lock_guard lock(mutex_);
+      const auto& explored = explored_[node.kernel];
+      candidates[c].explored = !prior_ || (lanes[c] < explored.size() && explored[lanes[c]]);
+      candidates[c].ready = ready_time(dependencies, at);
+      candidates[c].available = at + lanes_[lanes[c]]->load.earliest();
+    }
+    std::unique_lock lock(mutex_);
+    if (wait_for_measurements(lock, node.kernel, lanes, candidates)) continue;
     choice = choose_device(candidates, round_robin_[node.kernel]);
     node.lane = lanes[choice.index];
     if (choice.explores) {
       auto& explored = explored_[node.kernel];
       explored.resize(std::max(explored.size(), node.lane + 1), false);
       explored[node.lane] = true;
+      auto& measuring = measuring_[node.kernel];
+      measuring.resize(std::max(measuring.size(), node.lane + 1), 0);
+      ++measuring[node.lane];
+      node.measures = true;
     }
     node.planned_bytes = bytes[choice.index];
+    node.planned_from = std::move(inbound[choice.index]);
     node.estimate = choice.finish - choice.start;
     node.by_model = choice.by_model;
     finish_estimates_[node.task.event.get()] = choice.finish;
+    break;
   }
   if (logger().should_log(spdlog::level::debug)) {
     std::string others;
@@ -249,6 +290,29 @@ void HeftScheduler::decide(Node& node) {
         choice.by_model ? "model" : choice.explores ? "exploring" : prior_ ? "prior" : "round-robin",
         node.planned_bytes, (choice.start - at) * 1e3, (choice.finish - at) * 1e3, others);
   }
+}
+
+bool HeftScheduler::wait_for_measurements(std::unique_lock<std::mutex>& lock,
+                                          const std::string& kernel,
+                                          const std::vector<std::size_t>& lanes,
+                                          const std::vector<Candidate>& candidates) {
+  if (calibration_wait_.count() == 0 || gave_up_[kernel]) return false;
+  for (const Candidate& candidate : candidates)  // measured everywhere, or one to explore
+    if (!candidate.execution && !candidate.explored) return false;
+  const auto measuring = [&] {  // tasks measuring it on a lane without a measurement
+    const auto& running = measuring_[kernel];
+    for (std::size_t c = 0; c < lanes.size(); ++c)
+      if (!model_.execution_seconds(kernel, lanes_[lanes[c]]->key) && lanes[c] < running.size() &&
+          running[lanes[c]] > 0)
+        return true;
+    return false;
+  };
+  if (!measuring()) return false;
+  if (measured_cv_.wait_for(lock, calibration_wait_, [&] { return !measuring(); })) return true;
+  gave_up_[kernel] = true;
+  logger().debug("heft: {}: no measurement within {} ms; placed by the prior until measured",
+                 kernel, calibration_wait_.count());
+  return false;
 }
 
 void HeftScheduler::submit(Task task) {
@@ -327,6 +391,7 @@ void HeftScheduler::run(Node& node, DeviceQueue* queue, double& busy) {
       const std::string& key = lanes_[node.lane]->key;
       model_.record_execution(node.kernel, key, timed.kernel_seconds());
       model_.record_transfer(key, node.planned_bytes, timed.copy_seconds());
+      record_transfers_from(node, key, timed.copy_seconds());
     }
   }
   busy = now() - start;
@@ -346,6 +411,8 @@ void HeftScheduler::work() {
     const double estimate = node->estimate;
     const std::size_t slot = node->slot;
     const TaskEvent* event = node->task.event.get();
+    const bool measures = node->measures;
+    const std::string kernel = measures ? node->kernel : std::string();
     double busy = 0.0;
     run(*node, queues.for_device(lanes_[lane_index]->device), busy);
     node.reset();  // release the work's captures before waiters see it finished
@@ -357,8 +424,10 @@ void HeftScheduler::work() {
       lane.load.finish(slot, estimate);
       lane.stats.busy_seconds += busy;
       finish_estimates_.erase(event);
+      if (measures) --measuring_[kernel][lane_index];
       idle = --outstanding_ == 0;
     }
+    if (measures) measured_cv_.notify_all();  // a submitter may wait for its measurement
     ready_cv_.notify_all();  // the lane may take its next task
     if (idle) idle_cv_.notify_all();
   }

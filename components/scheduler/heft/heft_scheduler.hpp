@@ -4,20 +4,29 @@
 //                the work already placed on it),
 //                the estimated finish of the task's dependencies — explicit ones and those
 //                the memory model finds for that placement, TaskBody::preview_dependencies)
-//   finish = start + TaskBody::transfer_bytes(device) / bandwidth into the device
+//   finish = start + the sum over the places the task's data comes from (host memory or
+//                    another device, TaskBody::transfers_in) of bytes / the measured
+//                    bandwidth of that pair (else into the device, else bandwidth_gbps)
 //                  + the kernel's measured execution time on the device
 // Execution times are measured as tasks run (the kernel phase of each run, see TimedQueue)
 // per (kernel name + global-size bucket, device); bandwidth from the copies before each
-// launch. Until every capable device has a measurement for a kernel key, one task of that
+// launch, per pair of locations (the copy phase shared among a task's sources by their
+// estimated parts). Until every capable device has a measurement for a kernel key, one task of that
 // kernel goes to each unmeasured device (to measure it) and the others to the device with
 // the most compute units (round-robin among equals), see device_choice.hpp; with
 // prior = "none", round-robin over every capable device.
 //
 // Placement happens at submission, in submission order (TaskBody::place must be called in
 // that order, and dependencies are known only once earlier tasks are placed): decisions use
-// the estimates available then. An application that submits a whole graph at once is
-// therefore placed by the prior on its first run; measurements from a history file, or from
-// earlier work in the same process, make later runs model-driven.
+// the estimates available then. So that a whole graph submitted at once is not placed before
+// anything is measured, a measuring phase: once every capable device has been sent a task of
+// a kernel to measure and some of those are still running, submit() waits (the submitting
+// thread; up to calibration_wait_ms) for their measurements, then places the task by the
+// model. Exploration thus happens early, on the first tasks of each kernel, and the rest of
+// the run uses what it measured. A wait that times out (a measuring task waits for something
+// the submitter holds, or is slow) is not repeated for that kernel: later tasks go by the
+// prior until it is measured. A history file (or earlier work in the same process) makes a
+// run start calibrated: no exploring, no waiting.
 //
 // A device runs tasks_per_device kernels at once (k slots): the model keeps the work placed
 // on each slot and a task goes to the slot that frees first (LaneLoad, lane_load.hpp).
@@ -36,6 +45,7 @@
 //   bandwidth_gbps (8.0: bytes per ns into a device until measured),
 //   prior ("compute_units": before measurements, prefer the device with the most compute
 //   units after one measuring task per device; "none": round-robin),
+//   calibration_wait_ms (1000; 0: never wait, place by the prior until measured),
 //   history (path, or PLEXUS_HEFT_HISTORY; default none): measurements loaded at start
 //   (a missing file is a first run; a corrupt one is plexus::error(config) naming it) and
 //   written at shutdown (atomically; a failure is logged as an error with the path).
@@ -57,6 +67,7 @@
 #include <vector>
 
 #include "cost_model.hpp"
+#include "device_choice.hpp"
 #include "plexus/placement_stats.hpp"
 #include "plexus/plugin_context.hpp"
 #include "plexus/scheduler.hpp"
@@ -78,7 +89,19 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
 
   double now() const;
   void decide(Node& node);  // under placing_mutex_
+  // Under mutex_ (`lock`): waits while `kernel` is measured on some of `lanes` only and tasks
+  // sent there to measure it still run (the measuring phase, see above); true when it waited
+  // for them (estimates to make again), false when there was nothing to wait for or the wait
+  // timed out.
+  bool wait_for_measurements(std::unique_lock<std::mutex>& lock, const std::string& kernel,
+                             const std::vector<std::size_t>& lanes,
+                             const std::vector<Candidate>& candidates);
   std::size_t lane_of(const Device* device) const;
+  // The cost model's key of where a transfer comes from: "host" or the device's lane key.
+  std::string source_key(const Device* from) const;
+  // Adds the measured copy phase of a task (`seconds`) to the bandwidth of each pair it
+  // copied over (its planned sources into `key`), shared by their estimated parts.
+  void record_transfers_from(const Node& node, const std::string& key, double seconds);
   double ready_time(const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
                     double now) const;  // under mutex_
   void make_ready(std::shared_ptr<Node> node);
@@ -102,6 +125,11 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
   std::unordered_map<const TaskEvent*, double> finish_estimates_;  // tasks not yet done
   std::unordered_map<std::string, std::size_t> round_robin_;       // by kernel key
   std::unordered_map<std::string, std::vector<bool>> explored_;    // by kernel key, by lane
+  // Tasks sent to a device to measure a kernel there and not finished: by kernel key, lane.
+  std::unordered_map<std::string, std::vector<std::size_t>> measuring_;
+  std::unordered_map<std::string, bool> gave_up_;  // kernel keys whose wait timed out
+  std::condition_variable measured_cv_;            // a measuring task finished
+  std::chrono::milliseconds calibration_wait_{1000};
   std::uint64_t sequence_ = 0;                                     // ready order
   std::uint64_t outstanding_ = 0;                                  // submitted and not yet finished
   bool stopping_ = false;

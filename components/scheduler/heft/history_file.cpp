@@ -94,6 +94,12 @@ CostTable load_history(const std::string& path) {
     if (const json::value* bandwidth = entry.if_contains("bandwidth")) {
       costs.bandwidth = measurement_at(*bandwidth, path, where + ".bandwidth");
     }
+    if (const json::value* sources = entry.if_contains("bandwidth_from")) {
+      for (const auto& [from, measured] : object_at(*sources, path, where + ".bandwidth_from")) {
+        costs.bandwidth_from[std::string(from)] = measurement_at(
+            measured, path, where + ".bandwidth_from[\"" + std::string(from) + "\"]");
+      }
+    }
     if (const json::value* kernels = entry.if_contains("kernels")) {
       for (const auto& [kernel, measured] : object_at(*kernels, path, where + ".kernels")) {
         costs.kernels[std::string(kernel)] =
@@ -109,6 +115,11 @@ void save_history(const std::string& path, const CostTable& table) {
   for (const auto& [device, costs] : table) {
     json::object entry;
     if (costs.bandwidth.samples) entry["bandwidth"] = to_json(costs.bandwidth);
+    json::object sources;
+    for (const auto& [from, measurement] : costs.bandwidth_from) {
+      if (measurement.samples) sources[from] = to_json(measurement);
+    }
+    if (!sources.empty()) entry["bandwidth_from"] = std::move(sources);
     json::object kernels;
     for (const auto& [kernel, measurement] : costs.kernels) {
       if (measurement.samples) kernels[kernel] = to_json(measurement);

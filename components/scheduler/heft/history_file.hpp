@@ -3,6 +3,8 @@
 //   { "format": "plexus-heft-history", "version": 1,
 //     "devices": { "<device key>": {
 //         "bandwidth": { "mean": 2.1e9, "samples": 12 },          (bytes per second)
+//         "bandwidth_from": { "host": { "mean": ..., "samples": ... },   (by source: "host"
+//                             "<device key>": { ... } },                   or a device; optional)
 //         "kernels": { "kernel gemm [16384]": { "mean": 0.0012, "samples": 40 }, ... } } } }
 //
 // load_history: a missing file is an empty table (a first run); a file that cannot be read,

@@ -25,6 +25,13 @@ namespace plexus {
 class Device;
 class DeviceQueue;
 
+// Bytes a task would copy into its placement from one place: host memory (from nullptr) or
+// the memory of a device (TaskBody::transfers_in).
+struct InboundTransfer {
+  Device* from = nullptr;
+  std::size_t bytes = 0;
+};
+
 class PLEXUS_API TaskBody {
  public:
   TaskBody() = default;
@@ -45,6 +52,13 @@ class PLEXUS_API TaskBody {
   // 0 for bodies without a kernel; and the earlier tasks place(placement) would return now,
   // without recording anything. The defaults (0, none) suit bodies without either.
   virtual std::size_t work_items() const { return 0; }
+  // transfer_bytes(placement) by where the bytes come from, one entry per source (cost models
+  // per pair of locations). The default: all of transfer_bytes from host memory.
+  virtual std::vector<InboundTransfer> transfers_in(Device* placement) const {
+    const std::size_t bytes = transfer_bytes(placement);
+    if (bytes == 0) return {};
+    return {InboundTransfer{nullptr, bytes}};
+  }
   virtual std::vector<std::shared_ptr<TaskEvent>> preview_dependencies(Device* placement) const {
     (void)placement;
     return {};

@@ -36,6 +36,24 @@ std::size_t CommandBody::transfer_bytes(Device* placement) const {
   return total;
 }
 
+std::vector<InboundTransfer> CommandBody::transfers_in(Device* placement) const {
+  const LocationId location = runtime_.location_of(placement);
+  std::vector<InboundTransfer> sources;
+  for (std::size_t i = 0; i < group_.requirements.size(); ++i) {
+    for (const BufferCopy& copy : runtime_.memory().preview(access_at(i, location)).copies) {
+      Device* from = runtime_.device_at(copy.from);
+      const auto same = std::find_if(sources.begin(), sources.end(),
+                                     [&](const InboundTransfer& t) { return t.from == from; });
+      if (same != sources.end()) {
+        same->bytes += copy.bytes;
+      } else {
+        sources.push_back({from, copy.bytes});
+      }
+    }
+  }
+  return sources;
+}
+
 std::vector<std::shared_ptr<TaskEvent>> CommandBody::preview_dependencies(
     Device* placement) const {
   const LocationId location = runtime_.location_of(placement);

@@ -32,6 +32,7 @@ class CommandBody final : public TaskBody {
   Device* preferred_device() const override { return group_.kernel ? group_.device : nullptr; }
   bool can_run_on(const Device& device) const override;
   std::size_t transfer_bytes(Device* placement) const override;
+  std::vector<InboundTransfer> transfers_in(Device* placement) const override;
   std::size_t work_items() const override { return group_.kernel ? group_.range.global_count() : 0; }
   std::vector<std::shared_ptr<TaskEvent>> preview_dependencies(Device* placement) const override;
 
