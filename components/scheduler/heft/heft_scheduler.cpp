@@ -296,7 +296,8 @@ bool HeftScheduler::wait_for_measurements(std::unique_lock<std::mutex>& lock,
                                           const std::string& kernel,
                                           const std::vector<std::size_t>& lanes,
                                           const std::vector<Candidate>& candidates) {
-  if (calibration_wait_.count() == 0 || gave_up_[kernel]) return false;
+  // One candidate: nothing to choose, nothing to wait for.
+  if (calibration_wait_.count() == 0 || candidates.size() < 2 || gave_up_[kernel]) return false;
   for (const Candidate& candidate : candidates)  // measured everywhere, or one to explore
     if (!candidate.execution && !candidate.explored) return false;
   const auto measuring = [&] {  // tasks measuring it on a lane without a measurement
