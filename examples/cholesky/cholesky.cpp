@@ -2,9 +2,10 @@
 // as a task graph of POTRF/TRSM/SYRK/GEMM tile kernels over one buffer with per-tile
 // accesses (the memory model finds the dependencies; an out-of-order queue lets the
 // scheduler run independent tiles at once). Checks L * L^T against the input.
-//   cholesky [--n N] [--tile T] [--device I] [--check R]
+//   cholesky [--n N] [--tile T] [--device I] [--check R] [--shape S]
 //     (T divides N; I indexes runtime.devices(); R rows of L * L^T checked, evenly spaced,
-//      0: every row — the check costs n^3/6 multiply-adds on one thread, minutes at n 8192)
+//      0: every row — the check costs n^3/6 multiply-adds on one thread, minutes at n 8192;
+//      S: the tile kernels' shape, 0 from the device's type, 1 cpu, 2 gpu: cholesky_shape.hpp)
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -12,6 +13,7 @@
 
 #include "../common/example_options.hpp"
 #include "cholesky_kernels.hpp"
+#include "cholesky_shape.hpp"
 
 namespace {
 
@@ -47,7 +49,7 @@ double factor_error(const std::vector<double>& l, const std::vector<double>& a, 
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const examples::Options options(argc, argv, {{"n", 1024}, {"tile", 128}, {"device", 0}, {"check", 0}});
+  const examples::Options options(argc, argv, {{"n", 1024}, {"tile", 128}, {"device", 0}, {"check", 0}, {"shape", 0}});
   const std::size_t n = options["n"], tile = options["tile"];
   if (n % tile != 0) {
     std::cerr << "cholesky: --tile " << tile << " does not divide --n " << n << "\n";
@@ -59,8 +61,9 @@ int main(int argc, char** argv) try {
   plexus::Runtime runtime;
   plexus::Device& device = examples::pick_device(runtime, options["device"]);
   plexus::Queue queue = runtime.queue(device, plexus::QueueOrder::out_of_order);
-  const plexus::KernelBundle bundle =
-      runtime.build(examples::cholesky_kernels, "-DTILE=" + std::to_string(tile));
+  const examples::CholeskyLaunch launch = examples::cholesky_launch(
+      device.info(), tile, static_cast<examples::CholeskyShape>(std::min<std::size_t>(options["shape"], 2)));
+  const plexus::KernelBundle bundle = runtime.build(examples::cholesky_kernels, launch.options);
   const plexus::Kernel potrf = bundle.kernel("potrf"), trsm = bundle.kernel("trsm"),
                        syrk = bundle.kernel("syrk"), gemm = bundle.kernel("gemm");
   plexus::BufferOptions buffer_options;
@@ -78,8 +81,7 @@ int main(int argc, char** argv) try {
     const int kk = static_cast<int>(k);
     queue.submit([&](plexus::Handler& h) {
       auto diagonal = a.access(h, plexus::read_write, tile_extent, at(k, k));
-      h.parallel_for(potrf, plexus::nd_range(plexus::Range{tile}, plexus::Range{tile}), diagonal,
-                     width, kk);
+      h.parallel_for(potrf, launch.potrf, diagonal, width, kk);
     });
     ++tasks;
     for (std::size_t i = k + 1; i < tiles; ++i) {
@@ -87,7 +89,7 @@ int main(int argc, char** argv) try {
       queue.submit([&](plexus::Handler& h) {
         auto panel = a.access(h, plexus::read_write, tile_extent, at(i, k));
         a.access(h, plexus::read, tile_extent, at(k, k));
-        h.parallel_for(trsm, plexus::Range{tile}, panel, width, ii, kk);
+        h.parallel_for(trsm, launch.trsm, panel, width, ii, kk);
       });
       ++tasks;
     }
@@ -96,7 +98,7 @@ int main(int argc, char** argv) try {
       queue.submit([&](plexus::Handler& h) {
         auto target = a.access(h, plexus::read_write, tile_extent, at(i, i));
         a.access(h, plexus::read, tile_extent, at(i, k));
-        h.parallel_for(syrk, plexus::Range{tile, tile}, target, width, ii, kk);
+        h.parallel_for(syrk, launch.update, target, width, ii, kk);
       });
       ++tasks;
       for (std::size_t j = k + 1; j < i; ++j) {
@@ -105,7 +107,7 @@ int main(int argc, char** argv) try {
           auto target = a.access(h, plexus::read_write, tile_extent, at(i, j));
           a.access(h, plexus::read, tile_extent, at(i, k));
           a.access(h, plexus::read, tile_extent, at(j, k));
-          h.parallel_for(gemm, plexus::Range{tile, tile}, target, width, ii, jj, kk);
+          h.parallel_for(gemm, launch.update, target, width, ii, jj, kk);
         });
         ++tasks;
       }
