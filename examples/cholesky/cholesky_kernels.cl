@@ -21,6 +21,9 @@
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+// Helpers are inlined everywhere: a call would pass __local pointers as generic ones (PTX).
+#define INLINE static inline __attribute__((always_inline))
+
 #define AT(row, col) a[(size_t)(row) * (size_t)n + (size_t)(col)]
 
 #if !defined(SHAPE_GPU)
@@ -30,12 +33,12 @@
 #define CB 2  // columns of a work-item's block (gemm, syrk; trsm solves 2 columns a step)
 
 // Four consecutive doubles, any alignment (vload4 without relying on the device library).
-static inline double4 load4(const __global double* p) { return (double4)(p[0], p[1], p[2], p[3]); }
-static inline double sum4(double4 v) { return (v.s0 + v.s1) + (v.s2 + v.s3); }
+INLINE double4 load4(const __global double* p) { return (double4)(p[0], p[1], p[2], p[3]); }
+INLINE double sum4(double4 v) { return (v.s0 + v.s1) + (v.s2 + v.s3); }
 
 // C(r, c) -= sum_m X(r, m) * Y(c, m) over m < TILE for the RB x CB block at (r0, c0) of the
 // output whose rows start at x (stride n) and columns' rows at y; `lower`: only c <= r.
-static inline void update_block(__global double* a, int n, size_t out, const __global double* x,
+INLINE void update_block(__global double* a, int n, size_t out, const __global double* x,
                          const __global double* y, int r0, int c0, int lower) {
   size_t xr[RB], yc[CB];
   #pragma unroll
@@ -80,7 +83,7 @@ static inline void update_block(__global double* a, int n, size_t out, const __g
 }
 
 // sum_m x[m] * y[m] for m < len, two partial sums of 4.
-static inline double dot(const __global double* x, const __global double* y, int len) {
+INLINE double dot(const __global double* x, const __global double* y, int len) {
   double4 s0 = (double4)(0.0), s1 = (double4)(0.0);
   int m = 0;
   for (; m + 8 <= len; m += 8) {
@@ -185,7 +188,7 @@ __kernel void gemm(__global double* a, int n, int i, int j, int k) {
 
 // C -= X * Y^T for the GB x GB block (get_group_id(1), get_group_id(0)) of the output tile at
 // `out`, X's rows at x and Y's rows at y (stride n); `lower`: only c <= r.
-static inline void update_block(__global double* a, int n, size_t out, const __global double* x,
+INLINE void update_block(__global double* a, int n, size_t out, const __global double* x,
                          const __global double* y, int lower, __local double* xs,
                          __local double* ys) {
   const int tx = (int)get_local_id(0), ty = (int)get_local_id(1), tid = ty * GT + tx;
@@ -198,8 +201,10 @@ static inline void update_block(__global double* a, int n, size_t out, const __g
     for (int p = 0; p < GW; ++p) acc[q][p] = 0.0;
   for (int m0 = 0; m0 < TILE; m0 += BK) {
     // GB rows x BK columns of each operand; consecutive threads read consecutive columns.
+    // (e - row * BK, not e % BK: LLVM freezes a divided value used by / and %, and the
+    // SPIR-V translator has no freeze.)
     for (int e = tid; e < GB * BK; e += GT * GT) {
-      const int row = e / BK, col = e % BK, m = m0 + col;
+      const int row = e / BK, col = e - row * BK, m = m0 + col;
       const size_t xo = (size_t)min(br + row, TILE - 1) * (size_t)n + (size_t)m;
       const size_t yo = (size_t)min(bc + row, TILE - 1) * (size_t)n + (size_t)m;
       xs[col * GS + row] = m < TILE ? x[xo] : 0.0;
@@ -232,9 +237,9 @@ static inline void update_block(__global double* a, int n, size_t out, const __g
 
 // Stages the NB x NB block of the tile at t (stride n) whose top-left is (r0, c0) in ls
 // (row-major, stride NB): entries past the tile read 0, or 1 on the diagonal.
-static inline void stage_block(const __global double* t, int n, int r0, int c0, __local double* ls) {
+INLINE void stage_block(const __global double* t, int n, int r0, int c0, __local double* ls) {
   for (int e = (int)get_local_id(0); e < NB * NB; e += (int)get_local_size(0)) {
-    const int r = r0 + e / NB, c = c0 + e % NB;
+    const int q = e / NB, r = r0 + q, c = c0 + e - q * NB;  // (no %: see update_block)
     ls[e] = r < TILE && c < TILE ? t[(size_t)r * (size_t)n + (size_t)c] : (r == c ? 1.0 : 0.0);
   }
 }
