@@ -244,6 +244,37 @@ INLINE void stage_block(const __global double* t, int n, int r0, int c0, __local
   }
 }
 
+// acc[c] = sum_{m < depth} row[m] * L(r0 + c, m) for c < NB, L the tile at t (stride n), its
+// NB x NB blocks staged in ls. Every thread of the group calls it alike (it has barriers).
+INLINE void block_product(double* acc, const __global double* row, const __global double* t,
+                          int n, int r0, int depth, __local double* ls) {
+  #pragma unroll
+  for (int c = 0; c < NB; ++c) acc[c] = 0.0;
+  for (int m0 = 0; m0 < depth; m0 += NB) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    stage_block(t, n, r0, m0, ls);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    #pragma unroll
+    for (int mm = 0; mm < NB; ++mm) {
+      const double v = row[m0 + mm];
+      #pragma unroll
+      for (int c = 0; c < NB; ++c) acc[c] = fma(v, ls[c * NB + mm], acc[c]);
+    }
+  }
+}
+
+// x = x * L^-T in place (forward substitution) for the lower NB x NB block L staged in ls.
+INLINE void solve_block(double* x, __local const double* ls) {
+  #pragma unroll
+  for (int c = 0; c < NB; ++c) {
+    double v = x[c];
+    #pragma unroll
+    for (int m = 0; m < NB; ++m)
+      if (m < c) v -= x[m] * ls[c * NB + m];
+    x[c] = v / ls[c * NB + c];
+  }
+}
+
 // POTRF: factor the diagonal tile (k, k) in place, left-looking by panels of NB columns, in
 // one work-group of PT threads: (1) panel rows -= L(rows, :p) * L(panel, :p)^T, a thread a
 // row with L's panel rows staged NB columns at a time; (2) the NB x NB diagonal block is
@@ -257,19 +288,7 @@ __kernel void potrf(__global double* a, int n, int k) {
       const int r = min(r0 + tid, TILE - 1);
       __global double* row = t + (size_t)r * (size_t)n;
       double acc[NB];
-      #pragma unroll
-      for (int c = 0; c < NB; ++c) acc[c] = 0.0;
-      for (int m0 = 0; m0 < p; m0 += NB) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        stage_block(t, n, p, m0, ls);  // ls[c][mm] = L(p + c, m0 + mm)
-        barrier(CLK_LOCAL_MEM_FENCE);
-        #pragma unroll
-        for (int mm = 0; mm < NB; ++mm) {
-          const double v = row[m0 + mm];
-          #pragma unroll
-          for (int c = 0; c < NB; ++c) acc[c] = fma(v, ls[c * NB + mm], acc[c]);
-        }
-      }
+      block_product(acc, row, t, n, p, p, ls);
       #pragma unroll
       for (int c = 0; c < NB; ++c)
         if (r0 + tid < TILE && p + c <= r) row[p + c] -= acc[c];
@@ -295,13 +314,8 @@ __kernel void potrf(__global double* a, int n, int k) {
       }
       double xv[NB];
       #pragma unroll
-      for (int c = 0; c < NB; ++c) {
-        double v = p + c < TILE ? row[p + c] : 0.0;
-        #pragma unroll
-        for (int m = 0; m < NB; ++m)
-        if (m < c) v -= xv[m] * ls[c * NB + m];
-        xv[c] = v / ls[c * NB + c];
-      }
+      for (int c = 0; c < NB; ++c) xv[c] = p + c < TILE ? row[p + c] : 0.0;
+      solve_block(xv, ls);
       #pragma unroll
       for (int c = 0; c < NB; ++c)
         if (p + c < TILE) row[p + c] = xv[c];
@@ -320,31 +334,14 @@ __kernel void trsm(__global double* a, int n, int i, int k) {
   __global double* row = &AT(i * TILE + min(r, TILE - 1), k * TILE);
   for (int cb = 0; cb < TILE; cb += NB) {
     double acc[NB];
-    #pragma unroll
-    for (int c = 0; c < NB; ++c) acc[c] = 0.0;
-    for (int m0 = 0; m0 < cb; m0 += NB) {
-      barrier(CLK_LOCAL_MEM_FENCE);
-      stage_block(l, n, cb, m0, ls);
-      barrier(CLK_LOCAL_MEM_FENCE);
-      #pragma unroll
-      for (int mm = 0; mm < NB; ++mm) {
-        const double v = row[m0 + mm];
-        #pragma unroll
-        for (int c = 0; c < NB; ++c) acc[c] = fma(v, ls[c * NB + mm], acc[c]);
-      }
-    }
+    block_product(acc, row, l, n, cb, cb, ls);
     barrier(CLK_LOCAL_MEM_FENCE);
     stage_block(l, n, cb, cb, ls);
     barrier(CLK_LOCAL_MEM_FENCE);
     double xv[NB];
     #pragma unroll
-    for (int c = 0; c < NB; ++c) {
-      double v = cb + c < TILE ? row[cb + c] - acc[c] : 0.0;
-      #pragma unroll
-      for (int m = 0; m < NB; ++m)
-        if (m < c) v -= xv[m] * ls[c * NB + m];
-      xv[c] = v / ls[c * NB + c];
-    }
+    for (int c = 0; c < NB; ++c) xv[c] = cb + c < TILE ? row[cb + c] - acc[c] : 0.0;
+    solve_block(xv, ls);
     #pragma unroll
     for (int c = 0; c < NB; ++c)
       if (r < TILE && cb + c < TILE) row[cb + c] = xv[c];
