@@ -137,9 +137,17 @@ void* BufferStorage::allocation(LocationId location, RuntimeState& runtime) {
   return slot;
 }
 
-void BufferStorage::add_user(std::shared_ptr<TaskEvent> task) {
+std::shared_ptr<TaskEvent> BufferStorage::add_user(std::shared_ptr<TaskEvent> task,
+                                                   AccessMode mode, bool whole_buffer) {
   std::lock_guard lock(mutex_);
+  std::shared_ptr<TaskEvent> failed;
+  if (last_writer_ && last_writer_ != task && last_writer_->status() == TaskStatus::failed &&
+      !(mode == AccessMode::discard_write && whole_buffer)) {
+    failed = last_writer_;
+  }
+  if (writes(mode)) last_writer_ = task;
   users_.add(std::move(task));
+  return failed;
 }
 
 void BufferStorage::wait_for_tasks() noexcept {

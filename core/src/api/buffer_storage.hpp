@@ -56,8 +56,13 @@ class BufferStorage : public std::enable_shared_from_this<BufferStorage> {
   void add_unbound_view(const AccessRange& range, AccessMode mode,
                         std::shared_ptr<TaskEvent> release);
 
-  // Remembers a task that uses the buffer; wait_for_tasks() waits for all of them.
-  void add_user(std::shared_ptr<TaskEvent> task);
+  // Remembers a task that uses the buffer with `mode`; wait_for_tasks() waits for all of
+  // them. Returns the last task that wrote the buffer when it failed and this access does
+  // not overwrite the whole buffer (nullptr otherwise): the access depends on it, so that a
+  // failed write fails what reads the buffer after it, even once the memory model has
+  // forgotten the task (it forgets done tasks), instead of letting it read stale data.
+  std::shared_ptr<TaskEvent> add_user(std::shared_ptr<TaskEvent> task, AccessMode mode,
+                                      bool whole_buffer);
   void wait_for_tasks() noexcept;
 
   // Forgets the memory-model buffer and frees the device allocations (once).
@@ -79,6 +84,7 @@ class BufferStorage : public std::enable_shared_from_this<BufferStorage> {
   std::atomic<std::byte*> host_{nullptr};
   std::array<void*, max_locations> allocations_{};  // by location; [0] unused (host_)
   PendingEvents users_;
+  std::shared_ptr<TaskEvent> last_writer_;  // the last task recorded as writing the buffer
   struct UnboundView {
     AccessRange range;
     AccessMode mode;

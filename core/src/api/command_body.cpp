@@ -18,6 +18,26 @@ CommandBody::CommandBody(RuntimeState& runtime, CommandGroup group,
     : runtime_(runtime), group_(std::move(group)), event_(std::move(event)),
       record_as_(std::move(record_as)) {}
 
+void CommandBody::check_runnable(const DeviceQueue* queue) const {
+  if (!placed_) {
+    throw error(error_category::plugin,
+                name() + " was run but never placed: the scheduler must call "
+                         "plexus::place_task(task, placement) in submit(), in submission "
+                         "order, before running the task (plexus/task_execution.hpp)");
+  }
+  if (group_.kernel && !placement_) {
+    throw error(error_category::plugin,
+                name() + " was placed on the host, but a kernel needs a device: place it with "
+                         "plexus::place_task(task, device), which checks the placement");
+  }
+  if (placement_ && !queue) {
+    throw error(error_category::plugin,
+                name() + " is placed on device '" + placement_->info().name +
+                    "' but was run without a device queue: pass queues.for_device(placement) "
+                    "to run_task_now (or start_task) (plexus/task_execution.hpp)");
+  }
+}
+
 bool CommandBody::can_run_on(const Device& device) const {
   return group_.kernel && group_.kernel->available_on(device);
 }
@@ -71,6 +91,7 @@ std::vector<std::shared_ptr<TaskEvent>> CommandBody::preview_dependencies(
 std::vector<std::shared_ptr<TaskEvent>> CommandBody::place(
     Device* placement, const std::shared_ptr<TaskEvent>& event) {
   placement_ = placement;
+  placed_ = true;
   location_ = runtime_.location_of(placement);
   if (group_.kernel) module_ = group_.kernel->module_on(*placement);
   std::vector<std::shared_ptr<TaskEvent>> dependencies;
@@ -92,17 +113,21 @@ std::vector<std::shared_ptr<TaskEvent>> CommandBody::place(
       }
     }
     plan.dependencies.clear();
-    group_.requirements[i].storage->add_user(event);
+    const Requirement& wanted = group_.requirements[i];
+    const bool whole = wanted.range.offset == Extent3{0, 0, 0} &&
+                       wanted.range.extent == wanted.storage->desc().extent;
+    if (auto failed = wanted.storage->add_user(event, wanted.mode, whole);
+        failed && std::find(dependencies.begin(), dependencies.end(), failed) == dependencies.end()) {
+      dependencies.push_back(std::move(failed));  // a failed write: this access fails too
+    }
   }
   return dependencies;
 }
 
 void CommandBody::run(DeviceQueue* queue) {
+  check_runnable(queue);
   stage(queue);
   if (group_.kernel) {
-    if (!queue) {
-      throw error(error_category::internal, name() + ": placed on a device but run without a queue");
-    }
     launch(*queue);
     queue->wait();
   } else {
@@ -126,6 +151,7 @@ bool CommandBody::enqueue(DeviceQueue* queue) {
     run(queue);
     return false;
   }
+  check_runnable(queue);
   stage(queue);
   launch(*queue);
   return true;

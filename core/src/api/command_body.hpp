@@ -43,6 +43,9 @@ class CommandBody final : public TaskBody {
 
  private:
   BufferAccess access_at(std::size_t requirement, LocationId location) const;
+  // Throws an error naming the scheduler's missing call (place_task, the device queue) when
+  // the body cannot run as it is.
+  void check_runnable(const DeviceQueue* queue) const;
   // Allocations and copies of the plans; copies to `queue` are left enqueued there.
   void stage(DeviceQueue* queue);
   void launch(DeviceQueue& queue);
@@ -53,6 +56,7 @@ class CommandBody final : public TaskBody {
   std::shared_ptr<TaskEvent> record_as_;
   std::shared_ptr<DeviceModule> module_;  // kernels: loaded on the placement
   Device* placement_ = nullptr;
+  bool placed_ = false;  // place() was called
   LocationId location_ = host_location;
   // The plans by requirement (their dependencies went to place()): the first in place, as
   // most commands access one buffer, the others after it; planned_ of them so far.
