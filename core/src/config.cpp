@@ -313,25 +313,35 @@ ComponentOptions Config::options_for(ComponentKind kind, std::string_view name) 
       impl_, table ? *table : empty, table_name + "." + std::string(name)));
 }
 
+namespace {
+
+// A path from the config: a relative one is relative to the file that says it; an
+// override's (PLEXUS_*, the API, --set), to the working directory.
+fs::path resolved_path(fs::path path, const toml::node& node) {
+  if (path.is_relative()) {
+    const auto& file = node.source().path;
+    const bool from_file = file && !file->empty() && file->front() != '<';
+    path = (from_file ? fs::absolute(*file).parent_path() : fs::current_path()) / path;
+  }
+  return path;
+}
+
+}  // namespace
+
 std::vector<std::filesystem::path> Config::plugin_paths() const {
   std::vector<fs::path> paths;
   if (const toml::array* array = impl_->table["plugins"]["paths"].as_array()) {
-    for (const auto& element : *array) {
-      fs::path path(*element.value<std::string>());
-      if (path.is_relative()) {
-        // Relative to the file that says it; an override's, to the working directory.
-        const auto& file = element.source().path;
-        const bool from_file = file && !file->empty() && file->front() != '<';
-        path = (from_file ? fs::absolute(*file).parent_path() : fs::current_path()) / path;
-      }
-      paths.push_back(path);
-    }
+    for (const auto& element : *array)
+      paths.push_back(resolved_path(*element.value<std::string>(), element));
   }
   return paths;
 }
 
 std::string Config::trace_file() const {
-  return impl_->table["trace"]["file"].value_or(std::string());
+  // The same rule as [plugins] paths (docs/tracing.md).
+  const toml::node* node = impl_->table["trace"]["file"].node();
+  const std::string file = node ? node->value_or(std::string()) : std::string();
+  return file.empty() ? file : resolved_path(file, *node).string();
 }
 
 std::uint64_t Config::program_cache_max_bytes() const {

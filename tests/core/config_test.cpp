@@ -239,6 +239,16 @@ TEST_CASE("plugin paths resolve relative to the config file") {
   CHECK(paths[1] == "/abs");
 }
 
+TEST_CASE("[trace] file follows the plugin paths' rule: relative to the config file") {
+  plexus::test::TempDir dir;
+  auto file = dir.write("conf/plexus.toml", "[trace]\nfile = \"traces/run.json\"\n");
+  plexus::test::ScopedWorkingDir cwd(dir.path());
+  CHECK(Config::from_file(file).trace_file() == (dir.path() / "conf" / "traces" / "run.json").string());
+  // PLEXUS_TRACE is relative to the working directory, where it was typed.
+  plexus::test::ScopedEnv trace("PLEXUS_TRACE", "env.json");
+  CHECK(Config::load(file).trace_file() == (dir.path() / "env.json").string());
+}
+
 TEST_CASE("the config in force renders back to TOML that parses") {
   Config config = Config::from_string(Config::builtin_text(), "<built-in default>");
   Config again = Config::from_string(config.to_toml(), "rendered");
