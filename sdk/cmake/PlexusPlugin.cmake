@@ -3,7 +3,8 @@
 #                   [INSTALL_DESTINATION <dir>] [NO_INSTALL])
 #
 # Builds a Plexus plugin: a MODULE library named libplexus_<kind>_<name>.so with hidden
-# visibility, compiled as C++20, linked against plexus::core with no undefined symbols, an
+# visibility, compiled as C++20, linked against plexus::plugin (plexus::core and the
+# headers the plugin headers include) with no undefined symbols, an
 # $ORIGIN rpath to the core it is installed beside, and an install rule into
 # <libdir>/plexus/plugins (relative to CMAKE_INSTALL_PREFIX; INSTALL_DESTINATION overrides).
 # Creates the target plexus_<kind>_<name>. One source must use PLEXUS_PLUGIN(...) from
@@ -37,10 +38,16 @@ function(plexus_add_plugin)
     message(FATAL_ERROR "plexus_add_plugin(${arg_NAME}): the target plexus::core does not "
                         "exist; call find_package(Plexus REQUIRED) first")
   endif()
+  if(NOT TARGET plexus::plugin)
+    message(FATAL_ERROR "plexus_add_plugin(${arg_NAME}): building a plugin needs the Boost "
+                        "(>= 1.81, headers) and spdlog development packages, which "
+                        "plexus/plugin.hpp and plexus/log.hpp include, and find_package(Plexus) "
+                        "did not find them (Debian: apt-get install libboost-dev libspdlog-dev)")
+  endif()
 
   set(target plexus_${arg_KIND}_${arg_NAME})
   add_library(${target} MODULE ${arg_SOURCES})
-  target_link_libraries(${target} PRIVATE plexus::core ${arg_LINK_LIBRARIES})
+  target_link_libraries(${target} PRIVATE plexus::plugin ${arg_LINK_LIBRARIES})
   # The public headers use C++20 (std::span, ...), whatever the project's own default.
   target_compile_features(${target} PRIVATE cxx_std_20)
   if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
