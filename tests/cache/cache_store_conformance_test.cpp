@@ -1,4 +1,5 @@
-// Conformance suite for cache stores: every cache plugin of this build must pass it.
+// Conformance suite for cache stores: every cache plugin of this build must pass it, and a
+// third-party one through the installed suite (`plexus conformance cache --plugin FILE`).
 // Implementation-specific behaviour (eviction policy, persistence) is tested per store.
 #include <catch2/catch.hpp>
 
@@ -11,6 +12,7 @@
 #include "plexus/cache_store.hpp"
 #include "plexus/component_set.hpp"
 #include "plexus/error.hpp"
+#include "plugins_under_test.hpp"
 #include "test_support.hpp"
 
 using Catch::Matchers::Contains;
@@ -26,8 +28,8 @@ struct StoreUnderTest {
 };
 
 std::unique_ptr<StoreUnderTest> make_store(const std::string& name, const std::string& options = "") {
-  static const plexus::PluginRegistry registry(
-      {{plexus::test::build_plugin_dir(), "build tree"}});
+  const plexus::PluginRegistry& registry =
+      *plexus::test::plugins_under_test(plexus::ComponentKind::cache).registry;
   auto out = std::make_unique<StoreUnderTest>();
   std::string location;
   if (name == "disk") location = "root = \"" + (out->dir.path() / "disk").string() + "\"\n";
@@ -38,9 +40,9 @@ std::unique_ptr<StoreUnderTest> make_store(const std::string& name, const std::s
   return out;
 }
 
+// The build's cache stores, or the one third-party plugin under test.
 std::vector<std::string> cache_store_names() {
-  plexus::PluginRegistry registry({{plexus::test::build_plugin_dir(), "build tree"}});
-  return registry.names(plexus::ComponentKind::cache);
+  return plexus::test::plugins_under_test(plexus::ComponentKind::cache).names;
 }
 
 std::vector<std::byte> bytes(const std::string& text) {
@@ -55,7 +57,7 @@ plexus::CacheKey key(const std::string& image, const std::string& options = "-O2
 
 }  // namespace
 
-TEST_CASE("every cache store honours the CacheStore contract") {
+TEST_CASE("every cache store honours the CacheStore contract", "[conformance]") {
   auto names = cache_store_names();
   REQUIRE_FALSE(names.empty());
   for (const auto& name : names) {
@@ -90,7 +92,7 @@ TEST_CASE("every cache store honours the CacheStore contract") {
   }
 }
 
-TEST_CASE("every cache store is safe under concurrent use") {
+TEST_CASE("every cache store is safe under concurrent use", "[conformance]") {
   for (const auto& name : cache_store_names()) {
     DYNAMIC_SECTION("cache/" << name) {
       auto set = make_store(name);
@@ -114,7 +116,7 @@ TEST_CASE("every cache store is safe under concurrent use") {
   }
 }
 
-TEST_CASE("every cache store lists, verifies, prunes and clears its entries") {
+TEST_CASE("every cache store lists, verifies, prunes and clears its entries", "[conformance]") {
   using namespace std::chrono_literals;
   for (const auto& name : cache_store_names()) {
     DYNAMIC_SECTION("cache/" << name) {

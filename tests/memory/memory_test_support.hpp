@@ -12,17 +12,23 @@
 #include "plexus/component_set.hpp"
 #include "plexus/error.hpp"
 #include "plexus/memory_model.hpp"
+#include "plugins_under_test.hpp"
 #include "test_support.hpp"
 
 namespace plexus::test {
 
 inline const PluginRegistry& memory_registry() {
-  static const PluginRegistry registry({{build_plugin_dir(), "build tree"}});
-  return registry;
+  return *plugins_under_test(ComponentKind::memory).registry;
 }
 
+// The build's memory models, or the one third-party plugin under test.
 inline std::vector<std::string> memory_model_names() {
-  return memory_registry().names(ComponentKind::memory);
+  return plugins_under_test(ComponentKind::memory).names;
+}
+
+// How many memory models the suite expects: the build's three, or the one under test.
+inline std::size_t expected_memory_models() {
+  return plugins_under_test(ComponentKind::memory).third_party ? 1 : 3;
 }
 
 struct MemoryFixture {

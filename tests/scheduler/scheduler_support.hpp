@@ -8,22 +8,23 @@
 
 #include "plexus/component_set.hpp"
 #include "plexus/scheduler.hpp"
+#include "plugins_under_test.hpp"
 #include "test_support.hpp"
 
 namespace plexus::test {
 
 inline std::unique_ptr<ComponentSet> scheduler_set(const std::string& name,
                                                    const std::string& options = "") {
-  static const PluginRegistry registry({{build_plugin_dir(), "build tree"}});
   auto config = Config::from_string(
       "[scheduler]\nuse = \"" + name + "\"\n[scheduler." + name + "]\n" + options,
       "scheduler-test.toml");
-  return std::make_unique<ComponentSet>(config, registry);
+  return std::make_unique<ComponentSet>(
+      config, *plugins_under_test(ComponentKind::scheduler).registry);
 }
 
+// The build's schedulers, or the one third-party plugin under test (plugins_under_test.hpp).
 inline std::vector<std::string> scheduler_names() {
-  PluginRegistry registry({{build_plugin_dir(), "build tree"}});
-  return registry.names(ComponentKind::scheduler);
+  return plugins_under_test(ComponentKind::scheduler).names;
 }
 
 inline std::shared_ptr<TaskEvent> submit(Scheduler& scheduler, std::function<void()> work,

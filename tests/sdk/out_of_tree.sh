@@ -8,7 +8,14 @@
 #  3. builds tests/sdk/consumer (an application linking plexus::core) the same way and
 #     runs it with a config that selects the out-of-tree `fifo` scheduler
 #     ([plugins] paths = [<fifo build dir>]); it also loads each skeleton plugin;
-#  4. runs the installed `plexus plugins --config <file>` and expects `fifo` listed.
+#     builds plexus_sdk_kernels the same way and runs kernels through each skeleton, selected
+#     by a config (both applications configured with Boost and spdlog out of reach);
+#     builds the installed examples (share/plexus/examples) from the package, runs vector_add;
+#  4. runs the installed `plexus plugins --config <file>` and expects `fifo` listed;
+#  5. installs fifo into the prefix, then checks every installed example config with the
+#     installed `plexus info` and vector_add;
+#  6. runs the installed `plexus conformance <kind> --plugin FILE` on the example, the
+#     scheduler, memory and cache skeletons (they pass) and on a broken scheduler (fails).
 # Any failing step fails the test. The temporary directory (under the build tree) is
 # removed at the end; set PLEXUS_SDK_TEST_KEEP=1 to keep it for a post-mortem.
 set -euo pipefail
@@ -59,10 +66,12 @@ run() {
   fi
 }
 
-# oot_build <name> <source dir> <build dir>: configure and build against the prefix only.
+# oot_build <name> <source dir> <build dir> [cmake argument]...: configure and build against
+# the prefix only.
 oot_build() {
   local name=$1 src=$2 bld=$3
-  run "configure-$name" "$PLEXUS_CMAKE" -S "$src" -B "$bld" -G "$PLEXUS_GENERATOR" \
+  shift 3
+  run "configure-$name" "$PLEXUS_CMAKE" -S "$src" -B "$bld" -G "$PLEXUS_GENERATOR" "$@" \
     -DCMAKE_MAKE_PROGRAM="$PLEXUS_MAKE_PROGRAM" \
     -DCMAKE_CXX_COMPILER="$PLEXUS_CXX_COMPILER" \
     -DCMAKE_CXX_FLAGS="$PLEXUS_CXX_FLAGS" \
@@ -121,7 +130,17 @@ if command -v nm >/dev/null; then
 fi
 
 # ---- 3. an application built against the package selects the plugin by config --------
-oot_build consumer "$PLEXUS_SOURCE_DIR/tests/sdk/consumer" "$work/build/consumer"
+# Applications need neither the Boost nor the spdlog dev package (plexus/plexus.hpp includes
+# neither): find_package(Plexus) must succeed with both out of reach.
+no_plugin_deps=(-DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON -DCMAKE_DISABLE_FIND_PACKAGE_spdlog=ON)
+included=$(printf '#include <plexus/plexus.hpp>\n' |
+  "$PLEXUS_CXX_COMPILER" -std=c++20 -I "$prefix/$PLEXUS_INSTALL_INCLUDEDIR" -M -x c++ -) ||
+  fail "the installed plexus/plexus.hpp does not compile on its own"
+if grep -Eo '[^ ]*(boost|spdlog)[^ ]*' <<<"$included" | head -3 | grep .; then
+  fail "the installed plexus/plexus.hpp includes Boost or spdlog headers (above)"
+fi
+oot_build consumer "$PLEXUS_SOURCE_DIR/tests/sdk/consumer" "$work/build/consumer" \
+  "${no_plugin_deps[@]}"
 config=$work/plexus.toml
 cat >"$config" <<TOML
 # Written by tests/sdk/out_of_tree.sh
@@ -144,6 +163,46 @@ TOML
   --prefix "$prefix" "${skeleton_sos[@]}" ||
   fail "plexus_sdk_check failed (output above)"
 
+# ---- 3b. a kernel application through each skeleton, selected by config -------------
+# Every skeleton must work as copied: plexus_sdk_kernels runs kernels (c = a + b, c *= 2,
+# read back, three rounds) with a config that selects the skeleton and checks each result.
+# The compiler skeleton passes OpenCL C through to the OpenCL backend: it needs an OpenCL
+# device (PoCL); without one plexus_sdk_kernels says so and exits 77 (skipped).
+for kind in "${kinds[@]}"; do
+  backends='["host"]' scheduler=dag memory=whole compiler=clang cache=memory fusion=
+  case $kind in
+    backend) backends='["host", "my_backend"]' ;;
+    scheduler) scheduler=my_scheduler ;;
+    memory) memory=my_memory ;;
+    compiler) backends='["opencl"]' compiler=my_compiler ;;
+    cache) cache=my_cache ;;
+    fusion) fusion=my_fusion ;;
+  esac
+  skeleton_config=$work/skeleton_$kind.toml
+  {
+    printf '[log]\nlevel = "warn"\n[plugins]\npaths = ["%s"]\n' "$work/build/skeleton_$kind"
+    printf '[backends]\nuse = %s\n[scheduler]\nuse = "%s"\n[memory]\nuse = "%s"\n' \
+      "$backends" "$scheduler" "$memory"
+    printf '[compiler]\nuse = "%s"\n[cache]\nuse = "%s"\n' "$compiler" "$cache"
+    [[ -z $fusion ]] || printf '[fusion]\nuse = "%s"\n' "$fusion"
+  } >"$skeleton_config"
+  status=0
+  "$work/build/consumer/plexus_sdk_kernels" --config "$skeleton_config" --expect "$kind" "my_$kind" ||
+    status=$?
+  [[ $status == 0 || ($status == 77 && $kind == compiler) ]] ||
+    fail "kernels through the $kind skeleton failed (output above; config $skeleton_config)"
+done
+
+# ---- 3c. the installed examples build from the package and run ------------------------
+examples=$prefix/$PLEXUS_INSTALL_DATADIR/plexus/examples
+[[ -f $examples/CMakeLists.txt ]] || fail "the install lacks the examples ($examples)"
+cp -R "$examples" "$work/src/examples"
+oot_build examples "$work/src/examples" "$work/build/examples" "${no_plugin_deps[@]}"
+PLEXUS_CACHE_DIR=$work/cache run example-vector-add "$work/build/examples/bin/vector_add" --n 10000
+grep -q 'verified' "$logs/example-vector-add.log" ||
+  fail "the installed vector_add example did not verify: $(cat "$logs/example-vector-add.log")"
+echo "ok: the installed examples build from the package and vector_add runs"
+
 # ---- 4. the installed tool lists the plugin -------------------------------------------
 tool=$prefix/$PLEXUS_INSTALL_BINDIR/plexus
 [[ -x $tool ]] || fail "the install lacks the plexus tool ($tool)"
@@ -154,5 +213,50 @@ fi
 grep -Eq '(^|[[:space:]])scheduler[[:space:]]+fifo([[:space:]]|$)' <<<"$listing" ||
   fail "'plexus plugins --config $config' does not list fifo; it printed: $listing"
 echo "ok: 'plexus plugins' lists fifo"
+
+# ---- 5. the installed example configs work as installed ------------------------------
+# With the SDK's fifo example installed into the prefix (as third-party-plugin.toml says),
+# every installed config loads with the installed tool, names no missing folder, and runs
+# the installed vector_add example.
+run install-fifo "$PLEXUS_CMAKE" --install "$work/build/fifo" --prefix "$prefix"
+while IFS= read -r -d '' installed_config; do
+  name=${installed_config#"$prefix/"}
+  info=$(PLEXUS_CACHE_DIR=$work/cache "$tool" info --config "$installed_config" 2>&1) ||
+    fail "'plexus info --config $name' failed: $info"
+  # A plugin folder that is missing is listed with "(does not exist)".
+  if grep -F '(does not exist)' <<<"$info"; then
+    fail "'plexus info --config $name' lists a plugin folder that does not exist (above)"
+  fi
+  out=$(PLEXUS_CACHE_DIR=$work/cache PLEXUS_CONFIG=$installed_config PLEXUS_HEFT_HISTORY=$work/heft.json \
+        "$work/build/examples/bin/vector_add" --n 10000 2>&1) ||
+    fail "vector_add with the installed $name failed: $out"
+done < <(find "$prefix/$PLEXUS_INSTALL_DATADIR/plexus/config" -name '*.toml' -print0)
+echo "ok: every installed example config works as installed"
+
+# ---- 6. the installed conformance suites check third-party plugins --------------------
+# The example and the skeletons pass; a scheduler that ignores dependencies (the scheduler
+# skeleton with its run_task_now replaced by a body-less run) fails, with exit status 1.
+conformance() {  # <log name> <kind> <plugin file>
+  run "conformance-$1" "$tool" conformance "$2" --plugin "$3"
+  grep -q "passes the conformance suite" "$logs/conformance-$1.log" ||
+    fail "plexus conformance $2 --plugin $3 did not say it passes: $(cat "$logs/conformance-$1.log")"
+}
+conformance fifo scheduler "$fifo_so"
+for kind in scheduler memory cache; do
+  conformance "skeleton-$kind" "$kind" "$work/build/skeleton_$kind/libplexus_${kind}_my_${kind}.so"
+done
+cp -R "$sdk/skeletons/scheduler" "$work/src/broken_scheduler"
+sed -i 's|plexus::run_task_now(task, queues_.for_device(placement));|task.event->mark_running(); if (task.host_work) task.host_work(); task.event->mark_complete();|' \
+  "$work/src/broken_scheduler/my_scheduler.cpp"
+grep -q 'if (task.host_work) task.host_work();' "$work/src/broken_scheduler/my_scheduler.cpp" ||
+  fail "could not break the copied scheduler skeleton (its run_task_now line changed?)"
+oot_build broken_scheduler "$work/src/broken_scheduler" "$work/build/broken_scheduler"
+status=0
+"$tool" conformance scheduler \
+  --plugin "$work/build/broken_scheduler/libplexus_scheduler_my_scheduler.so" \
+  >"$logs/conformance-broken.log" 2>&1 || status=$?
+[[ $status == 1 ]] && grep -q "FAILS the conformance suite" "$logs/conformance-broken.log" ||
+  fail "plexus conformance passed (or did not fail cleanly, status $status) a scheduler that ignores dependencies: $(cat "$logs/conformance-broken.log")"
+echo "ok: plexus conformance passes the example and the skeletons, fails a broken scheduler"
 
 echo "sdk test passed in $((SECONDS - started))s"

@@ -13,5 +13,6 @@ int compile_command(const std::vector<std::string>& args);
 int cache_command(const std::vector<std::string>& args);
 int syclbin_command(const std::vector<std::string>& args);
 int ab_command(const std::vector<std::string>& args);
+int conformance_command(const std::vector<std::string>& args);
 
 }  // namespace plexus::tool

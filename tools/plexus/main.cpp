@@ -20,6 +20,7 @@ Commands:
   cache     inspect and maintain the persistent cache (stats, ls, show, verify, prune, clear)
   syclbin   dump, create or extract SYCLBIN files (dump FILE; create -o OUT ...)
   ab        run a program under several configs, alternately, and compare the runs
+  conformance  check a plugin file against its kind's conformance suite
   help      show this help
 
 Run `plexus help <command>` or `plexus <command> --help` for a command's options.
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
       {"cache", &plexus::tool::cache_command},
       {"syclbin", &plexus::tool::syclbin_command},
       {"ab", &plexus::tool::ab_command},
+      {"conformance", &plexus::tool::conformance_command},
   };
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() == 2 && args[0] == "help" && commands.count(args[1])) {
