@@ -1,42 +1,65 @@
-// Shared by the examples: "--name value" options with defaults, and a one-line summary of
-// the runtime (devices, scheduler, memory policy) for their output.
+// Shared by the examples: "--name value" options with defaults (integers or words), and a
+// one-line summary of the runtime (devices, scheduler, memory policy) for their output.
 #pragma once
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <plexus/plexus.hpp>
 
 namespace examples {
 
-// Parses "--key value" pairs; unknown keys or values that are not non-negative integers (or
-// zero where the default is not zero) end the program with a usage message (exit 2).
+// Parses "--key value" pairs: integer options over `defaults`, and word options over
+// `choices` (each key's allowed words, the first its default). Unknown keys, integers that
+// are not non-negative (or zero where the default is not zero) and words not allowed end
+// the program with a usage message (exit 2).
 class Options {
  public:
-  Options(int argc, char** argv, std::map<std::string, std::size_t> defaults)
-      : values_(std::move(defaults)) {
+  Options(int argc, char** argv, std::map<std::string, std::size_t> defaults,
+          std::map<std::string, std::vector<std::string>> choices = {})
+      : values_(std::move(defaults)), choices_(std::move(choices)) {
+    for (const auto& [key, words] : choices_) words_[key] = words.at(0);
     for (int i = 1; i < argc; i += 2) {
       const std::string key = argv[i];
-      if (!key.starts_with("--") || !values_.count(key.substr(2)) || i + 1 >= argc) usage(argv[0]);
+      if (!key.starts_with("--") || i + 1 >= argc) usage(argv[0]);
+      const std::string name = key.substr(2), value = argv[i + 1];
+      if (const auto allowed = choices_.find(name); allowed != choices_.end()) {
+        if (std::find(allowed->second.begin(), allowed->second.end(), value) == allowed->second.end())
+          usage(argv[0]);
+        words_[name] = value;
+        continue;
+      }
+      if (!values_.count(name)) usage(argv[0]);
       char* end = nullptr;
-      const unsigned long long value = std::strtoull(argv[i + 1], &end, 10);
-      if (!end || *end != '\0' || argv[i + 1][0] == '-' || (value == 0 && values_[key.substr(2)] != 0))
+      const unsigned long long number = std::strtoull(value.c_str(), &end, 10);
+      if (!end || *end != '\0' || value.empty() || value[0] == '-' ||
+          (number == 0 && values_[name] != 0))
         usage(argv[0]);
-      values_[key.substr(2)] = value;
+      values_[name] = number;
     }
   }
   std::size_t operator[](const std::string& key) const { return values_.at(key); }
+  const std::string& word(const std::string& key) const { return words_.at(key); }
 
  private:
   [[noreturn]] void usage(const char* program) const {
     std::cerr << "usage: " << program;
     for (const auto& [key, value] : values_) std::cerr << " [--" << key << " N (" << value << ")]";
+    for (const auto& [key, words] : choices_) {
+      std::cerr << " [--" << key << " ";
+      for (std::size_t i = 0; i < words.size(); ++i) std::cerr << (i ? "|" : "") << words[i];
+      std::cerr << " (" << words[0] << ")]";
+    }
     std::cerr << "\n";
     std::exit(2);
   }
   std::map<std::string, std::size_t> values_;
+  std::map<std::string, std::vector<std::string>> choices_;
+  std::map<std::string, std::string> words_;
 };
 
 // The device `--device I` names: an index into runtime.devices() (0: the first).

@@ -1,0 +1,51 @@
+#include "tile_graph.hpp"
+
+#include <initializer_list>
+#include <utility>
+
+namespace cholesky {
+
+const char* name(TileKind kind) {
+  switch (kind) {
+    case TileKind::potrf: return "potrf";
+    case TileKind::trsm: return "trsm";
+    case TileKind::syrk: return "syrk";
+    case TileKind::gemm: return "gemm";
+  }
+  return "?";
+}
+
+std::string potrf_failure(const char* routine, std::size_t k, int info) {
+  return std::string(routine) + " of tile (" + std::to_string(k) + ", " + std::to_string(k) +
+         "): info " + std::to_string(info) +
+         (info > 0 ? " (the leading minor of that order is not positive definite)"
+                   : " (an argument was wrong)");
+}
+
+std::size_t submit_factorisation(plexus::Queue& queue, plexus::Buffer<double, 2>& a,
+                                 const TileLayout& layout, TileKernels& kernels) {
+  const std::size_t tile = layout.tile, tiles = layout.n / tile;
+  const plexus::Range<2> extent{tile, tile};
+  std::size_t tasks = 0;
+  // One task: read_write of tile (op.i, op.j), read of each tile in `reads`.
+  const auto submit = [&](const TileOp& op,
+                          std::initializer_list<std::pair<std::size_t, std::size_t>> reads) {
+    queue.submit([&](plexus::Handler& h) {
+      const auto target = a.access(h, plexus::read_write, extent, {op.i * tile, op.j * tile});
+      for (const auto& [row, col] : reads) a.access(h, plexus::read, extent, {row * tile, col * tile});
+      kernels.record(h, op, target);
+    });
+    ++tasks;
+  };
+  for (std::size_t k = 0; k < tiles; ++k) {
+    submit({TileKind::potrf, k, k, k}, {});
+    for (std::size_t i = k + 1; i < tiles; ++i) submit({TileKind::trsm, i, k, k}, {{k, k}});
+    for (std::size_t i = k + 1; i < tiles; ++i) {
+      submit({TileKind::syrk, i, i, k}, {{i, k}});
+      for (std::size_t j = k + 1; j < i; ++j) submit({TileKind::gemm, i, j, k}, {{i, k}, {j, k}});
+    }
+  }
+  return tasks;
+}
+
+}  // namespace cholesky

@@ -1,0 +1,27 @@
+#include "tile_kernels_choice.hpp"
+
+#include "opencl_tiles.hpp"
+
+#include <algorithm>
+
+namespace cholesky {
+
+std::size_t tile_size(const std::string& kind, const plexus::Device& device, std::size_t n,
+                      std::size_t requested) {
+  if (requested != 0) return requested;
+  std::size_t tile = kind == "opencl" ? 128 : device.info().type == plexus::DeviceType::cpu ? 256 : 512;
+  while (tile > 1 && n % tile != 0) tile /= 2;
+  return tile;
+}
+
+std::unique_ptr<TileKernels> make_tile_kernels(const std::string& kind, plexus::Runtime& runtime,
+                                               plexus::Device& device, const TileLayout& layout,
+                                               std::size_t shape) {
+  if (kind == "opencl") {
+    const auto chosen = static_cast<examples::CholeskyShape>(std::min<std::size_t>(shape, 2));
+    return std::make_unique<OpenClTiles>(runtime, device, layout, chosen);
+  }
+  throw plexus::error(plexus::error_category::unsupported, "--kernels " + kind + ": unknown");
+}
+
+}  // namespace cholesky
