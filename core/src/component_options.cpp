@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 
 #include "closest_name.hpp"
 #include "component_options_impl.hpp"
@@ -30,9 +31,20 @@ std::vector<std::string> ComponentOptions::keys() const {
 }
 
 std::int64_t ComponentOptions::get_non_negative(std::string_view key, std::int64_t fallback) const {
+  return get_in_range(key, fallback, 0, std::numeric_limits<std::int64_t>::max());
+}
+
+std::int64_t ComponentOptions::get_in_range(std::string_view key, std::int64_t fallback,
+                                            std::int64_t min, std::int64_t max,
+                                            std::string_view unit) const {
   const std::int64_t value = get<std::int64_t>(key, fallback);
-  if (value < 0) error(key, "must be 0 or positive, found " + std::to_string(value));
-  return value;
+  if (value >= min && value <= max) return value;
+  const std::string units = unit.empty() ? "" : " " + std::string(unit);
+  const std::string range = max == std::numeric_limits<std::int64_t>::max()
+                                ? (min == 0 ? "0 or positive" : "at least " + std::to_string(min))
+                                : "between " + std::to_string(min) + " and " +
+                                      std::to_string(max) + units;
+  error(key, "must be " + range + ", found " + std::to_string(value));
 }
 
 std::string ComponentOptions::get_one_of(std::string_view key,

@@ -56,6 +56,11 @@ class PLEXUS_API ComponentOptions {
   // "FILE:LINE:COL: option 'scheduler.heft.prior' MESSAGE", where is the option's position
   // in the config (or the override that set it; the table's path when the key is absent).
   [[noreturn]] void error(std::string_view key, std::string_view message) const;
+  // An integer option in [min, max] (a documented range, so a huge value cannot overflow
+  // what it is converted to): outside it, a plexus::error(config) naming where, the key,
+  // the range (with `unit`, e.g. "days") and the value.
+  std::int64_t get_in_range(std::string_view key, std::int64_t fallback, std::int64_t min,
+                            std::int64_t max, std::string_view unit = "") const;
   // The string option `key`, else the environment variable (when set and not empty), else
   // `fallback`: for paths a user may give either way (e.g. PLEXUS_LIBCLC_DIR).
   std::string get_or_env(std::string_view key, const char* environment_variable,
