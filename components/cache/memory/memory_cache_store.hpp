@@ -2,18 +2,11 @@
 // results, evicting the least recently used entries once the total size passes max_bytes.
 // For tests and for users who want no disk; nothing survives the process.
 //
-// Options ([cache.memory]): max_bytes (integer, default 268435456; 0 = unbounded).
-// Thread-safety: every member is safe from any thread (one mutex; values are copied in and
-// out, so no caller ever holds a reference into the store).
+// Options ([cache.memory]): max_bytes (integer, 0 or more, default 268435456; 0 = unbounded).
+// Thread-safety: every member is safe from any thread (see cache_lru::MemoryEntries).
 #pragma once
 
-#include <chrono>
-#include <cstdint>
-#include <list>
-#include <map>
-#include <mutex>
-#include <tuple>
-
+#include "memory_entries.hpp"
 #include "plexus/cache_store.hpp"
 #include "plexus/plugin_context.hpp"
 
@@ -23,35 +16,18 @@ class MemoryCacheStore final : public CacheStore {
  public:
   explicit MemoryCacheStore(PluginContext& context);
 
-  std::optional<std::vector<std::byte>> load(const CacheKey& key) override;
-  void store(const CacheKey& key, std::span<const std::byte> value) override;
-  bool erase(const CacheKey& key) override;
-  CacheStats stats() const override;
+  std::optional<std::vector<std::byte>> load(const CacheKey& key) override { return entries_.load(key); }
+  void store(const CacheKey& key, std::span<const std::byte> value) override { entries_.store(key, value); }
+  bool erase(const CacheKey& key) override { return entries_.erase(key); }
+  CacheStats stats() const override { return entries_.stats(); }
 
-  std::vector<CacheEntryInfo> entries() const override;
+  std::vector<CacheEntryInfo> entries() const override { return entries_.entries(); }
   CacheVerifyReport verify() override;  // values live in this process: nothing can rot
-  std::uint64_t clear() override;
+  std::uint64_t clear() override { return entries_.clear(); }
   std::vector<std::pair<std::string, std::string>> describe() const override;
 
  private:
-  using Key = std::tuple<std::string, std::string, std::string, std::string>;
-  struct Entry {
-    Key key;
-    std::vector<std::byte> value;
-    std::chrono::system_clock::time_point last_use;
-  };
-  using Lru = std::list<Entry>;  // most recently used first
-
-  static Key key_of(const CacheKey& key);
-  static std::uint64_t size_of(const Entry& entry);
-  void erase_locked(Lru::iterator entry);
-  void evict_locked();
-
-  const std::uint64_t max_bytes_;
-  mutable std::mutex mutex_;
-  Lru lru_;
-  std::map<Key, Lru::iterator> index_;
-  CacheStats stats_;
+  cache_lru::MemoryEntries entries_;
 };
 
 }  // namespace plexus::memory_cache
