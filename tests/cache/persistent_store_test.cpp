@@ -1,143 +1,14 @@
 // cache/disk and cache/sqlite with real files and real processes: many processes at once,
 // a writer killed mid-write, damaged entries, forced hash collisions, LRU and age eviction,
 // and (cache/disk) the root's permissions and read-only layers.
-#include <catch2/catch.hpp>
-
-#include <fcntl.h>
-#include <signal.h>
-#include <sqlite3.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <fstream>
-#include <map>
-#include <sstream>
-#include <thread>
-
-#include "plexus/cache_store.hpp"
-#include "plexus/component_set.hpp"
-#include "plexus/error.hpp"
-#include "test_support.hpp"
+#include "persistent_test_support.hpp"
 
 using Catch::Matchers::Contains;
 using namespace std::chrono_literals;
+using namespace plexus::cache_test;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::byte> bytes(const std::string& text) {
-  std::vector<std::byte> out;
-  for (char c : text) out.push_back(static_cast<std::byte>(c));
-  return out;
-}
-plexus::CacheKey key(const std::string& image) { return {"device A", image, "", "-O2"}; }
-plexus::CacheKey helper_key(const std::string& name) { return {"helper device", name, "", "-O2"}; }
-
-// One persistent store's location and options as TOML lines of [cache.<name>].
-struct Location {
-  std::string name;
-  fs::path path;  // disk: the root; sqlite: the database file
-  std::string toml(const std::string& extra = "") const {
-    return (name == "disk" ? "root = \"" : "path = \"") + path.string() + "\"\n" + extra;
-  }
-  // The age limit at every shutdown (cache/disk checks it once an hour by default).
-  std::string every_shutdown() const {
-    return name == "disk" ? "cleanup_interval_minutes = 0\n" : "";
-  }
-};
-
-Location location(const std::string& name, const plexus::test::TempDir& dir) {
-  return {name, name == "disk" ? dir.path() / "cache" : dir.path() / "cache" / "cache.sqlite"};
-}
-
-std::string config_text(const std::string& name, const std::string& options) {
-  return "[cache]\nuse = \"" + name + "\"\n[cache." + name + "]\n" + options;
-}
-
-std::unique_ptr<plexus::ComponentSet> open_store(const std::string& name, const std::string& options) {
-  static const plexus::PluginRegistry registry({{plexus::test::build_plugin_dir(), "build tree"}});
-  return std::make_unique<plexus::ComponentSet>(
-      plexus::Config::from_string(config_text(name, options), "persistent-cache-test.toml"), registry);
-}
-
-// Runs plexus_cache_helper with a config file; returns the pid.
-pid_t spawn_helper(const fs::path& config, std::vector<std::string> args, const fs::path& output) {
-  args.insert(args.begin(), {PLEXUS_CACHE_HELPER, config.string()});
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int fd = ::open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-    std::vector<char*> argv;
-    for (auto& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  return pid;
-}
-
-// The exit status, or -1 after killing a process that did not finish in time (deadlock).
-int wait_for(pid_t pid, std::chrono::seconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  int status = 0;
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      return -1;
-    }
-    std::this_thread::sleep_for(10ms);
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::vector<fs::path> files_named(const fs::path& root, const std::string& suffix) {
-  std::vector<fs::path> out;
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_regular_file() && it->path().filename().string().ends_with(suffix)) out.push_back(it->path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// Every file under a directory with its size, mtime and content.
-std::map<std::string, std::string> snapshot(const fs::path& root) {
-  std::map<std::string, std::string> out;
-  for (const auto& entry : fs::recursive_directory_iterator(root)) {
-    struct stat st {};
-    ::stat(entry.path().c_str(), &st);
-    out[entry.path().string()] = std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) +
-                                 (entry.is_regular_file() ? ":" + read_text(entry.path()) : "/");
-  }
-  return out;
-}
-
-void write_bytes(const fs::path& path, const std::string& content) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << content;
-}
-
-// SQL on the database from outside the store (for damaging rows or ageing them).
-void sql(const fs::path& database, const std::string& statement) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open(database.c_str(), &db) == SQLITE_OK);
-  sqlite3_busy_timeout(db, 10000);
-  char* message = nullptr;
-  const int rc = sqlite3_exec(db, statement.c_str(), nullptr, nullptr, &message);
-  INFO(statement << ": " << (message ? message : ""));
-  sqlite3_free(message);
-  sqlite3_close(db);
-  REQUIRE(rc == SQLITE_OK);
-}
 
 const std::vector<std::string> persistent_stores = {"disk", "sqlite"};
 
@@ -450,21 +321,37 @@ TEST_CASE("age eviction at shutdown uses the store's last-use record, not atime"
   }
 }
 
-TEST_CASE("cache/disk: the root is created 0700 and a root others may write is refused") {
+TEST_CASE("cache/disk: the root is created 0700 and marked, a root others may write is not used") {
   plexus::test::TempDir dir;
   {
     auto set = open_store("disk", "root = \"" + (dir.path() / "new" / "root").string() + "\"\n");
     CHECK((fs::status(dir.path() / "new" / "root").permissions() & fs::perms::all) == fs::perms::owner_all);
+    CHECK_THAT(read_text(dir.path() / "new" / "root" / "CACHEDIR.TAG"),
+               Contains("Signature: 8a477f597d28d172789f06886806bc55"));
+    CHECK(read_text(dir.path() / "new" / "root" / ".plexus-cache") == "plexus cache/disk layout 2\n");
   }
   const fs::path shared = dir.path() / "shared";
   fs::create_directories(shared);
+  // Refusing to write (or read) there stays; the program goes on with a memory cache.
+  auto memory_only = [&](const std::string& name, const std::string& options, const std::string& why) {
+    INFO(name << " " << options);
+    LogCapture log;
+    const auto before = snapshot(shared);
+    {
+      auto set = open_store(name, options);
+      set->cache()->store(key("k"), bytes("v"));
+      CHECK(set->cache()->load(key("k")) == bytes("v"));
+      CHECK_THROWS_WITH(set->cache()->clear(), Contains(why));
+    }
+    CHECK(snapshot(shared) == before);
+    CHECK(log.count(why) == 1);  // one warning
+    CHECK_THAT(log.text(), Contains("chmod go-w") && Contains("in-memory cache"));
+  };
   fs::permissions(shared, fs::perms::owner_all | fs::perms::group_all, fs::perm_options::replace);
-  CHECK_THROWS_WITH(open_store("disk", "root = \"" + shared.string() + "\"\n"),
-                    Contains(shared.string()) && Contains("writable by its group") && Contains("chmod go-w"));
+  memory_only("disk", "root = \"" + shared.string() + "\"\n", "writable by its group");
   fs::permissions(shared, fs::perms::owner_all | fs::perms::others_all, fs::perm_options::replace);
-  CHECK_THROWS_WITH(open_store("disk", "root = \"" + shared.string() + "\"\n"), Contains("writable by others"));
-  CHECK_THROWS_WITH(open_store("sqlite", "path = \"" + (shared / "c.sqlite").string() + "\"\n"),
-                    Contains("writable by others"));
+  memory_only("disk", "root = \"" + shared.string() + "\"\n", "writable by others");
+  memory_only("sqlite", "path = \"" + (shared / "c.sqlite").string() + "\"\n", "writable by others");
   plexus::test::ScopedEnv cache_dir("PLEXUS_CACHE_DIR", (dir.path() / "from-env").string());
   auto set = open_store("disk", "");
   set->cache()->store(key("k"), bytes("v"));

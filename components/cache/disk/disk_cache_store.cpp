@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "cache_root.hpp"
+#include "root_marker.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
 
@@ -38,6 +39,8 @@ fs::path slot_path(const fs::path& leaf, unsigned n, const char* suffix) {
   return leaf / (std::to_string(n) + "." + suffix);
 }
 
+// <n> of every slot name in `leaf` whose .src exists (any kind of file); `next`: one past the
+// highest <n> of any slot file.
 std::vector<unsigned> src_numbers(const fs::path& leaf, unsigned* next = nullptr) {
   std::vector<unsigned> numbers;
   std::error_code ec;
@@ -54,7 +57,7 @@ std::vector<unsigned> src_numbers(const fs::path& leaf, unsigned* next = nullptr
 
 std::uint64_t file_size_or_zero(const fs::path& path) {
   struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+  return ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
 }
 
 void make_private_dirs(const fs::path& root, const fs::path& leaf) {
@@ -64,7 +67,42 @@ void make_private_dirs(const fs::path& root, const fs::path& leaf) {
     if (::mkdir(at.c_str(), 0700) != 0 && errno != EEXIST) {
       throw error(error_category::io, "cannot create cache directory '" + at.string() + "': " + std::strerror(errno));
     }
+    struct stat st {};
+    if (::lstat(at.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      throw error(error_category::io, "'" + at.string() + "' is " + file_kind(at) + " in place of a cache directory");
+    }
   }
+}
+
+// Removes what lies at an entry's path in the store's own root: a file (or link, FIFO) is
+// unlinked, a directory removed only when empty (its contents are not the store's).
+void remove_slot(const fs::path& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return;
+  if (S_ISDIR(st.st_mode)) ::rmdir(path.c_str());
+  else ::unlink(path.c_str());
+}
+
+// Removes what lies at a path of the layout in the store's own root if it is the store's
+// (removable(): by content, never by name alone). Returns whether it is gone.
+bool remove_if_ours(const fs::path& path) {
+  if (!removable(path, role_of(path))) return false;
+  remove_slot(path);
+  return file_kind(path) == "missing";
+}
+
+// The hash-named real directories below `dir` (never through a symbolic link).
+std::vector<fs::path> hash_dirs(const fs::path& dir) {
+  std::vector<fs::path> dirs;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    struct stat st {};
+    if (is_hash_name(it->path().filename().string()) && ::lstat(it->path().c_str(), &st) == 0 &&
+        S_ISDIR(st.st_mode))
+      dirs.push_back(it->path());
+  }
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
 }
 
 std::string iso_time(Clock::time_point time) {
@@ -79,29 +117,79 @@ std::string iso_time(Clock::time_point time) {
 }  // namespace
 
 DiskCacheStore::DiskCacheStore(PluginContext& context)
-    : max_bytes_(static_cast<std::uint64_t>(context.options.get_non_negative("max_bytes", std::int64_t{1} << 30))),
-      compression_(cache_codec::parse_compression(context.options.get<std::string>("compression", "none"),
-                                                  context.options.table_path() + ".compression")),
-      compression_level_(static_cast<int>(context.options.get<std::int64_t>("compression_level", 3))),
+    : options_(cache_codec::read_store_options(context.options)),
       sync_(context.options.get<bool>("sync", true)),
-      fixed_hash_(context.options.get<bool>("test_fixed_hash", false)),
-      cleanup_interval_(std::chrono::minutes(context.options.get_non_negative("cleanup_interval_minutes", 60))),
-      pause_before_publish_(context.options.get_non_negative("test_pause_before_publish_ms", 0)) {
+      cleanup_interval_(context.options.get_in_range("cleanup_interval_minutes", 60, 0, 525600, "minutes")),
+      fallback_("cache/disk",
+                "set [cache.disk] root or PLEXUS_CACHE_DIR to a directory of your own that you can write "
+                "(a new or empty one, or one Plexus created)",
+                options_.max_bytes) {
   const std::string root = context.options.get<std::string>("root", "");
-  root_ = root.empty() ? cache_codec::default_root() : fs::path(root);
-  root_ = fs::absolute(root_);
-  const std::int64_t days = context.options.get_non_negative("max_age_days", 30);
-  if (days > 0) max_age_ = std::chrono::hours(24) * days;
   for (const auto& layer : context.options.get<std::vector<std::string>>("read_only_layers", {})) {
     fs::path dir = fs::absolute(layer);
     std::error_code ec;
     if (fs::exists(dir, ec)) cache_codec::check_shared_dir(dir, "read-only cache layer");
     layers_.push_back(std::move(dir));
   }
-  cache_codec::prepare_private_dir(root_, "cache directory");
+  try {
+    root_ = fs::absolute(root.empty() ? cache_codec::default_root() : fs::path(root));
+  } catch (const error& failure) {
+    root_ = "(no cache directory)";
+    fallback_.degrade(cache_codec::StoreMode::memory, root_.string(), failure.what());
+    return;
+  }
+  open_root();
+}
+
+void DiskCacheStore::open_root() {
+  using cache_codec::StoreMode;
+  try {
+    cache_codec::prepare_private_dir(root_, "cache directory");
+  } catch (const error& failure) {
+    // Still worth reading when it exists and nobody but its owner may write it.
+    bool readable = false;
+    try {
+      cache_codec::check_shared_dir(root_, "cache directory");
+      readable = true;
+    } catch (const error&) {
+    }
+    fallback_.degrade(readable ? StoreMode::read_only : StoreMode::memory, root_.string(), failure.what());
+    return;
+  }
+  const RootInspection found = inspect_root(root_);
+  switch (found.claim) {
+    case RootClaim::ours:
+      break;
+    case RootClaim::adoptable:
+      try {
+        mark_root(root_);
+      } catch (const error& failure) {
+        fallback_.degrade(StoreMode::read_only, root_.string(), failure.what());
+        return;
+      }
+      break;
+    case RootClaim::other_layout:
+      fallback_.degrade(StoreMode::memory, root_.string(),
+                        "cache directory '" + root_.string() + "' holds a cache of another layout ('" +
+                            found.detail + "'; this build uses layout " + std::to_string(layout_version) + ")");
+      return;
+    case RootClaim::foreign:
+      fallback_.degrade(StoreMode::read_only, root_.string(),
+                        "cache directory '" + root_.string() +
+                            "' was not created by Plexus and holds other files (e.g. '" + found.detail +
+                            "'): Plexus writes, evicts and clears only a directory it created (marked by "
+                            "CACHEDIR.TAG and .plexus-cache)");
+      return;
+  }
+  try {
+    FileLock probe(root_ / ".lock", FileLock::Mode::shared);
+  } catch (const error& failure) {
+    fallback_.degrade(StoreMode::read_only, root_.string(), failure.what());
+  }
 }
 
 DiskCacheStore::~DiskCacheStore() {
+  if (!fallback_.writable()) return;
   try {
     Counters flush;
     {
@@ -110,11 +198,12 @@ DiskCacheStore::~DiskCacheStore() {
       unflushed_ = {};
     }
     const Counters now = update_counters(flush);
-    const bool over = max_bytes_ != 0 && now.bytes > static_cast<std::int64_t>(max_bytes_);
-    const bool age_due = max_age_ && Clock::now() - Clock::time_point(std::chrono::seconds(now.last_cleanup)) >
-                                         cleanup_interval_;
+    const std::uint64_t max_bytes = options_.max_bytes;
+    const bool over = max_bytes != 0 && now.bytes > static_cast<std::int64_t>(max_bytes);
+    const bool age_due = options_.max_age && Clock::now() - Clock::time_point(std::chrono::seconds(now.last_cleanup)) >
+                                                 cleanup_interval_;
     if (over || age_due) {
-      evict(max_bytes_ ? std::optional(over ? max_bytes_ / 10 * 9 : max_bytes_) : std::nullopt, max_age_);
+      evict(max_bytes ? std::optional(over ? max_bytes / 10 * 9 : max_bytes) : std::nullopt, options_.max_age);
     }
   } catch (const std::exception& failure) {
     logger().warn("cache/disk: cleanup at shutdown failed: {}", failure.what());
@@ -122,7 +211,7 @@ DiskCacheStore::~DiskCacheStore() {
 }
 
 fs::path DiskCacheStore::leaf_of(const fs::path& base, const CacheKey& key) const {
-  if (fixed_hash_) {
+  if (options_.fixed_hash) {
     const std::string zero(32, '0');
     return base / zero / zero / zero / zero;
   }
@@ -132,8 +221,17 @@ fs::path DiskCacheStore::leaf_of(const fs::path& base, const CacheKey& key) cons
 
 std::optional<std::vector<std::byte>> DiskCacheStore::load(const CacheKey& key) {
   const cache_codec::Digest digest = cache_codec::key_digest(key);
-  auto value = load_from(root_, key, digest, true);
-  for (std::size_t i = 0; !value && i < layers_.size(); ++i) value = load_from(layers_[i], key, digest, false);
+  std::optional<std::vector<std::byte>> value;
+  auto try_load = [&](const fs::path& base, bool writable) {
+    try {
+      value = load_from(base, key, digest, writable);
+    } catch (const std::exception& failure) {
+      fallback_.warn_once(std::string(failure.what()) + " (read as a miss)");
+    }
+  };
+  if (fallback_.mode() != cache_codec::StoreMode::memory) try_load(root_, fallback_.writable());
+  for (std::size_t i = 0; !value && i < layers_.size(); ++i) try_load(layers_[i], false);
+  if (!value && !fallback_.writable()) value = fallback_.memory().load(key);
   std::lock_guard lock(mutex_);
   ++(value ? stats_.hits : stats_.misses);
   ++(value ? unflushed_.hits : unflushed_.misses);
@@ -144,24 +242,34 @@ std::optional<std::vector<std::byte>> DiskCacheStore::load_from(const fs::path& 
                                                                 const cache_codec::Digest& digest,
                                                                 bool writable) {
   const fs::path leaf = leaf_of(base, key);
+  auto damaged = [&](unsigned n, const fs::path& path, const std::optional<FileContent>& content,
+                     const std::string& reason) {
+    if (writable) remove_damaged(leaf, n, path, content, reason);
+    else fallback_.warn_once("read-only entry " + path.string() + " is damaged: " + reason);
+  };
   for (unsigned n : src_numbers(leaf)) {
     const fs::path src_path = slot_path(leaf, n, "src");
-    auto src = read_file(src_path);
-    if (!src) continue;
+    std::string kind;
+    auto src = read_file(src_path, &kind);
+    if (!src) {
+      if (!kind.empty()) damaged(n, src_path, std::nullopt, kind + " in place of an entry");
+      continue;
+    }
     auto decoded = cache_codec::decode_key(src->bytes);
     if (auto* reason = std::get_if<std::string>(&decoded)) {
-      if (writable) remove_damaged(leaf, n, src_path, *src, *reason);
-      else logger().warn("cache/disk: read-only layer entry {} is damaged: {}", src_path.string(), *reason);
+      damaged(n, src_path, src, *reason);
       continue;
     }
     if (std::get<CacheKey>(decoded) != key) continue;  // a hash collision: the next <n>
     const fs::path bin_path = slot_path(leaf, n, "bin");
-    auto bin = read_file(bin_path);
-    if (!bin) return std::nullopt;  // being removed
+    auto bin = read_file(bin_path, &kind);
+    if (!bin) {
+      if (!kind.empty()) damaged(n, bin_path, std::nullopt, kind + " in place of an entry");
+      return std::nullopt;  // being removed, or not a file
+    }
     auto value = cache_codec::decode_entry(bin->bytes, &digest);
     if (auto* reason = std::get_if<std::string>(&value)) {
-      if (writable) remove_damaged(leaf, n, bin_path, *bin, *reason);
-      else logger().warn("cache/disk: read-only layer entry {} is damaged: {}", bin_path.string(), *reason);
+      damaged(n, bin_path, bin, *reason);
       return std::nullopt;
     }
     if (writable) touch(bin_path);
@@ -171,22 +279,37 @@ std::optional<std::vector<std::byte>> DiskCacheStore::load_from(const fs::path& 
 }
 
 void DiskCacheStore::remove_damaged(const fs::path& leaf, unsigned n, const fs::path& checked,
-                                    const FileContent& content, const std::string& reason) {
+                                    const std::optional<FileContent>& content, const std::string& reason) {
   logger().warn("cache/disk: removing damaged entry {}: {}", checked.string(), reason);
   FileLock root_lock(root_ / ".lock", FileLock::Mode::shared);
   FileLock leaf_lock(leaf / ".lock", FileLock::Mode::exclusive);
-  if (!same_file(checked, content)) return;  // replaced meanwhile by a writer
+  if (content && !same_file(checked, *content)) return;  // replaced meanwhile by a writer
   const std::uint64_t bytes = file_size_or_zero(slot_path(leaf, n, "src")) + file_size_or_zero(slot_path(leaf, n, "bin"));
-  ::unlink(slot_path(leaf, n, "src").c_str());
-  ::unlink(slot_path(leaf, n, "bin").c_str());
+  remove_if_ours(slot_path(leaf, n, "src"));
+  remove_if_ours(slot_path(leaf, n, "bin"));
   Counters delta;
   delta.bytes = -static_cast<std::int64_t>(bytes);
   update_counters(delta);
 }
 
 void DiskCacheStore::store(const CacheKey& key, std::span<const std::byte> value) {
+  if (fallback_.writable()) {
+    try {
+      store_on_disk(key, value);
+      return;
+    } catch (const std::exception& failure) {
+      fallback_.degrade(cache_codec::StoreMode::read_only, root_.string(),
+                        std::string("cannot write an entry: ") + failure.what());
+    }
+  }
+  fallback_.memory().store(key, value);
+  std::lock_guard lock(mutex_);
+  ++stats_.stores;
+}
+
+void DiskCacheStore::store_on_disk(const CacheKey& key, std::span<const std::byte> value) {
   const std::vector<std::byte> record =
-      cache_codec::encode_entry(value, cache_codec::key_digest(key), compression_, compression_level_);
+      cache_codec::encode_entry(value, cache_codec::key_digest(key), options_.compression, options_.compression_level);
   const std::vector<std::byte> key_record = cache_codec::encode_key(key);
   std::int64_t delta_bytes = 0;
   {
@@ -194,6 +317,11 @@ void DiskCacheStore::store(const CacheKey& key, std::span<const std::byte> value
     const fs::path leaf = leaf_of(root_, key);
     make_private_dirs(root_, leaf);
     FileLock leaf_lock(leaf / ".lock", FileLock::Mode::exclusive);
+    // Holding the leaf's lock: every temporary file here is a dead writer's.
+    std::error_code ec;
+    for (fs::directory_iterator it(leaf, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->path().filename().string().starts_with(".tmp-")) remove_if_ours(it->path());
+    }
     unsigned next = 0;
     std::optional<unsigned> existing;
     for (unsigned n : src_numbers(leaf, &next)) {
@@ -213,7 +341,7 @@ void DiskCacheStore::store(const CacheKey& key, std::span<const std::byte> value
     std::optional<fs::path> src_temp;
     try {
       if (!existing) src_temp = write_temp(leaf, key_record, sync_);
-      if (pause_before_publish_.count() > 0) std::this_thread::sleep_for(pause_before_publish_);
+      if (options_.pause_before_publish.count() > 0) std::this_thread::sleep_for(options_.pause_before_publish);
     } catch (...) {
       ::unlink(bin_temp.c_str());
       throw;
@@ -232,16 +360,29 @@ void DiskCacheStore::store(const CacheKey& key, std::span<const std::byte> value
     std::lock_guard lock(mutex_);
     ++stats_.stores;
   }
-  if (max_bytes_ != 0 && total.bytes > static_cast<std::int64_t>(max_bytes_)) {
-    evict(max_bytes_ / 10 * 9, max_age_);
+  if (options_.max_bytes != 0 && total.bytes > static_cast<std::int64_t>(options_.max_bytes)) {
+    evict(options_.max_bytes / 10 * 9, options_.max_age);
   }
 }
 
 bool DiskCacheStore::erase(const CacheKey& key) {
+  bool erased = fallback_.memory().erase(key);
+  if (fallback_.writable()) {
+    try {
+      erased = erase_on_disk(key) || erased;
+    } catch (const std::exception& failure) {
+      fallback_.degrade(cache_codec::StoreMode::read_only, root_.string(),
+                        std::string("cannot remove an entry: ") + failure.what());
+    }
+  }
+  return erased;
+}
+
+bool DiskCacheStore::erase_on_disk(const CacheKey& key) {
   FileLock root_lock(root_ / ".lock", FileLock::Mode::shared);
   const fs::path leaf = leaf_of(root_, key);
-  std::error_code ec;
-  if (!fs::is_directory(leaf, ec)) return false;
+  struct stat st {};
+  if (::lstat(leaf.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return false;
   FileLock leaf_lock(leaf / ".lock", FileLock::Mode::exclusive);
   for (unsigned n : src_numbers(leaf)) {
     auto src = read_file(slot_path(leaf, n, "src"));
@@ -250,7 +391,7 @@ bool DiskCacheStore::erase(const CacheKey& key) {
     if (auto* found = std::get_if<CacheKey>(&decoded); !found || *found != key) continue;
     const std::uint64_t bytes = src->bytes.size() + file_size_or_zero(slot_path(leaf, n, "bin"));
     ::unlink(slot_path(leaf, n, "src").c_str());
-    ::unlink(slot_path(leaf, n, "bin").c_str());
+    remove_if_ours(slot_path(leaf, n, "bin"));
     if (sync_) fsync_dir(leaf);
     Counters delta;
     delta.bytes = -static_cast<std::int64_t>(bytes);
@@ -261,42 +402,50 @@ bool DiskCacheStore::erase(const CacheKey& key) {
 }
 
 CacheStats DiskCacheStore::stats() const {
-  const Scan found = scan(root_);
+  std::uint64_t entries_now = 0, bytes_now = 0;
+  if (fallback_.writable()) {
+    for (const auto& entry : scan(root_).entries) {
+      ++entries_now;
+      bytes_now += entry.bytes;
+    }
+  } else {  // only what decodes as an entry (the root may be a user's directory) and memory
+    const std::string prefix = root_.string() + "/";
+    for (const auto& info : entries()) {
+      if (info.location != "memory" && !info.location.starts_with(prefix)) continue;
+      ++entries_now;
+      bytes_now += info.stored_bytes;
+    }
+  }
   std::lock_guard lock(mutex_);
   CacheStats stats = stats_;
-  stats.entries = found.entries.size();
-  stats.bytes = 0;
-  for (const auto& entry : found.entries) stats.bytes += entry.bytes;
+  stats.entries = entries_now;
+  stats.bytes = bytes_now;
   return stats;
 }
 
 DiskCacheStore::Scan DiskCacheStore::scan(const fs::path& base) const {
   Scan out;
   std::error_code ec;
-  auto subdirs = [](const fs::path& dir) {
-    std::vector<fs::path> dirs;
-    std::error_code error;
-    for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
-      if (!it->path().filename().string().starts_with(".") && it->is_directory(error)) dirs.push_back(it->path());
-    }
-    std::sort(dirs.begin(), dirs.end());
-    return dirs;
-  };
-  for (const auto& d : subdirs(base))
-    for (const auto& i : subdirs(d))
-      for (const auto& s : subdirs(i))
-        for (const auto& leaf : subdirs(s)) {
+  for (const auto& d : hash_dirs(base))
+    for (const auto& i : hash_dirs(d))
+      for (const auto& s : hash_dirs(i))
+        for (const auto& leaf : hash_dirs(s)) {
           std::map<unsigned, std::pair<std::optional<struct stat>, std::optional<struct stat>>> slots;  // src, bin
           for (fs::directory_iterator it(leaf, ec), end; !ec && it != end; it.increment(ec)) {
             const std::string name = it->path().filename().string();
             if (name == ".lock") continue;
+            struct stat st {};
+            if (::lstat(it->path().c_str(), &st) != 0) continue;
             if (name.starts_with(".tmp-")) {
               out.garbage.push_back({it->path(), "unfinished write (temporary file)"});
               continue;
             }
             auto slot = parse_slot(name);
-            struct stat st {};
-            if (!slot || ::stat(it->path().c_str(), &st) != 0) continue;
+            if (!slot) continue;  // not a name of the layout: never touched
+            if (!S_ISREG(st.st_mode)) {
+              out.garbage.push_back({it->path(), file_kind(it->path()) + " in place of an entry file"});
+              continue;
+            }
             (slot->second == "src" ? slots[slot->first].first : slots[slot->first].second) = st;
           }
           ec.clear();
@@ -316,7 +465,8 @@ DiskCacheStore::Scan DiskCacheStore::scan(const fs::path& base) const {
 
 std::vector<CacheEntryInfo> DiskCacheStore::entries() const {
   std::vector<CacheEntryInfo> out;
-  std::vector<std::pair<fs::path, bool>> bases = {{root_, false}};
+  std::vector<std::pair<fs::path, bool>> bases;
+  if (fallback_.mode() != cache_codec::StoreMode::memory) bases.push_back({root_, !fallback_.writable()});
   for (const auto& layer : layers_) bases.push_back({layer, true});
   for (const auto& [base, read_only] : bases) {
     for (const auto& entry : scan(base).entries) {
@@ -331,70 +481,77 @@ std::vector<CacheEntryInfo> DiskCacheStore::entries() const {
       info.last_use = entry.last_use;
       info.location = slot_path(entry.leaf, entry.n, "bin").string();
       info.read_only = read_only;
-      std::ifstream bin(info.location, std::ios::binary);
-      std::vector<std::byte> head(cache_codec::entry_header_size);
-      bin.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
-      head.resize(static_cast<std::size_t>(bin.gcount()));
-      auto header = cache_codec::peek_entry(head, file_size_or_zero(info.location));
-      if (auto* h = std::get_if<cache_codec::EntryHeader>(&header)) info.value_bytes = h->value_size;
+      if (auto head = read_head(info.location, cache_codec::entry_header_size)) {
+        auto header = cache_codec::peek_entry(*head, file_size_or_zero(info.location));
+        if (auto* h = std::get_if<cache_codec::EntryHeader>(&header)) info.value_bytes = h->value_size;
+      }
       out.push_back(std::move(info));
     }
+  }
+  if (!fallback_.writable()) {
+    for (auto& info : fallback_.memory().entries()) out.push_back(std::move(info));
   }
   return out;
 }
 
+void DiskCacheStore::check_entries(const fs::path& base, bool writable, CacheVerifyReport& report) {
+  const Scan found = scan(base);
+  for (const auto& [path, why] : found.garbage) {
+    report.problems.push_back({path.string(), why, writable && remove_if_ours(path)});
+  }
+  for (const auto& entry : found.entries) {
+    ++report.checked;
+    const fs::path src_path = slot_path(entry.leaf, entry.n, "src");
+    const fs::path bin_path = slot_path(entry.leaf, entry.n, "bin");
+    std::string problem;
+    std::string kind;
+    auto src = read_file(src_path, &kind);
+    auto bin = read_file(bin_path, &kind);
+    if (!src || !bin) {
+      problem = kind.empty() ? "vanished while checked" : kind + " in place of an entry file";
+    } else {
+      auto key = cache_codec::decode_key(src->bytes);
+      if (auto* reason = std::get_if<std::string>(&key)) {
+        problem = *reason;
+      } else {
+        const auto digest = cache_codec::key_digest(std::get<CacheKey>(key));
+        auto value = cache_codec::decode_entry(bin->bytes, &digest);
+        if (auto* why = std::get_if<std::string>(&value)) problem = *why;
+      }
+    }
+    if (problem.empty()) {
+      ++report.good;
+      continue;
+    }
+    bool removed = false;
+    if (writable) {
+      removed = remove_if_ours(bin_path);
+      remove_if_ours(src_path);
+    }
+    report.problems.push_back({bin_path.string(), removed ? problem : problem + " (not a cache file: left alone)",
+                               removed});
+  }
+}
+
 CacheVerifyReport DiskCacheStore::verify() {
   CacheVerifyReport report;
-  auto check = [&](const fs::path& base, bool writable) {
-    const Scan found = scan(base);
-    for (const auto& [path, why] : found.garbage) {
-      if (writable) ::unlink(path.c_str());
-      report.problems.push_back({path.string(), why, writable});
-    }
-    for (const auto& entry : found.entries) {
-      ++report.checked;
-      const fs::path src_path = slot_path(entry.leaf, entry.n, "src");
-      const fs::path bin_path = slot_path(entry.leaf, entry.n, "bin");
-      std::string problem;
-      auto src = read_file(src_path);
-      auto bin = read_file(bin_path);
-      if (!src || !bin) {
-        problem = "vanished while checked";
-      } else {
-        auto key = cache_codec::decode_key(src->bytes);
-        if (auto* reason = std::get_if<std::string>(&key)) {
-          problem = *reason;
-        } else {
-          const auto digest = cache_codec::key_digest(std::get<CacheKey>(key));
-          auto value = cache_codec::decode_entry(bin->bytes, &digest);
-          if (auto* why = std::get_if<std::string>(&value)) problem = *why;
-        }
-      }
-      if (problem.empty()) {
-        ++report.good;
-        continue;
-      }
-      if (writable) {
-        ::unlink(src_path.c_str());
-        ::unlink(bin_path.c_str());
-      }
-      report.problems.push_back({bin_path.string(), problem, writable});
-    }
-  };
-  {
+  if (fallback_.writable()) {
     FileLock root_lock(root_ / ".lock", FileLock::Mode::exclusive);
-    check(root_, true);
+    check_entries(root_, true, report);
     remove_empty_dirs();
     const Scan after = scan(root_);
     std::int64_t bytes = 0;
     for (const auto& entry : after.entries) bytes += static_cast<std::int64_t>(entry.bytes);
     update_counters({}, bytes);
+  } else if (fallback_.mode() == cache_codec::StoreMode::read_only) {
+    check_entries(root_, false, report);
   }
-  for (const auto& layer : layers_) check(layer, false);
+  for (const auto& layer : layers_) check_entries(layer, false, report);
   return report;
 }
 
 CachePruneReport DiskCacheStore::prune(const CachePruneLimits& limits) {
+  if (!fallback_.writable()) fallback_.refuse("prune", root_.string());
   return evict(limits.max_bytes, limits.max_age);
 }
 
@@ -409,7 +566,7 @@ CachePruneReport DiskCacheStore::evict_locked(std::optional<std::uint64_t> max_b
   // The root lock is held exclusively: no writer is between its temporary file and its
   // rename, so every temporary file and half-published entry belongs to a dead process.
   Scan found = scan(root_);
-  for (const auto& [path, why] : found.garbage) ::unlink(path.c_str());
+  for (const auto& leftover : found.garbage) remove_if_ours(leftover.first);
   std::sort(found.entries.begin(), found.entries.end(),
             [](const ScannedEntry& a, const ScannedEntry& b) { return a.last_use < b.last_use; });
   std::uint64_t total = 0;
@@ -419,12 +576,15 @@ CachePruneReport DiskCacheStore::evict_locked(std::optional<std::uint64_t> max_b
   for (const auto& entry : found.entries) {
     const bool too_old = max_age && now - entry.last_use > *max_age;
     const bool too_big = max_bytes && total > *max_bytes;
-    if (!too_old && !too_big) {
+    const fs::path src = slot_path(entry.leaf, entry.n, "src");
+    const fs::path bin = slot_path(entry.leaf, entry.n, "bin");
+    // Only what the store recognises as its own, by content: never a file by its name alone.
+    if ((!too_old && !too_big) || !is_cache_file(src, FileRole::key) || !is_cache_file(bin, FileRole::entry)) {
       ++report.remaining_entries;
       continue;
     }
-    ::unlink(slot_path(entry.leaf, entry.n, "src").c_str());
-    ::unlink(slot_path(entry.leaf, entry.n, "bin").c_str());
+    ::unlink(src.c_str());
+    ::unlink(bin.c_str());
     ++report.removed_entries;
     report.removed_bytes += entry.bytes;
     total -= entry.bytes;
@@ -444,47 +604,44 @@ CachePruneReport DiskCacheStore::evict_locked(std::optional<std::uint64_t> max_b
 }
 
 void DiskCacheStore::remove_empty_dirs() const {
-  // Only with the root lock held exclusively: no writer is inside a leaf.
-  std::error_code ec;
-  std::vector<fs::path> dirs;
-  for (fs::recursive_directory_iterator it(root_, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->is_directory(ec) && !it->path().filename().string().starts_with(".")) dirs.push_back(it->path());
-  }
-  std::sort(dirs.rbegin(), dirs.rend());  // children before their parents
-  for (const auto& dir : dirs) {
-    bool only_lock = true;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      if (it->path().filename() != ".lock") only_lock = false;
+  // Only with the root lock held exclusively: no writer is inside a leaf. Only directories
+  // of the layout (hash names, four levels), and a leaf only when it holds nothing but its
+  // empty lock file.
+  for (const auto& d : hash_dirs(root_)) {
+    for (const auto& i : hash_dirs(d)) {
+      for (const auto& s : hash_dirs(i)) {
+        for (const auto& leaf : hash_dirs(s)) {
+          bool only_lock = true;
+          std::error_code ec;
+          for (fs::directory_iterator it(leaf, ec), end; !ec && it != end; it.increment(ec)) {
+            struct stat st {};
+            if (it->path().filename() != ".lock" || ::lstat(it->path().c_str(), &st) != 0 ||
+                !S_ISREG(st.st_mode) || st.st_size != 0)
+              only_lock = false;
+          }
+          if (ec || !only_lock) continue;
+          ::unlink((leaf / ".lock").c_str());
+          ::rmdir(leaf.c_str());
+        }
+        ::rmdir(s.c_str());  // fails unless empty
+      }
+      ::rmdir(i.c_str());
     }
-    if (!only_lock) continue;
-    ::unlink((dir / ".lock").c_str());
-    ::rmdir(dir.c_str());
+    ::rmdir(d.c_str());
   }
 }
 
 std::uint64_t DiskCacheStore::clear() {
+  if (!fallback_.writable()) fallback_.refuse("clear", root_.string());
   FileLock root_lock(root_ / ".lock", FileLock::Mode::exclusive);
-  const std::uint64_t removed = scan(root_).entries.size();
-  std::error_code ec;
-  for (fs::directory_iterator it(root_, ec), end; !ec && it != end; it.increment(ec)) {
-    if (!it->path().filename().string().starts_with(".")) fs::remove_all(it->path(), ec);
-  }
-  update_counters({}, 0, true);
-  return removed;
+  return evict_locked(0, std::nullopt).removed_entries;
 }
 
-DiskCacheStore::Counters DiskCacheStore::update_counters(const Counters& delta, std::optional<std::int64_t> set_bytes,
-                                                         bool set_cleanup) const {
-  const fs::path path = root_ / ".stats";
-  FileLock lock(path, FileLock::Mode::exclusive);
+DiskCacheStore::Counters DiskCacheStore::read_counters() const {
   Counters c;
-  std::string text;
-  {
-    char buffer[1024];
-    const ssize_t n = ::pread(lock.fd(), buffer, sizeof buffer, 0);
-    if (n > 0) text.assign(buffer, static_cast<std::size_t>(n));
-  }
-  std::istringstream in(text);
+  auto file = read_file(root_ / ".stats");
+  if (!file) return c;
+  std::istringstream in(std::string(reinterpret_cast<const char*>(file->bytes.data()), file->bytes.size()));
   std::string name;
   std::int64_t value = 0;
   while (in >> name >> value) {
@@ -495,6 +652,14 @@ DiskCacheStore::Counters DiskCacheStore::update_counters(const Counters& delta, 
     else if (name == "evictions") c.evictions = static_cast<std::uint64_t>(value);
     else if (name == "last_cleanup") c.last_cleanup = value;
   }
+  return c;
+}
+
+DiskCacheStore::Counters DiskCacheStore::update_counters(const Counters& delta, std::optional<std::int64_t> set_bytes,
+                                                         bool set_cleanup) const {
+  const fs::path path = root_ / ".stats";
+  FileLock lock(path, FileLock::Mode::exclusive);
+  Counters c = read_counters();
   c.bytes = std::max<std::int64_t>(0, set_bytes ? *set_bytes : c.bytes + delta.bytes);
   c.hits += delta.hits;
   c.misses += delta.misses;
@@ -512,21 +677,28 @@ DiskCacheStore::Counters DiskCacheStore::update_counters(const Counters& delta, 
 }
 
 std::vector<std::pair<std::string, std::string>> DiskCacheStore::describe() const {
-  const Counters c = update_counters({});
+  Counters c;
+  try {
+    c = fallback_.writable() ? update_counters({}) : read_counters();
+  } catch (const std::exception& failure) {
+    fallback_.warn_once(std::string("cannot read the lifetime counters: ") + failure.what());
+  }
   std::string layers;
   for (const auto& layer : layers_) layers += (layers.empty() ? "" : ", ") + layer.string();
-  return {
+  std::vector<std::pair<std::string, std::string>> out = {
       {"root", root_.string()},
       {"read-only layers", layers.empty() ? "(none)" : layers},
-      {"max bytes", max_bytes_ ? std::to_string(max_bytes_) : "unbounded"},
-      {"max age", max_age_ ? std::to_string(max_age_->count() / 86400) + " days" : "unbounded"},
-      {"compression", compression_ == cache_codec::Compression::zstd ? "zstd" : "none"},
+      {"max bytes", options_.max_bytes ? std::to_string(options_.max_bytes) : "unbounded"},
+      {"max age", options_.max_age ? std::to_string(options_.max_age->count() / 86400) + " days" : "unbounded"},
+      {"compression", options_.compression == cache_codec::Compression::zstd ? "zstd" : "none"},
       {"lifetime hits", std::to_string(c.hits)},
       {"lifetime misses", std::to_string(c.misses)},
       {"lifetime stores", std::to_string(c.stores)},
       {"lifetime evictions", std::to_string(c.evictions)},
       {"last cleanup", c.last_cleanup ? iso_time(Clock::time_point(std::chrono::seconds(c.last_cleanup))) : "never"},
   };
+  for (auto& line : fallback_.describe()) out.push_back(std::move(line));
+  return out;
 }
 
 }  // namespace plexus::disk_cache

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "plexus/error.hpp"
 
@@ -18,7 +19,7 @@ namespace {
 }
 int open_lock_file(const fs::path& path) {
   int fd;
-  do fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  do fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
   while (fd < 0 && errno == EINTR);
   if (fd < 0) fail("cannot open lock file", path);
   return fd;
@@ -66,27 +67,47 @@ std::chrono::system_clock::time_point mtime_of(const struct stat& st) {
       std::chrono::seconds(st.st_mtim.tv_sec) + std::chrono::nanoseconds(st.st_mtim.tv_nsec)));
 }
 
-std::optional<FileContent> read_file(const fs::path& path) {
+namespace {
+const char* kind_of(mode_t mode) {
+  if (S_ISREG(mode)) return "a regular file";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  return "not a regular file";
+}
+
+// A descriptor of the regular file at `path` (no symbolic link followed, no blocking open),
+// -1 when it does not exist or is something else (`*not_regular` says what).
+int open_regular(const fs::path& path, struct stat& st, std::string* not_regular) {
   int fd;
-  do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
   while (fd < 0 && errno == EINTR);
   if (fd < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
+    if (errno == ENOENT || errno == ENOTDIR) return -1;
+    if (errno == ELOOP) {  // O_NOFOLLOW met a symbolic link
+      if (not_regular) *not_regular = "a symbolic link";
+      return -1;
+    }
     fail("cannot open", path);
   }
-  struct stat st {};
   if (::fstat(fd, &st) != 0) {
     ::close(fd);
     fail("cannot stat", path);
   }
-  FileContent content;
-  content.device = st.st_dev;
-  content.inode = st.st_ino;
-  content.mtime = mtime_of(st);
-  content.bytes.resize(static_cast<std::size_t>(st.st_size));
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    if (not_regular) *not_regular = kind_of(st.st_mode);
+    return -1;
+  }
+  return fd;
+}
+
+std::size_t read_up_to(int fd, std::byte* data, std::size_t size, const fs::path& path) {
   std::size_t done = 0;
-  while (done < content.bytes.size()) {
-    const ssize_t n = ::read(fd, content.bytes.data() + done, content.bytes.size() - done);
+  while (done < size) {
+    const ssize_t n = ::read(fd, data + done, size - done);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       ::close(fd);
@@ -95,20 +116,49 @@ std::optional<FileContent> read_file(const fs::path& path) {
     if (n == 0) break;  // shorter than fstat said: the decoder reports it
     done += static_cast<std::size_t>(n);
   }
-  content.bytes.resize(done);
+  return done;
+}
+}  // namespace
+
+std::string file_kind(const fs::path& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return "missing";
+  return kind_of(st.st_mode);
+}
+
+std::optional<FileContent> read_file(const fs::path& path, std::string* not_regular) {
+  struct stat st {};
+  const int fd = open_regular(path, st, not_regular);
+  if (fd < 0) return std::nullopt;
+  FileContent content;
+  content.device = st.st_dev;
+  content.inode = st.st_ino;
+  content.mtime = mtime_of(st);
+  content.bytes.resize(static_cast<std::size_t>(st.st_size));
+  content.bytes.resize(read_up_to(fd, content.bytes.data(), content.bytes.size(), path));
   ::close(fd);
   return content;
 }
 
+std::optional<std::vector<std::byte>> read_head(const fs::path& path, std::size_t size) {
+  struct stat st {};
+  const int fd = open_regular(path, st, nullptr);
+  if (fd < 0) return std::nullopt;
+  std::vector<std::byte> head(size);
+  head.resize(read_up_to(fd, head.data(), head.size(), path));
+  ::close(fd);
+  return head;
+}
+
 bool same_file(const fs::path& path, const FileContent& content) {
   struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && st.st_dev == content.device && st.st_ino == content.inode;
+  return ::lstat(path.c_str(), &st) == 0 && st.st_dev == content.device && st.st_ino == content.inode;
 }
 
 void touch(const fs::path& path) {
   // UTIME_OMIT for atime: only the modification time is the last-use record.
   const struct timespec times[2] = {{0, UTIME_OMIT}, {0, UTIME_NOW}};
-  ::utimensat(AT_FDCWD, path.c_str(), times, 0);  // best effort: a vanished entry is fine
+  ::utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW);  // best effort: a vanished entry is fine
 }
 
 void fsync_dir(const fs::path& dir) {

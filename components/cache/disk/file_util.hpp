@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace plexus::disk_cache {
@@ -42,8 +43,15 @@ struct FileContent {
   ino_t inode = 0;
   std::chrono::system_clock::time_point mtime;
 };
-// The whole file, or nullopt when it does not exist (or vanished). Other errors throw.
-std::optional<FileContent> read_file(const fs::path& path);
+// The whole file, or nullopt when it does not exist (or vanished), or when it is not a
+// regular file: then `*not_regular` (when given) says what it is ("a FIFO", "a directory",
+// "a symbolic link", ...). The file is opened without following a symbolic link and
+// without blocking (a FIFO never hangs the reader). Other errors throw.
+std::optional<FileContent> read_file(const fs::path& path, std::string* not_regular = nullptr);
+// Up to `size` first bytes of a regular file (opened like read_file); nullopt otherwise.
+std::optional<std::vector<std::byte>> read_head(const fs::path& path, std::size_t size);
+// What lstat says `path` is, for messages: "a regular file", "a FIFO", "missing", ...
+std::string file_kind(const fs::path& path);
 // Whether `path` is still the file read (same device and inode).
 bool same_file(const fs::path& path, const FileContent& content);
 // Sets the file's modification time to now (the store's last-use record; atime is unused).

@@ -2,7 +2,8 @@
 // default_root(): PLEXUS_CACHE_DIR, else $XDG_CACHE_HOME/plexus, else $HOME/.cache/plexus.
 // prepare_private_dir(): creates the directory (and missing parents) with mode 0700 and
 // refuses (error(config) naming the path, its mode and the fix) a directory that is not a
-// directory, belongs to another user, or is writable by group or others.
+// directory, belongs to another user, or is writable by group or others, or one below a
+// directory that others may write without the sticky bit (anyone could replace it).
 // check_shared_dir(): the same checks for a read-only layer, which may belong to another
 // user but must not be writable by anyone else than its owner. Thread-safety: stateless.
 #pragma once

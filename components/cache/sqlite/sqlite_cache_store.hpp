@@ -8,31 +8,43 @@
 // and is a miss. `last_use` (milliseconds) is set on every hit: LRU and age eviction need
 // no file times. Table counters keeps the byte total and lifetime counters.
 //
-// A file that is not a database (or is corrupt) is moved aside (<path>.corrupt-<time>) with
-// a warning and a new database is created. A writer killed inside its transaction leaves
-// nothing: SQLite rolls it back, and its locks die with it.
+// A file that is not a database, or a database found corrupt at any time ("database disk
+// image is malformed", on opening or in any later statement), is moved aside
+// (<path>.corrupt-<time>) with a warning, and a new database is created; the operation
+// runs once more on it. A writer killed inside its transaction leaves nothing: SQLite
+// rolls it back, and its locks die with it.
 //
-// Options ([cache.sqlite]):
+// When the database cannot be used (persistent_fallback.hpp): its directory cannot be
+// created, or group/others (or a directory above without the sticky bit) may write it:
+// in-memory cache; it can be read but not written: read-only, new entries in memory; a
+// later failure to write (disk full, read-only file) does the same. One warning, never an
+// error; `plexus cache prune/clear` say why they cannot run.
+//
+// Options ([cache.sqlite]; integers are range-checked, errors name file:line:col):
 //   path          the database (default: <cache root>/plexus-cache.sqlite, the cache root
-//                 as for cache/disk); its directory is created 0700 and refused if another
-//                 user owns it or group/others may write it; the file is created 0600
-//   max_bytes     integer, default 1073741824 (1 GiB); 0 = unbounded
-//   max_age_days  integer, default 30; 0 = no age limit
-//   compression   "none" (default) or "zstd"; compression_level (default 3)
-//   busy_timeout_ms  integer, default 30000
+//                 as for cache/disk); its directory is created 0700 and not used (a
+//                 warning) if another user owns it or group/others may write it; the file
+//                 is created 0600
+//   max_bytes     0 or more, default 1073741824 (1 GiB); 0 = unbounded
+//   max_age_days  0..36500, default 30; 0 = no age limit
+//   compression   "none" (default) or "zstd"; compression_level 1..22 (default 3)
+//   busy_timeout_ms  0..3600000, default 30000
 //   test_fixed_hash  TEST ONLY: every key gets the same digest (forces collisions)
-//   test_pause_before_publish_ms  TEST ONLY: sleep inside a store's transaction
+//   test_pause_before_publish_ms  TEST ONLY (0..60000): sleep inside a store's transaction
 // Eviction runs when a store takes the total past max_bytes (down to 90%) and at shutdown.
 // Thread-safety: every member is safe from any thread (one connection behind a mutex).
 #pragma once
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
 
 #include "cache_codec.hpp"
+#include "persistent_fallback.hpp"
+#include "store_options.hpp"
 #include "plexus/cache_store.hpp"
 #include "plexus/plugin_context.hpp"
 
@@ -57,7 +69,17 @@ class SqliteCacheStore final : public CacheStore {
   std::vector<std::pair<std::string, std::string>> describe() const override;
 
  private:
-  void open();
+  using StoreMode = cache_codec::StoreMode;
+  void open_locked();
+  bool open_read_only_locked();
+  void close_locked() const;
+  // Moves a corrupt database aside and opens a new one (lowering the mode when that fails).
+  void set_aside_locked(const std::string& why) const;
+  // Runs `op` on the database (mutex_ held). A corrupt database is set aside and `op` runs
+  // once more; any other failure lowers the mode to `on_failure` (one warning) and returns
+  // false, or rethrows when `rethrow` (maintenance the user asked for).
+  bool attempt_locked(const std::string& action, StoreMode on_failure, const std::function<void()>& op,
+                      bool rethrow = false) const;
   cache_codec::Digest address(const CacheKey& key) const;
   CachePruneReport evict_locked(std::optional<std::uint64_t> max_bytes,
                                 std::optional<std::chrono::seconds> max_age);
@@ -65,16 +87,13 @@ class SqliteCacheStore final : public CacheStore {
   std::int64_t counter_locked(const char* name) const;
 
   std::filesystem::path path_;
-  std::uint64_t max_bytes_;
-  std::optional<std::chrono::seconds> max_age_;
-  cache_codec::Compression compression_;
-  int compression_level_;
+  cache_codec::StoreOptions options_;
   int busy_timeout_ms_;
-  bool fixed_hash_;
-  std::chrono::milliseconds pause_before_publish_;
 
   mutable std::mutex mutex_;
-  sqlite3* db_ = nullptr;
+  mutable sqlite3* db_ = nullptr;
+  mutable cache_codec::PersistentFallback fallback_;
+  mutable std::string set_aside_to_;  // where the last corrupt database went (for verify)
   CacheStats stats_;
   std::uint64_t unflushed_hits_ = 0, unflushed_misses_ = 0;
 };

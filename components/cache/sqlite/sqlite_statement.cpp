@@ -4,7 +4,15 @@
 
 namespace plexus::sqlite_cache {
 
+namespace {
+thread_local int failure_code = 0;
+}
+
+int last_failure_code() { return failure_code; }
+void reset_failure_code() { failure_code = 0; }
+
 void fail(sqlite3* db, int code, const std::string& what) {
+  failure_code = code;
   throw error(error_category::io, "cache/sqlite: " + what + ": " +
                                       (db ? sqlite3_errmsg(db) : sqlite3_errstr(code)) + " (SQLite code " +
                                       std::to_string(code) + ")");
@@ -14,6 +22,7 @@ void exec(sqlite3* db, const char* sql) {
   char* message = nullptr;
   const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &message);
   if (rc != SQLITE_OK) {
+    failure_code = rc;
     std::string text = message ? message : sqlite3_errstr(rc);
     sqlite3_free(message);
     throw error(error_category::io, std::string("cache/sqlite: ") + sql + ": " + text + " (SQLite code " +

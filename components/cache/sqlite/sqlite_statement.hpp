@@ -1,6 +1,7 @@
 // Thin RAII wrappers over the SQLite C API for cache/sqlite: a prepared statement, an
 // immediate transaction (rolled back unless committed) and exec(). Errors throw
-// plexus::error(io) with SQLite's message; sqlite_code() gives the primary result code.
+// plexus::error(io) with SQLite's message; last_failure_code() gives the result code of the
+// last such error on this thread (0 after reset_failure_code()).
 // Not thread-safe: used under the store's mutex.
 #pragma once
 
@@ -15,6 +16,8 @@
 namespace plexus::sqlite_cache {
 
 [[noreturn]] void fail(sqlite3* db, int code, const std::string& what);
+int last_failure_code();
+void reset_failure_code();
 void exec(sqlite3* db, const char* sql);
 
 class Statement {
