@@ -83,8 +83,59 @@ expect "memory store: verify" 0 "checked 0 entries" -- "$plexus" cache verify --
 expect "PLEXUS_CACHE picks the store" 0 "store +cache/memory" -- env PLEXUS_CACHE=memory "$plexus" cache stats
 
 mkdir -p shared && chmod 0770 shared
-expect "a cache root its group may write is refused" 1 "shared' is writable by its group .*chmod go-w" -- \
+expect "a cache root its group may write is not used, with a warning" 0 "shared' is writable by its group .*chmod go-w.*in-memory cache" -- \
   env PLEXUS_CACHE_DIR="$work/shared" "$plexus" cache stats
+expect "... and a compile goes on" 0 "wrote " -- env PLEXUS_CACHE_DIR="$work/shared" "$plexus" compile k.cl -- -DN=1
+expect "... and clear says why it cannot, without 'removed'" 1 "error.*cannot clear .*writable by its group" -- \
+  env PLEXUS_CACHE_DIR="$work/shared" "$plexus" cache clear
+expect "... nothing was written there" 0 "^0$" -- sh -c "find \"$work/shared\" -mindepth 1 | wc -l"
 expect "the root is created private" 0 "^drwx------" -- sh -c "ls -ld \"$PLEXUS_CACHE_DIR\""
+expect "the root is tagged (CACHEDIR.TAG)" 0 "^Signature: 8a477f597d28d172789f06886806bc55" -- \
+  cat "$PLEXUS_CACHE_DIR/CACHEDIR.TAG"
+
+# A cache directory that is somebody's home: nothing written, removed or cleared there.
+mkdir -p home/Documents/empty home/$(printf 'a%.0s' {1..32})/$(printf 'b%.0s' {1..32})
+echo "mine" > home/notes.txt
+echo "not an entry" > home/$(printf 'a%.0s' {1..32})/$(printf 'b%.0s' {1..32})/0.bin
+chmod 0700 home
+listing() { (cd "$work/home" && find . -printf '%p %s %T@\n' | sort); }
+before=$(listing)
+expect "home: a compile goes on with a warning" 0 "not created by Plexus and holds other files.*CACHEDIR.TAG" -- \
+  env PLEXUS_CACHE_DIR="$work/home" "$plexus" compile k.cl -- -DN=1
+expect "home: stats works read-only" 0 "mode +read-only" -- env PLEXUS_CACHE_DIR="$work/home" "$plexus" cache stats
+expect "home: ls works read-only" 0 "^0 entries$" -- env PLEXUS_CACHE_DIR="$work/home" "$plexus" cache ls
+expect "home: clear refuses, and prints no 'removed'" 1 "error.*cannot clear .*not created by Plexus" -- \
+  env PLEXUS_CACHE_DIR="$work/home" "$plexus" cache clear
+expect "home: clear's output has no 'removed'" 0 "^0$" -- \
+  sh -c "env PLEXUS_CACHE_DIR=\"$work/home\" \"$plexus\" cache clear 2>&1 | grep -c '^removed' || true"
+expect "home: prune refuses" 1 "cannot prune" -- env PLEXUS_CACHE_DIR="$work/home" "$plexus" cache prune --max-age 0
+expect "home: nothing changed" 0 "^same$" -- sh -c "[ \"\$(cd \"$work/home\" && find . -printf '%p %s %T@\\n' | sort)\" = \"$before\" ] && echo same"
+
+# An uncreatable cache directory (below a regular file: fails for root too).
+echo "a file" > plain-file
+expect "uncreatable: a compile goes on with a warning" 0 "cannot create .*plain-file/cache.*in-memory cache" -- \
+  env PLEXUS_CACHE_DIR="$work/plain-file/cache" "$plexus" compile k.cl -- -DN=1
+expect "uncreatable: stats works" 0 "mode +in memory only" -- \
+  env PLEXUS_CACHE_DIR="$work/plain-file/cache" "$plexus" cache stats
+
+# A cache that cannot be written (every write of data fails: RLIMIT_FSIZE = 0, for root
+# too): stats and ls read it; a compile goes on.
+"$plexus" compile k.cl -- -DN=3 >/dev/null 2>&1
+unwritable() { (trap '' XFSZ; ulimit -f 0; "$@"); }
+expect "unwritable: stats works read-only" 0 "entries +[1-9]" -- unwritable "$plexus" cache stats
+expect "unwritable: ls works read-only" 0 "^[1-9][0-9]* entries$" -- unwritable "$plexus" cache ls
+expect "unwritable: a compile goes on with one warning" 0 "wrote " -- \
+  unwritable "$plexus" compile k.cl -o /dev/null -- -DN=4
+
+# A FIFO in place of an entry: compile and verify neither hang nor fail.
+"$plexus" cache clear >/dev/null
+"$plexus" compile k.cl -- -DN=5 >/dev/null 2>&1
+for bin in $(find "$PLEXUS_CACHE_DIR" -name '*.bin'); do rm "$bin" && mkfifo "$bin"; done
+expect "FIFO entries: compile does not hang" 0 "wrote " -- timeout 60 "$plexus" compile k.cl -- -DN=5
+for bin in $(find "$PLEXUS_CACHE_DIR" -name '*.bin'); do rm "$bin" && mkfifo "$bin"; done
+expect "FIFO entries: verify does not hang, reports them" 1 "FIFO" -- timeout 60 "$plexus" cache verify
+"$plexus" compile k.cl -- -DN=6 >/dev/null 2>&1
+mkdir -p "$(dirname "$(find "$PLEXUS_CACHE_DIR" -name '*.src' | head -1)")/9.bin"
+expect "a directory entry: verify does not fail" 1 "directory in place of an entry" -- timeout 60 "$plexus" cache verify
 
 report

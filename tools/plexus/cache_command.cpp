@@ -267,7 +267,8 @@ int cache_command(const std::vector<std::string>& args) {
               << ") remain\n";
     return 0;
   }
-  std::cout << "removed " << store.clear() << " entries\n";
+  const std::uint64_t removed = store.clear();  // before any output: an error prints no "removed"
+  std::cout << "removed " << removed << " entries\n";
   return 0;
 }
 
