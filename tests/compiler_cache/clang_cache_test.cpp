@@ -413,3 +413,34 @@ TEST_CASE("clang cache: four threads compiling the same and different sources",
   CHECK(wrong == 0);
   CHECK(hits > 0);
 }
+
+TEST_CASE("clang cache: a frontend-cache hit gives the bytes of a cold compile, for every target",
+          "[compiler][cache]") {
+  // Content hashes of binaries downstream (a binary cache, a SYCLBIN, a build system) must
+  // not depend on whether the frontend ran. A struct type, a helper function and a
+  // work-item call: what the device libraries are linked for.
+  const char* const source = R"(
+typedef struct { float scale; int offset; } params_t;
+static float apply(params_t p, float x) { return p.scale * x + (float)p.offset; }
+__kernel void shifted(__global float* data, params_t p) {
+  size_t i = get_global_id(0);
+  data[i] = apply(p, data[i]);
+}
+)";
+  auto set = cached_compiler_set("binary_cache = false");
+  Compiler& compiler = *set->compiler();
+  for (BinaryFormat format :
+       {BinaryFormat::llvm_bitcode, BinaryFormat::spir_bitcode, BinaryFormat::spirv, BinaryFormat::ptx}) {
+    INFO(to_string(format));
+    const auto cold_compiler = clang_compiler_over(nullptr);  // no cache at all, a fresh component
+    const CompileResult cold = cold_compiler->compile(request(source, format));
+    INFO(cold.log);
+    REQUIRE(cold.succeeded);
+    const CompileResult first = compiler.compile(request(source, format));
+    const CompileResult hit = compiler.compile(request(source, format));
+    REQUIRE(hit.succeeded);
+    CHECK(hit.frontend_cache_hit);
+    CHECK(first.binary == cold.binary);
+    CHECK(hit.binary == cold.binary);
+  }
+}

@@ -67,6 +67,16 @@ std::vector<std::byte> bitcode_of(const llvm::Module& module) {
   return std::vector<std::byte>(begin, begin + buffer.size());
 }
 
+// The frontend's module from its bitcode, in `context` (cold compiles and frontend-cache
+// hits alike).
+llvm::Expected<std::unique_ptr<llvm::Module>> frontend_module(const std::vector<std::byte>& bitcode,
+                                                              const TargetSpec& spec,
+                                                              llvm::LLVMContext& context) {
+  context.setOpaquePointers(!spec.typed_pointers);
+  const llvm::StringRef bytes(reinterpret_cast<const char*>(bitcode.data()), bitcode.size());
+  return llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "frontend.bc"), context);
+}
+
 }  // namespace
 
 ClangCompiler::ClangCompiler(PluginContext& context)
@@ -171,11 +181,8 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
   Replayed replayed;
   if (source && level1) {
     if (std::optional<FrontendEntry> entry = cache_->load_frontend(*level1)) {
-      context.setOpaquePointers(!spec.typed_pointers);
-      const llvm::StringRef bytes(reinterpret_cast<const char*>(entry->bitcode.data()),
-                                  entry->bitcode.size());
       llvm::Expected<std::unique_ptr<llvm::Module>> parsed =
-          llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "cached-frontend.bc"), context);
+          frontend_module(entry->bitcode, spec, context);
       if (parsed) {
         module = std::move(*parsed);
         replayed = {std::move(entry->diagnostics), std::move(entry->log)};
@@ -188,9 +195,22 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
   if (module) {
     // from the cache
   } else if (source) {
-    module = frontend_->compile(request, spec, context, log);
-    if (module && !log.has_errors() && level1)
-      cache_->store_frontend(*level1, {{}, log.diagnostics(), log.text(), bitcode_of(*module)});
+    // The frontend runs in a context of its own, and its module goes on as its bitcode
+    // parsed into `context`: exactly what a frontend-cache hit does. An LLVMContext keeps
+    // its history (metadata kinds registered, value names, attribute groups), which the
+    // bitcode written from it shows, so only this makes a hit's bytes those of a cold
+    // compile (content hashes of the binaries stay stable).
+    llvm::LLVMContext frontend_context;
+    frontend_context.setDiagnosticHandler(std::make_unique<LlvmDiagnosticHandler>(log));
+    std::unique_ptr<llvm::Module> compiled = frontend_->compile(request, spec, frontend_context, log);
+    if (compiled && !log.has_errors()) {
+      const std::vector<std::byte> bitcode = bitcode_of(*compiled);
+      compiled.reset();  // before its context
+      if (level1) cache_->store_frontend(*level1, {{}, log.diagnostics(), log.text(), bitcode});
+      llvm::Expected<std::unique_ptr<llvm::Module>> parsed = frontend_module(bitcode, spec, context);
+      if (parsed) module = std::move(*parsed);
+      else log.error("internal: the frontend's bitcode does not parse: " + llvm::toString(parsed.takeError()));
+    }
   } else {
     // SPIR targets keep the pointer mode of the input (the translator wants typed pointers);
     // the others link libclc, which is opaque-pointer bitcode, so typed inputs are upgraded.
