@@ -300,20 +300,9 @@ void SqliteCacheStore::store(const CacheKey& key, std::span<const std::byte> val
   const bool done = fallback_.writable() && attempt_locked("write an entry", StoreMode::read_only, [&] {
     {
       Transaction transaction(db_);
-      std::optional<std::int64_t> existing;
-      std::int64_t old_bytes = 0;
-      {
-        Statement select(db_, "SELECT id, key, stored_bytes FROM entries WHERE digest = ?1 ORDER BY id");
-        select.bind(1, std::span<const std::uint8_t>(addr));
-        while (select.step()) {
-          auto decoded = cache_codec::decode_key(select.blob(1));
-          if (auto* found = std::get_if<CacheKey>(&decoded); found && *found == key) {
-            existing = select.integer(0);
-            old_bytes = select.integer(2);
-            break;
-          }
-        }
-      }
+      const std::optional<Row> row = row_of_locked(addr, key);
+      const std::optional<std::int64_t> existing = row ? std::optional(row->id) : std::nullopt;
+      const std::int64_t old_bytes = row ? row->stored_bytes : 0;
       if (existing) {
         Statement update(db_, "UPDATE entries SET value = ?1, stored_bytes = ?2, last_use = ?3 WHERE id = ?4");
         update.bind(1, std::span<const std::byte>(record)).bind(2, stored).bind(3, now_ms()).bind(4, *existing);
@@ -340,6 +329,18 @@ void SqliteCacheStore::store(const CacheKey& key, std::span<const std::byte> val
   if (!done) fallback_.memory().store(key, value);
 }
 
+std::optional<SqliteCacheStore::Row> SqliteCacheStore::row_of_locked(const cache_codec::Digest& addr,
+                                                                     const CacheKey& key) const {
+  Statement select(db_, "SELECT id, key, stored_bytes FROM entries WHERE digest = ?1 ORDER BY id");
+  select.bind(1, std::span<const std::uint8_t>(addr));
+  while (select.step()) {
+    auto decoded = cache_codec::decode_key(select.blob(1));
+    if (auto* found = std::get_if<CacheKey>(&decoded); found && *found == key)
+      return Row{select.integer(0), select.integer(2)};
+  }
+  return std::nullopt;
+}
+
 bool SqliteCacheStore::erase(const CacheKey& key) {
   const cache_codec::Digest addr = address(key);
   std::lock_guard lock(mutex_);
@@ -347,25 +348,12 @@ bool SqliteCacheStore::erase(const CacheKey& key) {
   if (!fallback_.writable()) return erased;
   attempt_locked("remove an entry", StoreMode::read_only, [&] {
     Transaction transaction(db_);
-    std::optional<std::int64_t> found_id;
-    std::int64_t bytes = 0;
-    {
-      Statement select(db_, "SELECT id, key, stored_bytes FROM entries WHERE digest = ?1");
-      select.bind(1, std::span<const std::uint8_t>(addr));
-      while (select.step()) {
-        auto decoded = cache_codec::decode_key(select.blob(1));
-        if (auto* found = std::get_if<CacheKey>(&decoded); found && *found == key) {
-          found_id = select.integer(0);
-          bytes = select.integer(2);
-          break;
-        }
-      }
-    }
-    if (!found_id) return;
+    const std::optional<Row> row = row_of_locked(addr, key);
+    if (!row) return;
     Statement remove(db_, "DELETE FROM entries WHERE id = ?1");
-    remove.bind(1, *found_id);
+    remove.bind(1, row->id);
     remove.step();
-    add_counter_locked("bytes", -bytes);
+    add_counter_locked("bytes", -row->stored_bytes);
     transaction.commit();
     erased = true;
   });

@@ -81,6 +81,12 @@ class SqliteCacheStore final : public CacheStore {
   bool attempt_locked(const std::string& action, StoreMode on_failure, const std::function<void()>& op,
                       bool rethrow = false) const;
   cache_codec::Digest address(const CacheKey& key) const;
+  struct Row {
+    std::int64_t id = 0;
+    std::int64_t stored_bytes = 0;
+  };
+  // The row of `key` (compared in full) among those at `addr`.
+  std::optional<Row> row_of_locked(const cache_codec::Digest& addr, const CacheKey& key) const;
   CachePruneReport evict_locked(std::optional<std::uint64_t> max_bytes,
                                 std::optional<std::chrono::seconds> max_age);
   void add_counter_locked(const char* name, std::int64_t delta);
