@@ -37,7 +37,7 @@ bool is_regular(const fs::path& path, struct stat& st) {
   return ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-// The first path below `dir` (a directory of the layout at `depth`, 1..4) that cache/disk
+// The first path below `dir` (its children are at `depth`: directories at 1..4, files at 5) that cache/disk
 // did not write, or "" when there is none.
 std::string first_foreign(const fs::path& dir, int depth) {
   std::error_code ec;
@@ -45,7 +45,7 @@ std::string first_foreign(const fs::path& dir, int depth) {
     const fs::path& path = it->path();
     const std::string name = path.filename().string();
     struct stat st {};
-    if (depth < 4) {
+    if (depth <= 4) {
       if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || !is_hash_name(name)) return path.string();
       if (std::string inner = first_foreign(path, depth + 1); !inner.empty()) return inner;
       continue;
