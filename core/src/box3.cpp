@@ -158,14 +158,16 @@ bool BoxSet::intersects(const Box3& box) const {
   return false;
 }
 
-void BoxSet::add(const Box3& box) {
-  if (is_empty(box)) return;
+void BoxSet::add(const Box3& added) {
+  if (is_empty(added)) return;
+  const Box3 box = added;  // `added` may be one of our own boxes, which subtract() frees
   subtract(box);
   boxes_.push_back(box);
   coalesce(boxes_);
 }
 
 void BoxSet::add(const BoxSet& other) {
+  if (&other == this) return;  // a set united with itself is unchanged
   for (const auto& box : other.boxes_) add(box);
 }
 
@@ -179,6 +181,12 @@ void BoxSet::subtract(const Box3& box) {
 }
 
 void BoxSet::subtract(const BoxSet& other) {
+  if (&other == this) {
+    // Each subtract(box) below replaces boxes_, so iterating our own boxes would read freed
+    // memory: a set minus itself is empty.
+    boxes_.clear();
+    return;
+  }
   for (const auto& box : other.boxes_) subtract(box);
 }
 

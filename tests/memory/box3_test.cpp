@@ -59,6 +59,21 @@ TEST_CASE("box sets add, subtract and intersect") {
   CHECK(part.volume() == 4);
   CHECK(set.intersects(box({14, 0, 0}, {1, 1, 1})));
   CHECK_FALSE(set.intersects(box({3, 0, 0}, {2, 1, 1})));
+}
+
+// Each add/subtract of one box replaces the set's storage: a set (or a box of it) passed to
+// itself was read after it was freed (ASan: heap-use-after-free in BoxSet::add/subtract).
+TEST_CASE("box sets passed to themselves") {
+  BoxSet set;
+  for (std::size_t i = 0; i < 8; ++i) set.add(box({0, 0, 3 * i}, {1, 1, 2}));
+  REQUIRE(set.boxes().size() == 8);
+  set.add(set);
+  CHECK(set.boxes().size() == 8);
+  CHECK(set.volume() == 16);
+  set.add(set.boxes()[3]);
+  CHECK(set.volume() == 16);
+  set.subtract(set.boxes()[0]);
+  CHECK(set.volume() == 14);
   set.subtract(set);
   CHECK(set.empty());
 }

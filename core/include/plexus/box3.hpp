@@ -48,6 +48,7 @@ class PLEXUS_API BoxSet {
   std::size_t volume() const;
   bool intersects(const Box3& box) const;
 
+  // The arguments may alias this set (`set.subtract(set)`, `set.add(set.boxes()[0])`).
   void add(const Box3& box);
   void add(const BoxSet& other);
   void subtract(const Box3& box);
