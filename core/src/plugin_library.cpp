@@ -2,6 +2,9 @@
 
 #include <boost/dll/shared_library.hpp>
 
+#include <dlfcn.h>
+
+#include <cstdlib>
 #include <cstring>
 
 #include "build_fingerprint.hpp"
@@ -38,6 +41,17 @@ std::string dlopen_reason(const std::exception& failure) {
 
 std::string text_or_empty(const char* text) { return text ? text : ""; }
 
+// PLEXUS_KEEP_PLUGINS_LOADED=1: plugin libraries stay mapped until the process exits
+// (RTLD_NODELETE), so that LeakSanitizer and other tools that report at exit can name code
+// in plugins (an unloaded plugin's frames show as "<unknown module>").
+void keep_loaded_if_asked(const std::filesystem::path& path) {
+  const char* keep = std::getenv("PLEXUS_KEEP_PLUGINS_LOADED");
+  if (!keep || std::strcmp(keep, "1") != 0) return;
+  // A second reference with RTLD_NODELETE (RTLD_NOLOAD: the library is already loaded);
+  // never closed, so the library stays.
+  dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD | RTLD_NODELETE);
+}
+
 }  // namespace
 
 std::shared_ptr<PluginLibrary> PluginLibrary::load(const PluginListing& listing) {
@@ -53,6 +67,7 @@ std::shared_ptr<PluginLibrary> PluginLibrary::load(const PluginListing& listing)
                         " (a library it needs may be missing: check `ldd " +
                         listing.path.string() + "`)");
   }
+  keep_loaded_if_asked(listing.path);
   if (!impl->library.has(listing.entry_symbol)) {
     refuse(listing, "its entry symbol '" + listing.entry_symbol + "' is not exported");
   }
