@@ -1,8 +1,9 @@
 // TimedQueue: a DeviceQueue that forwards every operation to another queue of the same
 // device and measures one task's run for scheduler/heft: the time from its creation to the
 // first launch (allocations and copies in) and from that launch to the wait() after it
-// (the kernel; a native task's enqueue_native counts as its launch). Before forwarding a launch it waits for what was enqueued before it, so the
-// two phases do not overlap (the inner queue is in-order: this costs one synchronisation),
+// (the kernel; a native task's enqueue_native counts as its launch). Before forwarding a
+// launch it waits for what was enqueued before it, so the two phases do not overlap (the
+// inner queue is in-order: this costs one synchronisation),
 // then takes a slot of the device's ComputeGate (when given), held until that wait() (or
 // the destructor): copies of one task overlap with another task's kernel, kernels do not
 // exceed the gate's slots, and the kernel time excludes the wait for a slot. Device timing
