@@ -54,6 +54,11 @@ class CudaDevice final : public Device {
   const DeviceInfo& info() const override { return info_; }
   Backend& backend() const override { return backend_; }
   CUdevice handle() const { return device_; }
+  // Native tasks: "cuda"; memory is the allocation's CUdeviceptr.
+  std::string_view native_backend() const override { return "cuda"; }
+  NativeHandle native_memory(void* allocation) const override {
+    return NativeHandle::of(reinterpret_cast<CUdeviceptr>(allocation));
+  }
   const CudaDriver& driver() const { return driver_; }
   // The primary context, retained on first use; throws plexus::error(device) on failure.
   CUcontext context() const;

@@ -240,6 +240,18 @@ bool CudaQueue::wait_for(const QueueMarker& marker) {
   return true;
 }
 
+NativeHandles CudaQueue::native_handles() {
+  return {"cuda", NativeHandle::of(device_.context()), NativeHandle::of(stream_),
+          NativeHandle::of(device_.handle())};
+}
+
+void CudaQueue::enqueue_native(const std::function<void(const NativeHandles&)>& work) {
+  launcher_->drain();  // the launches handed off so far go to the stream first
+  CudaTiming::Scope timed(timing_.get(), stream_);  // nothing when timing is off
+  ScopedContext scope(device_.driver(), device_.context());
+  work(native_handles());
+}
+
 void CudaQueue::wait() {
   launcher_->drain();
   ScopedContext scope(device_.driver(), device_.context());

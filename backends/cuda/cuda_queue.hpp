@@ -66,6 +66,12 @@ class CudaQueue final : public DeviceQueue {
                         const CopyLayout& layout) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
+  // Native tasks: the primary CUcontext, this queue's CUstream and the CUdevice.
+  // enqueue_native() first has the launches handed to the launch thread issued, then calls
+  // the work on the calling thread with the context current (timed like a launch when
+  // timing is on); what it enqueues on the stream follows them.
+  NativeHandles native_handles() override;
+  void enqueue_native(const std::function<void(const NativeHandles&)>& work) override;
   void wait() override;
   void on_complete(std::function<void(std::exception_ptr)> done) override;
   bool orders_by_markers() const override { return true; }

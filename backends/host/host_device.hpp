@@ -39,6 +39,11 @@ class HostDevice final : public Device {
   const DeviceInfo& info() const override { return info_; }
   Backend& backend() const override { return backend_; }
   bool shares_host_memory() const override { return true; }
+  // Native tasks: "host"; memory is the host address (any element pointer type).
+  std::string_view native_backend() const override { return "host"; }
+  NativeHandle native_memory(void* allocation) const override {
+    return NativeHandle::any_pointer(allocation);
+  }
 
   void* allocate(std::size_t bytes) override;
   void deallocate(void* allocation) noexcept override;

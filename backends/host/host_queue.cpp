@@ -64,6 +64,12 @@ void HostQueue::launch(const DeviceKernel& kernel, const NdRange& range,
   }
 }
 
+void HostQueue::enqueue_native(const std::function<void(const NativeHandles&)>& work) {
+  if (failure_) return;  // a failed queue runs nothing until wait() or on_complete() reports it
+  HostTiming::Scope timed(timing_.get());
+  work(native_handles());
+}
+
 void HostQueue::wait() {
   if (!failure_) return;
   const std::exception_ptr failure = failure_;

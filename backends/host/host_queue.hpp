@@ -5,6 +5,9 @@
 // Errors: bad arguments throw plexus::error(invalid_argument) at once; a failure while an
 // operation runs is kept: later operations are skipped until wait() or on_complete()
 // reports it (and clears it). on_complete() calls back at once, on the calling thread.
+// Native tasks: no native queue, context or device objects; enqueue_native() runs the work on
+// the calling thread (timed like a launch), skipped while a failure is kept. Several queues
+// of one device run native work at once (one per scheduler thread).
 // Timing (enable_timing): host times around each operation that runs (HostTiming).
 // Thread-safety: one thread at a time per queue (DeviceQueue's contract).
 // Ownership: must not outlive its device.
@@ -28,6 +31,8 @@ class HostQueue final : public DeviceQueue {
   void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
+  NativeHandles native_handles() override { return {"host", {}, {}, {}}; }
+  void enqueue_native(const std::function<void(const NativeHandles&)>& work) override;
   void wait() override;
   void on_complete(std::function<void(std::exception_ptr)> done) override;
   bool enable_timing() override;

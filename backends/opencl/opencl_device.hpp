@@ -56,6 +56,11 @@ class OpenclDevice final : public Device {
 
   const DeviceInfo& info() const override { return info_; }
   Backend& backend() const override { return backend_; }
+  // Native tasks: "opencl"; memory is the allocation's cl_mem.
+  std::string_view native_backend() const override { return "opencl"; }
+  NativeHandle native_memory(void* allocation) const override {
+    return NativeHandle::of(static_cast<cl_mem>(allocation));
+  }
   cl_platform_id platform() const { return platform_; }
   cl_device_id handle() const { return device_; }
   // Makes the device use `shared` (its platform's context) instead of a context of its own.

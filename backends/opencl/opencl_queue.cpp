@@ -231,6 +231,26 @@ bool OpenclQueue::wait_for(const QueueMarker& marker) {
   return true;
 }
 
+NativeHandles OpenclQueue::native_handles() {
+  return {"opencl", NativeHandle::of(device_.context()), NativeHandle::of(queue_.get()),
+          NativeHandle::of(device_.handle())};
+}
+
+void OpenclQueue::enqueue_native(const std::function<void(const NativeHandles&)>& work) {
+  if (!failure_.empty()) return;  // a failed queue runs nothing until wait() reports it
+  const auto marker = [&](const char* what) {
+    cl_event event = nullptr;
+    check(clEnqueueMarkerWithWaitList(queue_.get(), 0, nullptr, &event),
+          "clEnqueueMarkerWithWaitList", what);
+    track(event, what);
+  };
+  if (timing_) [[unlikely]]
+    marker("the marker before a native task");  // the work's device start
+  work(native_handles());
+  if (timing_) [[unlikely]]
+    marker("the marker after a native task");  // its device end
+}
+
 void OpenclQueue::wait() {
   const cl_int code = clFinish(queue_.get());
   collect_finished();

@@ -56,6 +56,12 @@ class OpenclQueue final : public DeviceQueue {
                         const CopyLayout& layout) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
+  // Native tasks: the device's cl_context, this cl_command_queue and the cl_device_id.
+  // enqueue_native() calls the work on the calling thread (the commands it enqueues follow
+  // this queue's earlier ones in order), skipped while a failure is kept; with timing on, a
+  // marker before and after give the work's device times. In opencl_queue.cpp.
+  NativeHandles native_handles() override;
+  void enqueue_native(const std::function<void(const NativeHandles&)>& work) override;
   void wait() override;
   void on_complete(std::function<void(std::exception_ptr)> done) override;
   bool orders_by_markers() const override { return true; }

@@ -32,4 +32,10 @@ std::shared_ptr<DeviceModule> Device::load_module(BinaryFormat format, std::span
 
 std::unique_ptr<DeviceQueue> Device::create_queue() { unsupported("create queues"); }
 
+NativeHandles DeviceQueue::native_handles() {
+  throw error(error_category::unsupported,
+              "this device's backend gives its queues no native handles, so it runs no native "
+              "tasks (DeviceQueue::native_handles is not implemented)");
+}
+
 }  // namespace plexus

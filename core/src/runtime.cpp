@@ -51,7 +51,8 @@ Queue Runtime::queue() {
                 "no device is available for a queue; `plexus info` lists the backends and why "
                 "each is unavailable");
   }
-  return queue(*state_->devices.front());
+  return Queue(std::make_shared<detail::QueueState>(state_, *state_->devices.front(),
+                                                    QueueOrder::in_order, false));
 }
 
 Queue Runtime::queue(Device& device, QueueOrder order) {

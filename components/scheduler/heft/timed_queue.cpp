@@ -32,18 +32,26 @@ bool TimedQueue::copy_from_device(void* allocation, Device& source, const void* 
   return inner_.copy_from_device(allocation, source, source_allocation, layout);
 }
 
+void TimedQueue::begin_launch() {
+  if (launching_ && (!gate_ || holds_slot_)) return;
+  inner_.wait();  // the copies before the launch: they end the first phase
+  if (gate_ && !holds_slot_) {
+    gate_->acquire();
+    holds_slot_ = true;
+  }
+  if (!launching_) launched_ = clock::now();
+  launching_ = true;
+}
+
 void TimedQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                         std::span<const KernelArgument> arguments) {
-  if (!launching_ || (gate_ && !holds_slot_)) {
-    inner_.wait();  // the copies before the launch: they end the first phase
-    if (gate_ && !holds_slot_) {
-      gate_->acquire();
-      holds_slot_ = true;
-    }
-    if (!launching_) launched_ = clock::now();
-    launching_ = true;
-  }
+  begin_launch();
   inner_.launch(kernel, range, arguments);
+}
+
+void TimedQueue::enqueue_native(const std::function<void(const NativeHandles&)>& work) {
+  begin_launch();
+  inner_.enqueue_native(work);
 }
 
 void TimedQueue::wait() {

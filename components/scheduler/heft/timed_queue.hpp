@@ -1,8 +1,9 @@
 // TimedQueue: a DeviceQueue that forwards every operation to another queue of the same
 // device and measures one task's run for scheduler/heft: the time from its creation to the
 // first launch (allocations and copies in) and from that launch to the wait() after it
-// (the kernel). Before forwarding a launch it waits for what was enqueued before it, so the
-// two phases do not overlap (the inner queue is in-order: this costs one synchronisation),
+// (the kernel; a native task's enqueue_native counts as its launch). Before forwarding a
+// launch it waits for what was enqueued before it, so the two phases do not overlap (the
+// inner queue is in-order: this costs one synchronisation),
 // then takes a slot of the device's ComputeGate (when given), held until that wait() (or
 // the destructor): copies of one task overlap with another task's kernel, kernels do not
 // exceed the gate's slots, and the kernel time excludes the wait for a slot. Device timing
@@ -30,6 +31,9 @@ class TimedQueue final : public DeviceQueue {
                         const CopyLayout& layout) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
+  // Timed as a launch: the native work is the task's kernel phase.
+  void enqueue_native(const std::function<void(const NativeHandles&)>& work) override;
+  NativeHandles native_handles() override { return inner_.native_handles(); }
   void wait() override;
   void on_complete(std::function<void(std::exception_ptr)> done) override;
   bool orders_by_markers() const override { return inner_.orders_by_markers(); }
@@ -46,6 +50,8 @@ class TimedQueue final : public DeviceQueue {
  private:
   using clock = std::chrono::steady_clock;
   void release_slot();
+  // Before a launch or native work: waits for the copies and takes a slot (first time).
+  void begin_launch();
 
   DeviceQueue& inner_;
   ComputeGate* gate_;

@@ -54,9 +54,10 @@ class Accessor {
   const Range<Dims>& get_offset() const { return offset_; }
   AccessMode mode() const { return mode_; }
 
-  // For Handler: which group and which of its requirements.
+  // For Handler and InteropHandle: which group, which of its requirements, which buffer.
   const Handler* handler() const { return handler_; }
   std::size_t requirement_index() const { return index_; }
+  const std::shared_ptr<detail::BufferStorage>& storage() const { return storage_; }
 
  private:
   std::shared_ptr<detail::BufferStorage> storage_;

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "plexus/binary_format.hpp"
@@ -26,6 +27,7 @@
 #include "plexus/device_queue.hpp"
 #include "plexus/export.hpp"
 #include "plexus/kernel_info.hpp"
+#include "plexus/native_handle.hpp"
 
 namespace plexus {
 
@@ -66,6 +68,15 @@ class PLEXUS_API Device {
   virtual void* allocate_host(std::size_t bytes);
   virtual void deallocate_host(void* memory) noexcept;
   virtual bool pins_host_memory() const { return false; }
+
+  // Native tasks (interop.hpp). native_backend(): the name native tasks key their
+  // implementations by ("host", "opencl", "cuda", a third-party backend's own); empty (the
+  // default) when the device runs no native tasks. native_memory(): the native handle of
+  // `allocation` (what allocate() returned, or host memory on a device that
+  // shares_host_memory()), typed as the backend declares it (native_handle.hpp); the
+  // default gives the allocation itself as an untyped pointer (void*).
+  virtual std::string_view native_backend() const { return {}; }
+  virtual NativeHandle native_memory(void* allocation) const { return NativeHandle::of(allocation); }
 
  protected:
   // For backends that do not implement an operation yet: throws plexus::error(unsupported)

@@ -45,6 +45,7 @@
 #include "plexus/device_module.hpp"
 #include "plexus/export.hpp"
 #include "plexus/kernel_argument.hpp"
+#include "plexus/native_handle.hpp"
 #include "plexus/nd_range.hpp"
 
 namespace plexus {
@@ -129,6 +130,22 @@ class PLEXUS_API DeviceQueue {
   // match the kernel (count, kinds, scalar sizes) or the range does not suit it.
   virtual void launch(const DeviceKernel& kernel, const NdRange& range,
                       std::span<const KernelArgument> arguments) = 0;
+
+  // Native tasks (interop.hpp). native_handles(): this queue's native objects (its backend's
+  // name, context, queue, device); the default throws plexus::error(unsupported).
+  // enqueue_native(): calls `work` with them, on the calling thread before returning, so that
+  // what `work` enqueues on the native queue runs after every operation enqueued here before
+  // and before every operation enqueued after (its end is then observed with wait() or
+  // on_complete(), like any operation's). On a queue whose operations run on the calling
+  // thread (the host backend) `work` is the work itself. An exception from `work` propagates
+  // to the caller and is not kept as the queue's failure. The default calls `work` with
+  // native_handles(): right for a backend that issues every operation to its native queue
+  // from the calling thread, in order; a backend that defers operations (the CUDA launch
+  // thread) issues them first.
+  virtual NativeHandles native_handles();
+  virtual void enqueue_native(const std::function<void(const NativeHandles&)>& work) {
+    work(native_handles());
+  }
 
   // Blocks until every operation enqueued so far has finished; rethrows a failure.
   virtual void wait() = 0;

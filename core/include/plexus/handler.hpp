@@ -1,5 +1,6 @@
 // Handler: the command group being built inside Queue::submit. One command per group: a
-// kernel launch (parallel_for) or a host task, plus its buffer accesses and dependencies.
+// kernel launch (parallel_for), a host task or a native task (interop.hpp), plus its buffer
+// accesses and dependencies.
 //
 //   q.submit([&](plexus::Handler& h) {
 //     auto x = bx.access(h, plexus::read);                 // Accessor (accessor.hpp)
@@ -24,10 +25,12 @@
 #include <memory>
 #include <type_traits>
 #include <typeinfo>
+#include <vector>
 
 #include "plexus/buffer_handle.hpp"
 #include "plexus/event.hpp"
 #include "plexus/export.hpp"
+#include "plexus/interop.hpp"
 #include "plexus/kernel_bundle.hpp"
 #include "plexus/nd_range.hpp"
 #include "plexus/range.hpp"
@@ -73,6 +76,19 @@ class PLEXUS_API Handler {
   void host_task(Work&& work) {
     set_host_task(std::function<void()>(std::forward<Work>(work)));
   }
+
+  // A native task (interop.hpp): one implementation per backend, e.g.
+  //   h.native_task("potrf", {{"cuda", [=](plexus::InteropHandle& ih) {...}},
+  //                           {"host", [=](plexus::InteropHandle& ih) {...}}});
+  // `name` names the task in traces and errors and keys scheduler/heft's measurements. The
+  // task runs on a device whose Device::native_backend() has an implementation: on a queue
+  // made for a device (Runtime::queue(device)) that device, which must have one; on the
+  // default queue (Runtime::queue()) its device if it has one, else the first device that
+  // does. Otherwise plexus::error(unsupported) here, naming the task, the device's backend
+  // and the implementations offered; an empty name, no implementations, an empty callable
+  // or two for one backend are invalid_argument. scheduler/heft chooses among every device
+  // with an implementation (unless respect_queue_device).
+  void native_task(std::string name, std::vector<NativeImplementation> implementations);
 
   void depends_on(const Event& event);
 

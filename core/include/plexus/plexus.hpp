@@ -9,6 +9,7 @@
 #include "plexus/event.hpp"
 #include "plexus/handler.hpp"
 #include "plexus/host_view.hpp"
+#include "plexus/interop.hpp"
 #include "plexus/kernel_bundle.hpp"
 #include "plexus/queue.hpp"
 #include "plexus/range.hpp"

@@ -1,11 +1,12 @@
-// TaskBody: what a task does, for tasks the application API creates (kernel launches, host
-// accesses, host tasks with buffer requirements). Implemented by the core; schedulers drive
+// TaskBody: what a task does, for tasks the application API creates (kernel launches, native
+// tasks, host accesses, host tasks with buffer requirements). Implemented by the core; schedulers drive
 // it: choose a placement, place() in submission order, then run() (or enqueue()) once the
 // dependencies are done. The body knows its buffer requirements and does the memory-model
 // bookkeeping, allocations and copies itself, so every scheduler moves data the same way.
 //
 // Placement: a device, or nullptr for the host (host tasks and host accesses must be placed
-// on the host; kernels on a device that can_run_on()).
+// on the host; kernels and native tasks on a device that can_run_on(): for a native task, a
+// device whose backend it has an implementation for).
 // Thread-safety: place() is called once, from the submitting thread; run() once, from any
 // thread, after place() and after every dependency (the task's and place()'s) is done, or
 // pending on the same in-order `queue` (enqueue() only: the queue runs them first);

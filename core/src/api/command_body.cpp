@@ -6,6 +6,7 @@
 
 #include "buffer_copies.hpp"
 #include "buffer_storage.hpp"
+#include "native_task.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
 #include "runtime_state.hpp"
@@ -25,10 +26,11 @@ void CommandBody::check_runnable(const DeviceQueue* queue) const {
                          "plexus::place_task(task, placement) in submit(), in submission "
                          "order, before running the task (plexus/task_execution.hpp)");
   }
-  if (group_.kernel && !placement_) {
+  if (runs_on_device() && !placement_) {
     throw error(error_category::plugin,
-                name() + " was placed on the host, but a kernel needs a device: place it with "
-                         "plexus::place_task(task, device), which checks the placement");
+                name() + " was placed on the host, but a kernel needs a device (so does a native "
+                         "task): place it with plexus::place_task(task, device), which checks "
+                         "the placement");
   }
   if (placement_ && !queue) {
     throw error(error_category::plugin,
@@ -39,7 +41,8 @@ void CommandBody::check_runnable(const DeviceQueue* queue) const {
 }
 
 bool CommandBody::can_run_on(const Device& device) const {
-  return group_.kernel && group_.kernel->available_on(device);
+  if (group_.kernel) return group_.kernel->available_on(device);
+  return implementation_for(group_.natives, device) != nullptr;
 }
 
 BufferAccess CommandBody::access_at(std::size_t requirement, LocationId location) const {
@@ -127,8 +130,8 @@ std::vector<std::shared_ptr<TaskEvent>> CommandBody::place(
 void CommandBody::run(DeviceQueue* queue) {
   check_runnable(queue);
   stage(queue);
-  if (group_.kernel) {
-    launch(*queue);
+  if (runs_on_device()) {
+    start_work(*queue);
     queue->wait();
   } else {
     if (queue) queue->wait();  // copies enqueued on a device queue (none for host bodies)
@@ -147,14 +150,33 @@ void CommandBody::stage(DeviceQueue* queue) {
 }
 
 bool CommandBody::enqueue(DeviceQueue* queue) {
-  if (!group_.kernel || !queue) {
+  if (!runs_on_device() || !queue) {
     run(queue);
     return false;
   }
   check_runnable(queue);
   stage(queue);
-  launch(*queue);
+  start_work(*queue);
   return true;
+}
+
+void CommandBody::start_work(DeviceQueue& queue) {
+  if (group_.kernel) {
+    launch(queue);
+  } else {
+    enqueue_native_task(group_.native_name, group_.natives, *placement_, queue, *this);
+  }
+}
+
+NativeHandle CommandBody::memory(const BufferStorage* storage, std::size_t requirement) const {
+  if (requirement >= planned_ || group_.requirements[requirement].storage.get() != storage) {
+    throw error(error_category::invalid_argument,
+                "native task '" + group_.native_name +
+                    "': native_memory() was given an accessor of another command group; use "
+                    "the accessors made in this task's command group");
+  }
+  return placement_->native_memory(
+      group_.requirements[requirement].storage->allocation(location_, runtime_));
 }
 
 void CommandBody::launch(DeviceQueue& queue) {

@@ -1,12 +1,15 @@
-// CommandBody: the core's TaskBody for the application API: a kernel launch, a host task,
-// or a host access (no work, the buffer made valid on the host). Internal to the core.
+// CommandBody: the core's TaskBody for the application API: a kernel launch, a native task
+// (interop.hpp), a host task, or a host access (no work, the buffer made valid on the host).
+// Internal to the core.
 //
 // place() records each requirement in the memory model at the placement's location (with
 // `record_as` when given: a host view's release event, so that conflicting work waits for
 // the view) and returns the dependencies; run() allocates where the plans say, runs their
 // copies (CopyRunner), then launches or runs the host work, and waits for the queue;
-// enqueue() does the same for a kernel without the final wait (copies that need the host
-// in the middle, device -> host and staged device -> device, are still waited for).
+// enqueue() does the same for a kernel or a native task without the final wait (copies that
+// need the host in the middle, device -> host and staged device -> device, are still waited
+// for). A native task runs the implementation of its placement's backend
+// (DeviceQueue::enqueue_native); it can run on the devices that have one.
 // The body is named after `event`, its task's event (its label), which it keeps.
 // Thread-safety and ownership: see task_body.hpp. The runtime outlives every body (it
 // waits for all tasks before going).
@@ -22,14 +25,14 @@
 
 namespace plexus::detail {
 
-class CommandBody final : public TaskBody {
+class CommandBody final : public TaskBody, private InteropHandle::Memory {
  public:
   CommandBody(RuntimeState& runtime, CommandGroup group, std::shared_ptr<TaskEvent> event,
               std::shared_ptr<TaskEvent> record_as = nullptr);
 
   const std::string& name() const override { return event_->label(); }
-  bool runs_on_host() const override { return !group_.kernel; }
-  Device* preferred_device() const override { return group_.kernel ? group_.device : nullptr; }
+  bool runs_on_host() const override { return !runs_on_device(); }
+  Device* preferred_device() const override { return runs_on_device() ? group_.device : nullptr; }
   bool can_run_on(const Device& device) const override;
   std::size_t transfer_bytes(Device* placement) const override;
   std::vector<InboundTransfer> transfers_in(Device* placement) const override;
@@ -42,12 +45,17 @@ class CommandBody final : public TaskBody {
   bool enqueue(DeviceQueue* queue) override;
 
  private:
+  bool runs_on_device() const { return group_.kernel || !group_.natives.empty(); }
   BufferAccess access_at(std::size_t requirement, LocationId location) const;
   // Throws an error naming the scheduler's missing call (place_task, the device queue) when
   // the body cannot run as it is.
   void check_runnable(const DeviceQueue* queue) const;
+  // InteropHandle::Memory: the native handle of a requirement's allocation on the placement.
+  NativeHandle memory(const BufferStorage* storage, std::size_t requirement) const override;
   // Allocations and copies of the plans; copies to `queue` are left enqueued there.
   void stage(DeviceQueue* queue);
+  // The kernel's launch or the native task's implementation, enqueued on `queue`.
+  void start_work(DeviceQueue& queue);
   void launch(DeviceQueue& queue);
 
   RuntimeState& runtime_;

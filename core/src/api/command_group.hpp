@@ -8,11 +8,13 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
 
 #include "plexus/buffer_handle.hpp"
+#include "plexus/interop.hpp"
 #include "plexus/kernel_argument.hpp"
 #include "plexus/kernel_bundle.hpp"
 #include "plexus/nd_range.hpp"
@@ -32,7 +34,8 @@ struct ArgumentSlot {
 
 struct CommandGroup {
   std::weak_ptr<RuntimeState> runtime;
-  Device* device = nullptr;  // the queue's device
+  Device* device = nullptr;  // the queue's device (native tasks: the one chosen for them)
+  bool device_bound = true;  // the queue was made for its device (Runtime::queue(device))
   boost::container::small_vector<Requirement, 2> requirements;
   std::vector<std::shared_ptr<TaskEvent>> dependencies;
   std::optional<Kernel> kernel;
@@ -40,6 +43,8 @@ struct CommandGroup {
   boost::container::small_vector<ArgumentSlot, 4> arguments;
   std::function<void()> host_work;
   bool has_host_task = false;
+  std::string native_name;  // a native task: its name (non-empty) and implementations
+  std::vector<NativeImplementation> natives;
 };
 
 }  // namespace plexus::detail

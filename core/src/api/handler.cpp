@@ -1,13 +1,12 @@
 #include "plexus/handler.hpp"
 
-#include <cxxabi.h>
-
-#include <cstdlib>
 #include <memory>
 
 #include "bundle_state.hpp"
 #include "buffer_storage.hpp"
 #include "command_group.hpp"
+#include "demangle.hpp"
+#include "native_task.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
 #include "runtime_state.hpp"
@@ -28,13 +27,6 @@ std::string_view kind_name(KernelArgKind kind) {
   return "?";
 }
 
-std::string demangle(const char* name) {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> readable(abi::__cxa_demangle(name, nullptr, nullptr, &status),
-                                                  std::free);
-  return status == 0 && readable ? std::string(readable.get()) : std::string(name);
-}
-
 }  // namespace
 
 Handler::Handler(std::unique_ptr<detail::CommandGroup> group) : group_(std::move(group)) {}
@@ -51,10 +43,10 @@ void Handler::depends_on(const Event& event) {
 }
 
 void Handler::begin_kernel(const Kernel& kernel, const NdRange& range) {
-  if (group_->kernel || group_->has_host_task) {
+  if (group_->kernel || group_->has_host_task || !group_->natives.empty()) {
     throw error(error_category::invalid_argument,
                 "a command group holds one command; kernel '" + kernel.name() +
-                    "' follows another parallel_for or host_task in the same submit");
+                    "' follows another parallel_for, host_task or native_task in the same submit");
   }
   auto what = [&kernel] { return "kernel '" + kernel.name() + "'"; };  // for errors only
   if (kernel.bundle()->runtime.owner_before(group_->runtime) ||
@@ -122,7 +114,7 @@ void Handler::add_scalar(const void* value, std::size_t size, const char* type_n
   const KernelArgInfo& parameter = next_parameter(*group_);
   if (parameter.kind != KernelArgKind::scalar || parameter.size != size) {
     wrong_argument(*group_, parameter,
-                   "a value of " + std::to_string(size) + " bytes (type " + demangle(type_name) + ")");
+                   "a value of " + std::to_string(size) + " bytes (type " + detail::demangle(type_name) + ")");
   }
   detail::ArgumentSlot slot;
   slot.kind = detail::ArgumentSlot::Kind::scalar;
@@ -170,11 +162,24 @@ void Handler::end_kernel() {
   }
 }
 
-void Handler::set_host_task(std::function<void()> work) {
-  if (group_->kernel || group_->has_host_task) {
+void Handler::native_task(std::string name, std::vector<NativeImplementation> implementations) {
+  if (group_->kernel || group_->has_host_task || !group_->natives.empty()) {
     throw error(error_category::invalid_argument,
-                "a command group holds one command; host_task follows another parallel_for or "
-                "host_task in the same submit");
+                "a command group holds one command; native task '" + name +
+                    "' follows another parallel_for, host_task or native_task in the same submit");
+  }
+  const auto runtime = detail::RuntimeState::lock(group_->runtime, "a queue");
+  group_->device = detail::native_task_device(name, implementations, *group_->device,
+                                              group_->device_bound, runtime->devices);
+  group_->native_name = std::move(name);
+  group_->natives = std::move(implementations);
+}
+
+void Handler::set_host_task(std::function<void()> work) {
+  if (group_->kernel || group_->has_host_task || !group_->natives.empty()) {
+    throw error(error_category::invalid_argument,
+                "a command group holds one command; host_task follows another parallel_for, "
+                "host_task or native_task in the same submit");
   }
   if (!work) throw error(error_category::invalid_argument, "host_task: the work is empty");
   group_->host_work = std::move(work);

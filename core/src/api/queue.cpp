@@ -23,6 +23,7 @@ Handler Queue::begin_group() {
   auto group = std::make_unique<detail::CommandGroup>();
   group->runtime = state_->runtime;
   group->device = state_->device;
+  group->device_bound = state_->bound;
   return Handler(std::move(group));
 }
 
@@ -30,9 +31,10 @@ Event Queue::end_group(Handler& handler) {
   auto runtime = detail::RuntimeState::lock(state_->runtime, "a queue");
   Scheduler& scheduler = runtime->scheduler();  // throws before anything is recorded
   detail::CommandGroup& group = *handler.group_;  // moved into the body (or held) below
-  std::string name = group.kernel          ? "kernel " + group.kernel->name()
-                     : group.has_host_task ? std::string("host task")
-                                           : std::string("barrier");
+  std::string name = group.kernel               ? "kernel " + group.kernel->name()
+                     : !group.natives.empty()   ? "native task " + group.native_name
+                     : group.has_host_task      ? std::string("host task")
+                                                : std::string("barrier");
   // Kernel fusion: early cancellation of fusions this group depends on; kernels are held.
   detail::cancel_conflicting(*runtime, state_.get(), group.requirements, group.dependencies, name);
   if (detail::in_fusion(*state_)) {

@@ -20,12 +20,16 @@ class RuntimeState;
 
 class QueueState {
  public:
-  QueueState(std::weak_ptr<RuntimeState> owner, Device& target, QueueOrder queue_order)
-      : runtime(std::move(owner)), device(&target), order(queue_order) {}
+  QueueState(std::weak_ptr<RuntimeState> owner, Device& target, QueueOrder queue_order,
+             bool bound_to_device = true)
+      : runtime(std::move(owner)), device(&target), order(queue_order), bound(bound_to_device) {}
 
   const std::weak_ptr<RuntimeState> runtime;
   Device* const device;
   const QueueOrder order;
+  // Made for `device` (Runtime::queue(device)); false for Runtime::queue(), whose native
+  // tasks may run on another device when `device` has no implementation of theirs.
+  const bool bound;
 
   // In order: held from taking `last` until the scheduler has the group, so that groups are
   // recorded in the memory model in queue order (else two threads could record them in the

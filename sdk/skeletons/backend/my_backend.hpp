@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,17 @@ class MyDevice final : public plexus::Device {
 
   const plexus::DeviceInfo& info() const override { return info_; }
   plexus::Backend& backend() const override { return backend_; }
+
+  // Native tasks (plexus/interop.hpp, sdk/README.md "Native tasks"): the name applications
+  // key their implementations by, and the native handle of an allocation, typed as your
+  // driver's memory type. Empty (as here): the device runs no native tasks.
+  // TODO: return "my_backend" once your queue implements DeviceQueue::native_handles()
+  // (your context, queue and device as NativeHandle::of(handle)), and return
+  // plexus::NativeHandle::of(static_cast<my_mem_t>(allocation)) from native_memory().
+  std::string_view native_backend() const override { return {}; }
+  plexus::NativeHandle native_memory(void* allocation) const override {
+    return plexus::NativeHandle::of(allocation);  // TODO: your memory handle type
+  }
 
  private:
   plexus::Backend& backend_;

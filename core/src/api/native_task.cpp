@@ -1,0 +1,155 @@
+#include "native_task.hpp"
+
+#include <algorithm>
+
+#include "demangle.hpp"
+#include "plexus/device.hpp"
+#include "plexus/error.hpp"
+#include "trace/tracer.hpp"
+
+namespace plexus {
+
+InteropHandle::Memory::~Memory() = default;
+
+void InteropHandle::refuse(const NativeHandle& handle, const std::type_info& asked,
+                           const char* what) const {
+  std::string message = "native task '" + task_ + "' on '" + device_.info().name + "' (" +
+                        std::string(handles_.backend) + "): " + what + "<" +
+                        detail::demangle(asked.name()) + ">(): ";
+  if (!handle.present()) {
+    message += "the " + std::string(handles_.backend) + " backend has no such native object";
+  } else {
+    message += "the backend's type is '" + detail::demangle(handle.type->name()) + "'" +
+               (handle.any_pointer_type ? " (any object pointer type may be asked for)" : "") +
+               "; ask for that type, or std::uintptr_t for the raw value";
+  }
+  throw error(error_category::invalid_argument, message);
+}
+
+namespace detail {
+
+namespace {
+
+std::string offered(const std::vector<NativeImplementation>& implementations) {
+  std::string names;
+  for (const auto& implementation : implementations) {
+    names += (names.empty() ? "'" : ", '") + implementation.backend + "'";
+  }
+  return names;
+}
+
+std::string backend_of(const Device& device) {
+  const std::string_view backend = device.native_backend();
+  return backend.empty() ? std::string("a backend without native tasks")
+                         : "backend '" + std::string(backend) + "'";
+}
+
+}  // namespace
+
+const NativeImplementation* implementation_for(const std::vector<NativeImplementation>& implementations,
+                                               const Device& device) {
+  const std::string_view backend = device.native_backend();
+  if (backend.empty()) return nullptr;
+  for (const auto& implementation : implementations) {
+    if (implementation.backend == backend) return &implementation;
+  }
+  return nullptr;
+}
+
+Device* native_task_device(const std::string& name,
+                           const std::vector<NativeImplementation>& implementations,
+                           Device& queue_device, bool bound, const std::vector<Device*>& devices) {
+  if (name.empty()) {
+    throw error(error_category::invalid_argument, "native_task: give the task a name");
+  }
+  const auto task = [&] { return "native task '" + name + "'"; };  // for errors only
+  if (implementations.empty()) {
+    throw error(error_category::invalid_argument, task() + ": no implementation given");
+  }
+  for (auto it = implementations.begin(); it != implementations.end(); ++it) {
+    const NativeImplementation& implementation = *it;
+    if (implementation.backend.empty() || !implementation.run) {
+      throw error(error_category::invalid_argument,
+                  task() + ": an implementation without a backend name or without a callable");
+    }
+    if (std::any_of(implementations.begin(), it,
+                    [&](const auto& earlier) { return earlier.backend == implementation.backend; })) {
+      throw error(error_category::invalid_argument,
+                  task() + ": two implementations for backend '" + implementation.backend + "'");
+    }
+  }
+  if (implementation_for(implementations, queue_device)) return &queue_device;
+  if (!bound) {
+    const auto found = std::find_if(devices.begin(), devices.end(), [&](const Device* device) {
+      return implementation_for(implementations, *device) != nullptr;
+    });
+    if (found != devices.end()) return *found;
+    std::string available;
+    for (const Device* device : devices) {
+      available += (available.empty() ? "'" : ", '") + device->info().name + "' (" +
+                   backend_of(*device) + ")";
+    }
+    throw error(error_category::unsupported,
+                task() + " offers implementations for " + offered(implementations) +
+                    ", but no device of this runtime has one of those backends (devices: " +
+                    available + ")");
+  }
+  throw error(error_category::unsupported,
+              task() + " has no implementation for device '" + queue_device.info().name + "' (" +
+                  backend_of(queue_device) + ") that its queue is bound to; it offers " +
+                  offered(implementations) +
+                  ": add one, or submit it to a queue of a device with one of those backends");
+}
+
+void enqueue_native_task(const std::string& name,
+                         const std::vector<NativeImplementation>& implementations, Device& device,
+                         DeviceQueue& queue, const InteropHandle::Memory& memory) {
+  const NativeImplementation* implementation = implementation_for(implementations, device);
+  if (!implementation) {
+    throw error(error_category::internal, "native task '" + name + "' was placed on device '" +
+                                              device.info().name + "' (" + backend_of(device) +
+                                              "), which has no implementation of it");
+  }
+  // Names are built only for a trace or an error: the path of a task allocates nothing here.
+  const auto task = [&] { return "native task '" + name + "' (" + implementation->backend + ")"; };
+  TraceOpScope traced(TraceOp::Kind::launch, &queue, device.info().name, 0,
+                      current_task_trace ? name + " (" + implementation->backend + ")"
+                                         : std::string());
+  struct Call {
+    const std::string& name;
+    Device& device;
+    const InteropHandle::Memory& memory;
+    const NativeImplementation& implementation;
+    int code = 0;
+  } call{name, device, memory, *implementation};
+  std::exception_ptr failure;
+  try {
+    // One pointer captured: the std::function holds it in place (no allocation).
+    queue.enqueue_native([state = &call](const NativeHandles& handles) {
+      InteropHandle handle(state->name, state->device, handles, state->memory);
+      state->code = state->implementation.run(handle);
+    });
+    if (call.code == 0) return;
+    failure = std::make_exception_ptr(
+        error(error_category::device, task() + " returned error code " + std::to_string(call.code)));
+  } catch (const error& problem) {
+    const std::string what = problem.what();
+    failure = what.rfind("native task '" + name + "' on", 0) == 0  // InteropHandle's own
+                  ? std::current_exception()
+                  : std::make_exception_ptr(error(problem.category(), task() + " failed: " + what));
+  } catch (const std::exception& problem) {
+    failure = std::make_exception_ptr(error(error_category::device, task() + " failed: " + problem.what()));
+  } catch (...) {
+    failure = std::make_exception_ptr(
+        error(error_category::device, task() + " failed with an exception that is not a std::exception"));
+  }
+  try {
+    queue.wait();  // what the implementation enqueued before failing may still use the memory
+  } catch (...) {
+    // the task fails with its own failure
+  }
+  std::rethrow_exception(failure);
+}
+
+}  // namespace detail
+}  // namespace plexus
