@@ -18,6 +18,8 @@ packages=(
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   # host backend: work-items of barrier kernels run as fibers
   libboost-context1.81-dev
+  # cholesky --kernels blas on host devices, and its LAPACKE_dpotrf reference benchmark
+  libopenblas-dev liblapacke-dev
 )
 
 missing=()

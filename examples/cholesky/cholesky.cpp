@@ -24,7 +24,7 @@
 int main(int argc, char** argv) try {
   const examples::Options options(argc, argv,
                                   {{"n", 1024}, {"tile", 0}, {"device", 0}, {"check", 0}, {"shape", 0}},
-                                  {{"kernels", {"opencl"}}});
+                                  {{"kernels", {"opencl", "blas"}}});
   const std::size_t n = options["n"];
   const std::string& kind = options.word("kernels");
 

@@ -1,5 +1,6 @@
 #include "tile_kernels_choice.hpp"
 
+#include "blas_tiles.hpp"
 #include "opencl_tiles.hpp"
 
 #include <algorithm>
@@ -21,7 +22,9 @@ std::unique_ptr<TileKernels> make_tile_kernels(const std::string& kind, plexus::
     const auto chosen = static_cast<examples::CholeskyShape>(std::min<std::size_t>(shape, 2));
     return std::make_unique<OpenClTiles>(runtime, device, layout, chosen);
   }
-  throw plexus::error(plexus::error_category::unsupported, "--kernels " + kind + ": unknown");
+  auto blas = std::make_unique<BlasTiles>(runtime, layout);
+  blas->require(device);
+  return blas;
 }
 
 }  // namespace cholesky
