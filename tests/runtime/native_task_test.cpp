@@ -186,9 +186,11 @@ TEST_CASE("native tasks: a throw or a nonzero return fails the event and its dep
       });
       require_error([&] { after.wait(); }, error_category::device, "not positive definite");
 
+      // Other buffers: work on `data` now fails with the thrower's error.
+      plexus::Buffer<int> other(host.data(), n), third_data(host.data(), n);
       plexus::Queue fresh = rt->queue();
       auto returned = fresh.submit([&](plexus::Handler& h) {
-        auto a = data.access(h, plexus::read_write);
+        auto a = other.access(h, plexus::read_write);
         h.native_task("potrf", {{"host", [](plexus::InteropHandle&) { return 7; }}});
       });
       require_error([&] { returned.wait(); }, error_category::device,
@@ -197,7 +199,7 @@ TEST_CASE("native tasks: a throw or a nonzero return fails the event and its dep
       // A type the backend does not declare fails the task, naming both types.
       plexus::Queue third = rt->queue();
       auto mistyped = third.submit([&](plexus::Handler& h) {
-        auto a = data.access(h, plexus::read_write);
+        auto a = third_data.access(h, plexus::read_write);
         h.native_task("mistyped", {{"host", [](plexus::InteropHandle& ih) {
                                       (void)ih.native_queue<cl_command_queue>();
                                     }}});
