@@ -1,7 +1,7 @@
 // Tracing ([trace] file / PLEXUS_TRACE): the trace and summary a runtime writes at shutdown
 // describe the tasks it ran, their dependencies and failures, under both schedulers;
 // the config key is checked; one runtime writes a trace at a time; no file when tracing is off;
-// copies and launches on PoCL carry device-clock times; native tasks are traced as launches.
+// copies and launches on PoCL carry device-clock times.
 #include <catch2/catch.hpp>
 
 #include <boost/json.hpp>
@@ -207,35 +207,4 @@ TEST_CASE("copies and launches on PoCL are timed on the device's clock") {
   CHECK(device_copies >= 2);  // the buffer to the device and back
   CHECK(read_json(dir.path / "run.summary.json").at("device_clock_ops").to_number<double>() ==
         static_cast<double>(device_launches + device_copies));
-}
-
-TEST_CASE("native tasks are traced as launches named after the task and backend") {
-  ScratchDir dir;
-  const fs::path file = dir.path / "run.json";
-  bool pocl = false;
-  {
-    auto rt = make_runtime(RuntimeChoice{"dag", "whole"}, "\"host\", \"opencl\"", trace_table(file));
-    plexus::Buffer<int> buffer(plexus::Range{64});
-    for (plexus::Device* device : rt->devices()) {
-      pocl = pocl || device->native_backend() == "opencl";
-      rt->queue(*device).submit([&](plexus::Handler& h) {
-        auto data = buffer.access(h, plexus::read_write);
-        h.native_task("touch", {{"host", [](plexus::InteropHandle&) {}},
-                                {"opencl", [](plexus::InteropHandle&) {}}});
-      });
-    }
-    rt->wait();
-  }
-  std::map<std::string, std::string> clocks;  // launch name -> clock
-  for (const auto& value : read_json(file).at("traceEvents").as_array()) {
-    const auto& event = value.as_object();
-    if (event.at("ph").as_string() != "X" || event.at("cat").as_string() != "launch") continue;
-    clocks[std::string(event.at("name").as_string())] =
-        std::string(event.at("args").at("clock").as_string());
-  }
-  CHECK(clocks.count("launch touch (host)") == 1);
-  if (pocl) {
-    REQUIRE(clocks.count("launch touch (opencl)") == 1);
-    CHECK(clocks["launch touch (opencl)"] == "device");  // markers around the native work
-  }
 }
