@@ -25,5 +25,5 @@ for f in "$stage"/bin/* "$stage"/lib/*; do
     [ -e "$stage/lib/$name" ] || cp -L "$path" "$stage/lib/$name"
   done
 done
-tar -C "$stage" -czf "$out/overlay.tar.gz" .
-echo "overlay: $(du -h "$out/overlay.tar.gz" | cut -f1) in $out/overlay.tar.gz"
+tar -C "$stage" -cf - . | xz -T2 -6 > "$out/overlay.tar.xz"
+echo "overlay: $(du -h "$out/overlay.tar.xz" | cut -f1) in $out/overlay.tar.xz"

@@ -10,7 +10,7 @@ pack=$(cd "${1:?usage: $0 PACK_DIR [OVERLAY_DIR...] -- COMMAND}" && pwd)
 shift
 [ -x "$dp/bin/plexus" ] || bash "$pack/unpack.sh" "$dp" >/dev/null
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
-  tar -C "$dp" -xzf "$1/overlay.tar.gz"
+  tar -C "$dp" -xJf "$1/overlay.tar.xz"
   shift
 done
 [ "${1:-}" = -- ] && shift

@@ -10,7 +10,7 @@ namespace cholesky {
 std::size_t tile_size(const std::string& kind, const plexus::Device& device, std::size_t n,
                       std::size_t requested) {
   if (requested != 0) return requested;
-  std::size_t tile = kind == "opencl" ? 128 : device.info().type == plexus::DeviceType::cpu ? 256 : 512;
+  std::size_t tile = kind == "opencl" ? 128 : device.info().type == plexus::DeviceType::cpu ? 256 : 1024;
   while (tile > 1 && n % tile != 0) tile /= 2;
   return tile;
 }

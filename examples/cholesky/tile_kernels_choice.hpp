@@ -10,7 +10,8 @@
 namespace cholesky {
 
 // `requested`, or when it is 0 the default for `kind` on `device` (opencl: 128; blas: 256 on
-// a CPU, 512 on other devices), halved until it divides n.
+// a CPU, 1024 on other devices: on an H100 at n 8192, 0.88 of cuSOLVER's
+// on-device GFLOP/s at 1024 against 0.47 at 512), halved until it divides n.
 std::size_t tile_size(const std::string& kind, const plexus::Device& device, std::size_t n,
                       std::size_t requested);
 
