@@ -61,6 +61,20 @@ std::string first_foreign(const fs::path& dir, int depth) {
   return "";
 }
 
+// cache/sqlite keeps its database, "plexus-cache.sqlite" (+ -wal, -shm, -journal), in the
+// same default root: a root holding it was written by Plexus, not by the user.
+bool is_sqlite_store_file(const fs::path& root, const std::string& name) {
+  static constexpr const char* database = "plexus-cache.sqlite";
+  struct stat st {};
+  if (!is_regular(root / database, st)) return false;
+  auto head = read_head(root / database, 16);
+  if (!head || head->size() != 16 || std::memcmp(head->data(), "SQLite format 3", 16) != 0) return false;
+  if (name == database) return true;
+  return (name == std::string(database) + "-wal" || name == std::string(database) + "-shm" ||
+          name == std::string(database) + "-journal") &&
+         is_regular(root / name, st);
+}
+
 }  // namespace
 
 bool is_hash_name(const std::string& name) {
@@ -127,6 +141,7 @@ RootInspection inspect_root(const fs::path& root) {
       if (head && (layout_line().starts_with(text) || std::string(tag_text).starts_with(text))) continue;
       return {RootClaim::foreign, path.string()};
     }
+    if (is_sqlite_store_file(root, name)) continue;  // cache/sqlite's database in the same root
     if (name == ".stats" && is_regular(path, st)) {
       auto head = read_head(path, 6);
       if (head && head->size() == 6 && std::memcmp(head->data(), "bytes ", 6) == 0) continue;
