@@ -15,10 +15,15 @@ MyMemoryModel::MyMemoryModel([[maybe_unused]] plexus::PluginContext& context) {
 }
 
 plexus::BufferId MyMemoryModel::create_buffer(const plexus::BufferDesc& desc) {
-  if (desc.element_size == 0 || desc.extent[0] == 0 || desc.extent[1] == 0 || desc.extent[2] == 0) {
-    throw plexus::error(plexus::error_category::invalid_argument,
-                        "my_memory: create_buffer: zero-sized element or extent");
-  }
+  const auto refuse = [](const std::string& what) {
+    throw plexus::error(plexus::error_category::invalid_argument, "my_memory: create_buffer: " + what);
+  };
+  if (desc.element_size == 0) refuse("element_size is 0");
+  if (desc.extent[0] == 0 || desc.extent[1] == 0 || desc.extent[2] == 0) refuse("an extent is 0");
+  const auto& page = desc.page_extent;
+  const bool no_page = page[0] == 0 && page[1] == 0 && page[2] == 0;
+  if (!no_page && (page[0] == 0 || page[1] == 0 || page[2] == 0))
+    refuse("page_extent must be all zero or all non-zero");
   std::lock_guard lock(mutex_);
   const plexus::BufferId id = next_id_++;
   BufferState state{desc};
@@ -33,7 +38,7 @@ std::vector<plexus::LocationId> MyMemoryModel::release_buffer(plexus::BufferId b
   if (it == buffers_.end()) {
     throw plexus::error(
         plexus::error_category::invalid_argument,
-        "my_memory: release_buffer(" + std::to_string(buffer) + "): no such buffer");
+        "my_memory: release_buffer: no buffer " + std::to_string(buffer));
   }
   std::vector<plexus::LocationId> locations;  // where the buffer holds an allocation
   for (plexus::LocationId l = 0; l < plexus::max_locations; ++l)
@@ -58,8 +63,10 @@ plexus::AccessPlan MyMemoryModel::plan(const plexus::BufferAccess& access,
                                        const std::shared_ptr<plexus::TaskEvent>& task) const {
   auto it = buffers_.find(access.buffer);
   if (it == buffers_.end()) {
+    const bool released = access.buffer < next_id_;  // ids are never reused
     throw plexus::error(plexus::error_category::invalid_argument,
-                        "my_memory: no buffer " + std::to_string(access.buffer));
+                        "my_memory: " + std::string(released ? "buffer " : "no buffer ") +
+                            std::to_string(access.buffer) + (released ? " was released" : ""));
   }
   const BufferState& state = it->second;
   const auto& extent = state.desc.extent;
@@ -74,7 +81,7 @@ plexus::AccessPlan MyMemoryModel::plan(const plexus::BufferAccess& access,
     if (size == 0 || offset > extent[d] || size > extent[d] - offset) {
       throw plexus::error(plexus::error_category::invalid_argument,
                           "my_memory: buffer " + std::to_string(access.buffer) +
-                              ": the access range is empty or outside the extent in "
+                              ": the access range is empty or outside the buffer in "
                               "dimension " + std::to_string(d));
     }
     whole = whole && offset == 0 && size == extent[d];
@@ -112,6 +119,9 @@ plexus::AccessPlan MyMemoryModel::preview(const plexus::BufferAccess& access) co
 
 plexus::AccessPlan MyMemoryModel::record(const plexus::BufferAccess& access,
                                          std::shared_ptr<plexus::TaskEvent> task) {
+  if (!task) {
+    throw plexus::error(plexus::error_category::invalid_argument, "my_memory: record: a null task");
+  }
   std::lock_guard lock(mutex_);
   plexus::AccessPlan result = plan(access, task);
   BufferState& state = buffers_.at(access.buffer);
