@@ -18,6 +18,7 @@
 #include "plexus/device_info.hpp"
 #include "plexus/device_queue.hpp"
 #include "plexus/task_body.hpp"
+#include "device_task_body.hpp"
 #include "scheduler_support.hpp"
 
 namespace {
@@ -85,33 +86,19 @@ class HeldDevice final : public plexus::Device {
 };
 
 // A device task that records its id and queue when enqueued, and leaves work in the queue.
-class LoggedBody final : public plexus::TaskBody {
+class LoggedBody final : public plexus::test::DeviceTaskBody {
  public:
-  LoggedBody(Log& log, plexus::Device& device, int id) : log_(log), device_(device), id_(id) {}
-  const std::string& name() const override { return name_; }
-  bool runs_on_host() const override { return false; }
-  plexus::Device* preferred_device() const override { return &device_; }
-  bool can_run_on(const plexus::Device& device) const override { return &device == &device_; }
-  std::size_t transfer_bytes(plexus::Device*) const override { return 0; }
-  std::vector<std::shared_ptr<plexus::TaskEvent>> place(
-      plexus::Device*, const std::shared_ptr<plexus::TaskEvent>&) override {
-    return {};
-  }
-  void run(plexus::DeviceQueue* queue) override {
-    enqueue(queue);
-    queue->wait();
-  }
-  bool enqueue(plexus::DeviceQueue* queue) override {
-    std::lock_guard lock(log_.mutex);
-    log_.enqueued.emplace_back(id_, queue);
-    return true;
-  }
+  LoggedBody(Log& log, plexus::Device& device, int id)
+      : DeviceTaskBody(device, "logged body"), log_(log), id_(id) {}
 
  private:
+  void enqueue_work(plexus::DeviceQueue& queue) override {
+    std::lock_guard lock(log_.mutex);
+    log_.enqueued.emplace_back(id_, &queue);
+  }
+
   Log& log_;
-  plexus::Device& device_;
   int id_;
-  std::string name_ = "logged body";
 };
 
 std::shared_ptr<plexus::TaskEvent> submit_device(

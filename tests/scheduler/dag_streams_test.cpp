@@ -21,6 +21,7 @@
 #include "plexus/device_info.hpp"
 #include "plexus/device_queue.hpp"
 #include "plexus/task_body.hpp"
+#include "device_task_body.hpp"
 #include "scheduler_support.hpp"
 
 namespace {
@@ -125,31 +126,14 @@ class MarkedDevice final : public plexus::Device {
   plexus::DeviceInfo info_;
 };
 
-class RunBody final : public plexus::TaskBody {
+class RunBody final : public plexus::test::DeviceTaskBody {
  public:
-  RunBody(plexus::Device& device, int id) : device_(device), id_(id) {}
-  const std::string& name() const override { return name_; }
-  bool runs_on_host() const override { return false; }
-  plexus::Device* preferred_device() const override { return &device_; }
-  bool can_run_on(const plexus::Device& device) const override { return &device == &device_; }
-  std::size_t transfer_bytes(plexus::Device*) const override { return 0; }
-  std::vector<std::shared_ptr<plexus::TaskEvent>> place(
-      plexus::Device*, const std::shared_ptr<plexus::TaskEvent>&) override {
-    return {};
-  }
-  void run(plexus::DeviceQueue* queue) override {
-    enqueue(queue);
-    queue->wait();
-  }
-  bool enqueue(plexus::DeviceQueue* queue) override {
-    static_cast<MarkedQueue*>(queue)->run(id_);
-    return true;
-  }
+  RunBody(plexus::Device& device, int id) : DeviceTaskBody(device, "run body"), id_(id) {}
 
  private:
-  plexus::Device& device_;
+  void enqueue_work(plexus::DeviceQueue& queue) override { static_cast<MarkedQueue&>(queue).run(id_); }
+
   int id_;
-  std::string name_ = "run body";
 };
 
 using Events = std::vector<std::shared_ptr<plexus::TaskEvent>>;
