@@ -9,6 +9,15 @@
 
 namespace plexus {
 
+namespace {
+// InteropHandle's refusal of a wrong handle type: already names the task, so the task's
+// failure is this error as it is (other errors from an implementation get the task's name).
+class InteropRefusal final : public error {
+ public:
+  using error::error;
+};
+}  // namespace
+
 InteropHandle::Memory::~Memory() = default;
 
 void InteropHandle::refuse(const NativeHandle& handle, const std::type_info& asked,
@@ -23,7 +32,7 @@ void InteropHandle::refuse(const NativeHandle& handle, const std::type_info& ask
                (handle.any_pointer_type ? " (any object pointer type may be asked for)" : "") +
                "; ask for that type, or std::uintptr_t for the raw value";
   }
-  throw error(error_category::invalid_argument, message);
+  throw InteropRefusal(error_category::invalid_argument, message);
 }
 
 namespace detail {
@@ -132,11 +141,10 @@ void enqueue_native_task(const std::string& name,
     if (call.code == 0) return;
     failure = std::make_exception_ptr(
         error(error_category::device, task() + " returned error code " + std::to_string(call.code)));
+  } catch (const InteropRefusal&) {
+    failure = std::current_exception();
   } catch (const error& problem) {
-    const std::string what = problem.what();
-    failure = what.rfind("native task '" + name + "' on", 0) == 0  // InteropHandle's own
-                  ? std::current_exception()
-                  : std::make_exception_ptr(error(problem.category(), task() + " failed: " + what));
+    failure = std::make_exception_ptr(error(problem.category(), task() + " failed: " + problem.what()));
   } catch (const std::exception& problem) {
     failure = std::make_exception_ptr(error(error_category::device, task() + " failed: " + problem.what()));
   } catch (...) {
