@@ -157,20 +157,9 @@ void DagScheduler::give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node
   node->task.event->set_pending_on(queue);
   QueueOwner& owner = owners_.at(queue);
   owner.tail = node->task.event;
-  // Dependencies still pending on another queue of this device: ask them for a marker to
-  // order this task behind on the device. Asked here, by the dependent, rather than by every
-  // task of a device with several queues: a marker costs an event per task (a dependent chain
-  // on one CUDA queue ran at 12.4-12.8 us/kernel instead of 4.2-4.7 on the H100). A
-  // dependency already enqueued has none to give: start_task then waits for it on the host.
-  if (queue->orders_by_markers()) {
-    for (const auto& dependency : node->task.dependencies) {
-      if (!dependency || dependency->is_done()) continue;
-      DeviceQueue* pending = dependency->pending_on();
-      if (!pending || pending == queue) continue;
-      const auto other = owners_.find(pending);
-      if (other != owners_.end() && other->second.device == owner.device) dependency->request_marker();
-    }
-  }
+  // A dependent task may go to another queue of the device: it will need a marker.
+  if (device_workers_[owner.device].size() > 1 && queue->orders_by_markers())
+    node->task.event->request_marker();
   worker.own.push_back(std::move(node));
   worker.given.fetch_add(1, std::memory_order_release);
   if (worker.sleeping) worker.wake.notify_one();  // else it spins or runs: no wake-up to pay
