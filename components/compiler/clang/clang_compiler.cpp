@@ -77,6 +77,18 @@ llvm::Expected<std::unique_ptr<llvm::Module>> frontend_module(const std::vector<
   return llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "frontend.bc"), context);
 }
 
+// [compiler.clang] max_source_bytes, max_tokens, timeout_s (README.md: ranges).
+FrontendLimits frontend_limits(const ComponentOptions& options) {
+  FrontendLimits limits;
+  limits.max_source_bytes = static_cast<std::uint64_t>(options.get_in_range(
+      "max_source_bytes", static_cast<std::int64_t>(limits.max_source_bytes), 1024,
+      std::int64_t{1} << 30));
+  limits.max_tokens = static_cast<std::uint64_t>(options.get_in_range(
+      "max_tokens", static_cast<std::int64_t>(limits.max_tokens), 1024, std::int64_t{1} << 28));
+  limits.timeout = std::chrono::seconds(options.get_in_range("timeout_s", 0, 0, 86400));
+  return limits;
+}
+
 }  // namespace
 
 ClangCompiler::ClangCompiler(PluginContext& context)
@@ -85,7 +97,7 @@ ClangCompiler::ClangCompiler(PluginContext& context)
       libclc_dir_(context.options.get_or_env("libclc_dir", "PLEXUS_LIBCLC_DIR", PLEXUS_LIBCLC_DIR)),
       host_device_library_(compiler_shared::host_device_library(context.options)),
       libraries_(std::make_unique<DeviceLibraries>()),
-      frontend_(std::make_unique<Frontend>(resource_dir_)),
+      frontend_(std::make_unique<Frontend>(resource_dir_, frontend_limits(context.options))),
       emitter_(std::make_unique<TargetEmitter>(*libraries_, libclc_dir_, host_device_library_)) {
   TargetEmitter::initialize_llvm_targets();
   const bool use_cache = context.options.get<bool>("frontend_cache", true);

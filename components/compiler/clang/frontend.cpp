@@ -60,9 +60,27 @@ class PrintToStringAction final : public clang::PreprocessorFrontendAction {
   std::vector<std::string> in_memory_;  // the main file and absolute virtual includes
 };
 
+// Runs `inner` with TokenLimits watching the preprocessor it creates.
+class LimitedAction final : public clang::WrapperFrontendAction {
+ public:
+  LimitedAction(std::unique_ptr<clang::FrontendAction> inner, const FrontendLimits& limits)
+      : WrapperFrontendAction(std::move(inner)), limits_(limits) {}
+
+ protected:
+  bool BeginSourceFileAction(clang::CompilerInstance& instance) override {
+    if (!WrapperFrontendAction::BeginSourceFileAction(instance)) return false;
+    limits_.watch(instance.getPreprocessor());
+    return true;
+  }
+
+ private:
+  TokenLimits limits_;
+};
+
 }  // namespace
 
-Frontend::Frontend(std::string resource_dir) : resource_dir_(std::move(resource_dir)) {}
+Frontend::Frontend(std::string resource_dir, FrontendLimits limits)
+    : resource_dir_(std::move(resource_dir)), limits_(limits) {}
 
 // Everything a frontend run over the request needs: the parsed invocation and the
 // in-memory file system overlaid on the real one.
@@ -72,6 +90,7 @@ struct Frontend::Setup {
   std::string shown;
   std::shared_ptr<clang::CompilerInvocation> invocation;
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay;
+  llvm::IntrusiveRefCntPtr<RegularFilesOnly> disk;  // under `overlay`: says what it refused
 };
 
 std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
@@ -124,6 +143,16 @@ std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
   setup.invocation->getDiagnosticOpts().ShowCarets = false;  // no "N errors generated."
   setup.invocation->getFrontendOpts().DisableFree = false;
 
+  const auto too_large = [&](const std::string& what, std::size_t bytes) {
+    if (bytes <= limits_.max_source_bytes) return false;
+    log.error(what + " has " + std::to_string(bytes) + " bytes, more than max_source_bytes (" +
+              std::to_string(limits_.max_source_bytes) + ") of [compiler.clang]");
+    return true;
+  };
+  if (too_large("the source", request.source.size())) return std::nullopt;
+  for (const VirtualFile& file : request.includes)
+    if (too_large("the virtual include file '" + file.name + "'", file.content.size()))
+      return std::nullopt;
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   memory->addFile(setup.main_file, 0,
                   llvm::MemoryBuffer::getMemBufferCopy(request.source, setup.main_file));
@@ -136,8 +165,9 @@ std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
       return std::nullopt;
     }
   }
-  setup.overlay =
-      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  setup.disk = llvm::makeIntrusiveRefCnt<RegularFilesOnly>(llvm::vfs::getRealFileSystem(),
+                                                          limits_.max_source_bytes);
+  setup.overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(setup.disk);
   setup.overlay->pushOverlay(memory);
   return setup;
 }
@@ -146,6 +176,15 @@ std::unique_ptr<llvm::Module> Frontend::compile(const CompileRequest& request,
                                                 const TargetSpec& target,
                                                 llvm::LLVMContext& context,
                                                 DiagnosticLog& log) const {
+  std::unique_ptr<llvm::Module> module;
+  run_on_frontend_thread([&] { module = compile_here(request, target, context, log); });
+  return module;
+}
+
+std::unique_ptr<llvm::Module> Frontend::compile_here(const CompileRequest& request,
+                                                     const TargetSpec& target,
+                                                     llvm::LLVMContext& context,
+                                                     DiagnosticLog& log) const {
   std::optional<Setup> setup = prepare(request, target, log);
   if (!setup) return nullptr;
   ClangDiagnosticConsumer consumer(log, virtual_dir, setup->main_file, setup->shown);
@@ -154,8 +193,12 @@ std::unique_ptr<llvm::Module> Frontend::compile(const CompileRequest& request,
   instance.createDiagnostics(&consumer, /*ShouldOwnClient=*/false);
   instance.createFileManager(setup->overlay);
 
-  clang::EmitLLVMOnlyAction action(&context);
-  if (!instance.ExecuteAction(action) || log.has_errors()) {
+  auto emit = std::make_unique<clang::EmitLLVMOnlyAction>(&context);
+  clang::EmitLLVMOnlyAction& action = *emit;
+  LimitedAction limited(std::move(emit), limits_);
+  const bool executed = instance.ExecuteAction(limited);
+  for (const std::string& refused : setup->disk->refusals()) log.error(refused);
+  if (!executed || log.has_errors()) {
     if (!log.has_errors()) log.error("the frontend failed without a diagnostic");
     return nullptr;
   }
@@ -166,6 +209,13 @@ std::unique_ptr<llvm::Module> Frontend::compile(const CompileRequest& request,
 
 std::optional<Frontend::Preprocessed> Frontend::preprocess(const CompileRequest& request,
                                                            const TargetSpec& target) const {
+  std::optional<Preprocessed> result;
+  run_on_frontend_thread([&] { result = preprocess_here(request, target); });
+  return result;
+}
+
+std::optional<Frontend::Preprocessed> Frontend::preprocess_here(const CompileRequest& request,
+                                                                const TargetSpec& target) const {
   DiagnosticLog scratch;  // compile() reports whatever goes wrong here
   std::optional<Setup> setup = prepare(request, target, scratch);
   if (!setup) return std::nullopt;
@@ -178,8 +228,11 @@ std::optional<Frontend::Preprocessed> Frontend::preprocess(const CompileRequest&
   Preprocessed result;
   std::vector<std::string> in_memory = {setup->main_file};
   for (const VirtualFile& file : request.includes) in_memory.push_back(file.name);
-  PrintToStringAction action(result.text, result.disk_files, std::move(in_memory));
-  if (!instance.ExecuteAction(action) || scratch.has_errors()) return std::nullopt;
+  LimitedAction action(
+      std::make_unique<PrintToStringAction>(result.text, result.disk_files, std::move(in_memory)),
+      limits_);
+  if (!instance.ExecuteAction(action) || scratch.has_errors() || !setup->disk->refusals().empty())
+    return std::nullopt;
   result.arguments = std::move(setup->arguments);
   return result;
 }

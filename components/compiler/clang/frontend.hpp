@@ -6,6 +6,9 @@
 // preprocess() runs only the preprocessor over the same invocation and file system (so
 // includes are resolved exactly as compile() resolves them), for the frontend cache key.
 //
+// Both run on a thread of their own under FrontendLimits (frontend_limits.hpp): regular
+// files only, size, token, time and nesting limits, so no input ends or hangs the process.
+//
 // Ownership/thread-safety: immutable after construction; compile() and preprocess() may be
 // called from many threads at once, each compile() with its own LLVMContext.
 #pragma once
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "diagnostic_log.hpp"
+#include "frontend_limits.hpp"
 #include "plexus/compiler.hpp"
 #include "target_spec.hpp"
 
@@ -28,7 +32,7 @@ namespace plexus::clang_compiler {
 
 class Frontend {
  public:
-  explicit Frontend(std::string resource_dir);
+  Frontend(std::string resource_dir, FrontendLimits limits);
 
   struct Preprocessed {
     // The preprocessed source with every include resolved, comments dropped and line
@@ -58,8 +62,15 @@ class Frontend {
   struct Setup;
   std::optional<Setup> prepare(const CompileRequest& request, const TargetSpec& target,
                                DiagnosticLog& log) const;
+  // compile() and preprocess() on the calling thread (the frontend thread).
+  std::unique_ptr<llvm::Module> compile_here(const CompileRequest& request,
+                                             const TargetSpec& target, llvm::LLVMContext& context,
+                                             DiagnosticLog& log) const;
+  std::optional<Preprocessed> preprocess_here(const CompileRequest& request,
+                                              const TargetSpec& target) const;
 
   std::string resource_dir_;
+  FrontendLimits limits_;
 };
 
 }  // namespace plexus::clang_compiler
