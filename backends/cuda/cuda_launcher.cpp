@@ -9,6 +9,7 @@
 #include "cuda_context.hpp"
 #include "cuda_device.hpp"
 #include "cuda_environment.hpp"
+#include "cuda_marker.hpp"
 #include "plexus/cpu_pause.hpp"
 
 namespace plexus::cuda {
@@ -26,18 +27,6 @@ CudaLauncher::Mode mode_from_environment() {
   if (value && std::strcmp(value, "0") == 0) return CudaLauncher::Mode::off;
   if (value && std::strcmp(value, "always") == 0) return CudaLauncher::Mode::always;
   return CudaLauncher::Mode::chains;
-}
-
-// Spins briefly, then yields, until `done()`.
-template <class Done>
-void spin_until(Done&& done) {
-  for (int spins = 0; !done(); ++spins) {
-    if (spins < 4096) {
-      cpu_pause();
-    } else {
-      std::this_thread::yield();
-    }
-  }
 }
 
 }  // namespace
@@ -81,9 +70,7 @@ bool CudaLauncher::hand_off(const Launch& launch, void* const* parameters,
     }
     if (!try_wake()) return false;
   }
-  // Full ring: wait for a slot, as a driver's push buffer does.
-  spin_until([&] { return number - issued_.load(std::memory_order_acquire) < ring_size; });
-  Slot& slot = ring_[number & (ring_size - 1)];
+  Slot& slot = free_slot(number);
   std::size_t used = 0;
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t size = arguments[i].kind == KernelArgumentKind::scalar
@@ -97,9 +84,32 @@ bool CudaLauncher::hand_off(const Launch& launch, void* const* parameters,
   }
   slot.launch = launch;
   slot.count = count;
+  slot.record = nullptr;
+  publish(number);
+  return true;
+}
+
+bool CudaLauncher::hand_off_record(CudaMarker& marker) {
+  if (mode_ == Mode::off) return false;
+  const std::uint64_t number = handed_off_.load(std::memory_order_relaxed);
+  const bool idle = number == issued_.load(std::memory_order_acquire);
+  if (idle && (!thread_.joinable() || sleeping_.load())) return false;  // record it here
+  Slot& slot = free_slot(number);
+  slot.record = &marker;
+  slot.count = 0;
+  publish(number);
+  return true;
+}
+
+CudaLauncher::Slot& CudaLauncher::free_slot(std::uint64_t number) {
+  // Full ring: wait for a slot, as a driver's push buffer does.
+  spin_until([&] { return number - issued_.load(std::memory_order_acquire) < ring_size; });
+  return ring_[number & (ring_size - 1)];
+}
+
+void CudaLauncher::publish(std::uint64_t number) {
   handed_off_.store(number + 1);  // sequentially consistent: pairs with sleeping_ below
   if (sleeping_.load()) wake();
-  return true;
 }
 
 bool CudaLauncher::try_wake() {
@@ -164,6 +174,11 @@ CUresult CudaLauncher::call_driver(const Launch& launch, void** parameters) {
 }
 
 void CudaLauncher::issue(const Slot& slot, std::uint64_t number) {
+  if (slot.record) {
+    // A failed record reaches the marker's waiter, which then orders on the host.
+    slot.record->record_from_launcher(stream_);
+    return;
+  }
   std::array<void*, max_parameters> parameters;
   for (std::size_t i = 0; i < slot.count; ++i)
     parameters[i] = const_cast<std::byte*>(slot.bytes.data() + slot.offsets[i]);

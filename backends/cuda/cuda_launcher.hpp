@@ -11,19 +11,20 @@
 // wakes the thread (a chain is coming). PLEXUS_CUDA_LAUNCH_THREAD (read for each queue) "0" turns
 // the thread off; "always" hands every launch that fits to it (tests use it).
 //
-// Ordering: every other operation of the stream (copies, events, synchronize) must come
-// after the launches handed off before it: the queue calls drain() first (returns once they
-// are issued: cuLaunchKernel returned), and its completion thread calls wait_issued(n).
-// Sequence numbers: the n-th handed-off launch (from 1) is number n; handed_off() is the
-// last number.
+// Markers (hand_off_record) go through the ring too, in order with the launches: marking a
+// queue never waits for the thread. Every other operation of the stream (copies, timing
+// events, synchronize) must come after the launches handed off before it: the queue calls
+// drain() first (returns once they are issued: cuLaunchKernel returned), and its completion
+// thread calls wait_issued(n). Sequence numbers: the n-th handed-off launch or marker
+// (from 1) is number n; handed_off() is the last number.
 //
 // Failures: cuLaunchKernel's own failures (the function, grid or parameters refused, or the
 // context's sticky error after a fault) are kept with the launch's number, as the message
 // `describe(result, kernel)` gives, until take_failures() hands them to their reporter.
 //
-// Thread-safety: hand_off() and launch_here() from the queue's one submitting thread at a
-// time; the rest from
-// any thread (drain() on another thread waits for the launches it has seen handed off).
+// Thread-safety: hand_off(), hand_off_record() and launch_here() from the queue's one
+// submitting thread at a time; the rest from any thread (drain() on another thread waits
+// for the launches it has seen handed off).
 // Ownership: owned by the queue; attached to its device while it lives (CudaDevice::
 // drain_launchers(), so that memory and modules are released only after the launches handed
 // off before are issued); the destructor issues what is queued, then ends the thread
@@ -54,6 +55,7 @@
 namespace plexus::cuda {
 
 class CudaDevice;
+class CudaMarker;
 
 class CudaLauncher {
  public:
@@ -89,6 +91,11 @@ class CudaLauncher {
   // others), copied before this returns.
   bool hand_off(const Launch& launch, void* const* parameters,
                 std::span<const KernelArgument> arguments);
+  // Queues the recording of `marker`'s event after the launches handed off so far and
+  // returns true (the thread calls marker.record_from_launcher); false when the thread is
+  // off or asleep with nothing queued: the caller records it itself. `marker` must stay
+  // alive until its record call was made (its destructor waits for that).
+  bool hand_off_record(CudaMarker& marker);
   // cuLaunchKernel on the calling thread, after the launches handed off so far.
   CUresult launch_here(const Launch& launch, void** parameters);
   // Returns once every launch handed off so far has been issued.
@@ -107,6 +114,7 @@ class CudaLauncher {
 
  private:
   struct Slot {
+    CudaMarker* record = nullptr;  // not null: record this marker instead of a launch
     Launch launch;
     std::size_t count = 0;
     std::array<std::uint16_t, max_parameters> offsets;  // left uninitialized: written first
@@ -115,6 +123,10 @@ class CudaLauncher {
   static constexpr std::size_t ring_size = 256;  // a power of two
 
   void run();
+  // The ring slot for handed-off number `number`, once the thread has issued what was in it.
+  Slot& free_slot(std::uint64_t number);
+  // Makes slot `number` visible to the thread and wakes it when it sleeps.
+  void publish(std::uint64_t number);
   void issue(const Slot& slot, std::uint64_t number);
   // cuLaunchKernel on the queue's stream, timed into stats_ (the context must be current).
   CUresult call_driver(const Launch& launch, void** parameters);

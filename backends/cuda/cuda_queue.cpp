@@ -225,14 +225,34 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
 }
 
 std::shared_ptr<const QueueMarker> CudaQueue::mark() {
-  launcher_->drain();  // the event follows every launch handed off so far
   ScopedContext scope(device_.driver(), device_.context());
-  return std::make_shared<CudaMarker>(device_, stream_);
+  auto marker = std::make_shared<CudaMarker>(device_);
+  // The event follows every launch handed off so far: recorded by the launch thread after
+  // them, or here once they are issued.
+  if (!launcher_->hand_off_record(*marker)) {
+    launcher_->drain();
+    marker->record(stream_);
+  }
+  return marker;
+}
+
+std::shared_ptr<const QueueMarker> CudaQueue::mark_from_any_thread() {
+  // The launches this thread has seen handed off are issued first (drain() may run on any
+  // thread); what the queue's thread issued itself is in the stream already. cuEventRecord
+  // may run concurrently with that thread's driver calls on the stream.
+  launcher_->drain();
+  ScopedContext scope(device_.driver(), device_.context());
+  auto marker = std::make_shared<CudaMarker>(device_);
+  marker->record(stream_);
+  return marker;
 }
 
 bool CudaQueue::wait_for(const QueueMarker& marker) {
   const auto* recorded = dynamic_cast<const CudaMarker*>(&marker);
   if (!recorded || &recorded->device() != &device_) return false;
+  // The other queue's launch thread records it after its earlier launches: a wait for
+  // the driver calls, not for the GPU. A failed record: the caller waits on the host.
+  if (!recorded->wait_recorded()) return false;
   launcher_->drain();  // launches handed off before this call must not wait for the marker
   ScopedContext scope(device_.driver(), device_.context());
   check(device_.driver().stream_wait_event(stream_, recorded->event(), 0), "cuStreamWaitEvent",

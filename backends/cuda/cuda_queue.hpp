@@ -76,6 +76,7 @@ class CudaQueue final : public DeviceQueue {
   void on_complete(std::function<void(std::exception_ptr)> done) override;
   bool orders_by_markers() const override { return true; }
   std::shared_ptr<const QueueMarker> mark() override;
+  std::shared_ptr<const QueueMarker> mark_from_any_thread() override;
   bool wait_for(const QueueMarker& marker) override;
   bool enable_timing() override;  // false when the driver cannot time (no cuEventElapsedTime)
   std::shared_ptr<const OperationTiming> take_timing() override;

@@ -66,6 +66,8 @@ class OpenclQueue final : public DeviceQueue {
   void on_complete(std::function<void(std::exception_ptr)> done) override;
   bool orders_by_markers() const override { return true; }
   std::shared_ptr<const QueueMarker> mark() override;
+  // mark() touches only the OpenCL queue, whose calls are thread-safe.
+  std::shared_ptr<const QueueMarker> mark_from_any_thread() override { return mark(); }
   bool wait_for(const QueueMarker& marker) override;
   // False when the device gives no device time to align with (see OpenclTiming).
   bool enable_timing() override;

@@ -50,8 +50,17 @@ void complete_after(TaskEvent& event, const std::vector<std::shared_ptr<TaskEven
 bool ordered_on_device(TaskEvent& dependency, DeviceQueue& queue) {
   if (dependency.is_done() || !queue.orders_by_markers()) return false;
   if (detail::held_by_this_thread(dependency)) return false;  // wait_for reports it
-  if (!dependency.request_marker()) return false;
-  const std::shared_ptr<const QueueMarker> marker = dependency.wait_marker();
+  std::shared_ptr<const QueueMarker> marker;
+  if (dependency.request_marker()) {
+    marker = dependency.wait_marker();  // its starter records one once the work is enqueued
+  } else if (DeviceQueue* pending = dependency.pending_on(); pending && pending != &queue) {
+    // Enqueued before anyone asked: a marker on its queue now, from this thread.
+    try {
+      marker = pending->mark_from_any_thread();
+    } catch (...) {
+      return false;  // no marker: the caller waits on the host
+    }
+  }
   return marker && !dependency.is_done() && queue.wait_for(*marker);
 }
 

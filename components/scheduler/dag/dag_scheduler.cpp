@@ -157,9 +157,6 @@ void DagScheduler::give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node
   node->task.event->set_pending_on(queue);
   QueueOwner& owner = owners_.at(queue);
   owner.tail = node->task.event;
-  // A dependent task may go to another queue of the device: it will need a marker.
-  if (device_workers_[owner.device].size() > 1 && queue->orders_by_markers())
-    node->task.event->request_marker();
   worker.own.push_back(std::move(node));
   worker.given.fetch_add(1, std::memory_order_release);
   if (worker.sleeping) worker.wake.notify_one();  // else it spins or runs: no wake-up to pay

@@ -20,9 +20,9 @@
 //     (DeviceQueue::wait_for a marker recorded after each, TaskEvent::request_marker) —
 //     when the device's queues can (orders_by_markers); where they cannot, only a task whose
 //     unfinished dependencies are all on one queue is given at once, to that queue.
-// While a device has more than one queue, every task given there asks for a marker, so that
-// a dependent task on another queue finds one (one driver call per task; a device with one
-// queue, e.g. a chain of kernels, records none). The worker takes its own tasks in the order
+// Only a task ordered on another queue asks for markers: its dependency's starter records one
+// when asked before enqueueing it, else the dependent records one on the dependency's queue
+// itself (DeviceQueue::mark_from_any_thread); a chain records none. The worker takes its own tasks in the order
 // they were given, so a task is always enqueued after everything it depends on was given
 // (and so enqueued) before it. A ready device task (or a fork) goes to a queue of the device
 // whose work is done and whose worker is idle first (a queue's first use makes a stream,

@@ -38,6 +38,9 @@ class TimedQueue final : public DeviceQueue {
   void on_complete(std::function<void(std::exception_ptr)> done) override;
   bool orders_by_markers() const override { return inner_.orders_by_markers(); }
   std::shared_ptr<const QueueMarker> mark() override { return inner_.mark(); }
+  std::shared_ptr<const QueueMarker> mark_from_any_thread() override {
+    return inner_.mark_from_any_thread();
+  }
   bool wait_for(const QueueMarker& marker) override { return inner_.wait_for(marker); }
   bool enable_timing() override { return inner_.enable_timing(); }
   std::shared_ptr<const OperationTiming> take_timing() override { return inner_.take_timing(); }

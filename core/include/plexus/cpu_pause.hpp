@@ -2,6 +2,8 @@
 // no memory-order mis-speculation when the awaited store lands); elsewhere a yield.
 // spin_for: a bounded spin-wait on a condition, for code that spins briefly for work or an
 // end before it sleeps (a scheduler's workers, an event's wait, a backend's launch thread).
+// spin_until: an unbounded spin-wait for another thread that is known to be at work (a
+// launch thread issuing what it was handed).
 // Header-only, no state: safe from any thread.
 #pragma once
 
@@ -33,6 +35,19 @@ bool spin_for(std::chrono::nanoseconds limit, Spin how, Done&& done) {
     if (how == Spin::yielding) std::this_thread::yield();
   }
   return true;
+}
+
+// Spins until `done()`: pausing for the first 4096 tries, then yielding the core between
+// tries (the awaited thread may share it).
+template <class Done>
+void spin_until(Done&& done) {
+  for (int spins = 0; !done(); ++spins) {
+    if (spins < 4096) {
+      cpu_pause();
+    } else {
+      std::this_thread::yield();
+    }
+  }
 }
 
 }  // namespace plexus

@@ -27,8 +27,8 @@
 // that cannot (the host backend, whose operations finish before they return; the
 // defaults) returns nullptr / false, and the caller waits on the host instead.
 //
-// Thread-safety: one thread at a time per queue (the scheduler gives each worker its own);
-// different queues of one device may be used concurrently. Ownership: created by
+// Thread-safety: one thread at a time per queue (the scheduler gives each worker its own),
+// except mark_from_any_thread(); different queues of one device may be used concurrently. Ownership: created by
 // Device::create_queue(), must not outlive its device; the destructor waits for the queue's
 // operations and for its on_complete() callbacks to have returned (a callback that runs on
 // holds the caller's captures past the queue, the runtime and the backend's library).
@@ -159,6 +159,13 @@ class PLEXUS_API DeviceQueue {
   // Records a marker after every operation enqueued so far; nullptr when this queue cannot
   // (the default). Enqueues nothing else; costs one driver call where it can.
   virtual std::shared_ptr<const QueueMarker> mark() { return nullptr; }
+  // mark() for another thread than the one using the queue, concurrently with it: the
+  // marker follows at least every operation whose enqueue call returned before this call
+  // began (a task seen enqueued, TaskEvent::enqueued, is behind it). nullptr when the queue
+  // cannot (the default): the caller then waits on the host. This is how a task forked off
+  // a dependency that was enqueued before anyone asked for a marker still runs on another
+  // queue without the host waiting.
+  virtual std::shared_ptr<const QueueMarker> mark_from_any_thread() { return nullptr; }
   // Makes the operations enqueued on this queue from now on start only once `marker` (of
   // another queue of this device, or of this one) is reached, on the device: the caller
   // does not block. Returns false, enqueueing nothing, when this queue cannot order behind

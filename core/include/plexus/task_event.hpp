@@ -16,7 +16,8 @@
 // the task's starter has recorded it (wait_marker), then orders its queue behind it on the
 // device (DeviceQueue::wait_for) instead of waiting for this event on the host. The starter
 // calls enqueued(queue) once the work is in `queue`: it records the marker when one was
-// asked for before (one driver call), and nothing otherwise.
+// asked for before (one driver call), and nothing otherwise; a dependent that comes later
+// marks the queue itself (DeviceQueue::mark_from_any_thread, task_execution).
 #pragma once
 
 #include <chrono>

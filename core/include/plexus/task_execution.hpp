@@ -40,7 +40,8 @@ PLEXUS_API void run_task_now(Task& task, DeviceQueue* queue = nullptr);
 // for its dependencies except those still pending on `queue` itself (an in-order queue runs
 // them first) and those pending on another queue that `queue` can order behind on the
 // device (DeviceQueue::orders_by_markers: it waits until that work is enqueued, takes a
-// marker behind it, TaskEvent::request_marker/wait_marker, and has `queue` wait for it),
+// marker behind it, TaskEvent::request_marker/wait_marker, or, enqueued already, marks its
+// queue from this thread, DeviceQueue::mark_from_any_thread, and has `queue` wait for it),
 // marks it running, and lets the body enqueue its work on `queue`
 // (TaskBody::enqueue). When work is left in the queue, the event records `queue` as the one
 // it is pending on (TaskEvent::enqueued records a marker behind it when a task on another
