@@ -27,6 +27,7 @@
 
 #include "fiber_group.hpp"
 #include "plexus/error.hpp"
+#include "plexus/isolated_call.hpp"
 
 namespace plexus::host {
 
@@ -44,8 +45,8 @@ void initialize_native_target() {
   });
 }
 
-std::unique_ptr<llvm::Module> parse(std::span<const std::byte> bitcode,
-                                    llvm::LLVMContext& context) {
+std::unique_ptr<llvm::Module> parse_here(std::span<const std::byte> bitcode,
+                                         llvm::LLVMContext& context) {
   llvm::MemoryBufferRef buffer(
       llvm::StringRef(reinterpret_cast<const char*>(bitcode.data()), bitcode.size()), "module.bc");
   llvm::Expected<std::unique_ptr<llvm::Module>> module = llvm::parseBitcodeFile(buffer, context);
@@ -55,6 +56,23 @@ std::unique_ptr<llvm::Module> parse(std::span<const std::byte> bitcode,
   if (llvm::verifyModule(**module, &stream))
     fail("the module is not valid LLVM IR: " + stream.str());
   return std::move(*module);
+}
+
+// The bitcode may come from a file (a SYCLBIN image loaded as is): LLVM's reader crashes on
+// some malformed bitcode, so it is parsed in a child process first (run_isolated), then
+// here (the reader is deterministic).
+std::unique_ptr<llvm::Module> parse(std::span<const std::byte> bitcode,
+                                    llvm::LLVMContext& context) {
+  const IsolatedResult checked = run_isolated([&](std::string&, std::string&) {
+    parse_here(bitcode, context);  // a copy of the context: the parent's is untouched
+    return true;
+  });
+  if (!checked.succeeded) {
+    if (checked.failure.starts_with("host device: ")) fail(checked.failure.substr(13));
+    fail("the module is not valid LLVM bitcode: LLVM's bitcode reader failed on it (" +
+         checked.failure + ")");
+  }
+  return parse_here(bitcode, context);
 }
 
 void optimize(llvm::Module& module, llvm::TargetMachine& machine) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,6 +71,21 @@ std::vector<BinaryFormat> formats(cl_device_id device, const PlatformTraits& tra
   return result;
 }
 
+// "1.2" from CL_DEVICE_IL_VERSION ("SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2"): the highest SPIR-V
+// version named; empty when none is.
+std::string highest_spirv_version(const std::string& il_version) {
+  std::pair<int, int> highest{-1, -1};
+  constexpr std::string_view prefix = "SPIR-V_";
+  for (std::size_t at = il_version.find(prefix); at != std::string::npos;
+       at = il_version.find(prefix, at + 1)) {
+    int major = -1, minor = -1;
+    if (std::sscanf(il_version.c_str() + at + prefix.size(), "%d.%d", &major, &minor) == 2)
+      highest = std::max(highest, std::pair(major, minor));
+  }
+  if (highest.first < 0) return {};
+  return std::to_string(highest.first) + "." + std::to_string(highest.second);
+}
+
 DeviceInfo describe(cl_device_id device, const PlatformTraits& traits) {
   DeviceInfo info;
   info.name = device_string(device, CL_DEVICE_NAME, "CL_DEVICE_NAME");
@@ -88,6 +105,8 @@ DeviceInfo describe(cl_device_id device, const PlatformTraits& traits) {
   const std::string extensions = device_string(device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS");
   info.architecture = architecture(device, info, traits, extensions);
   info.formats = formats(device, traits, extensions);
+  info.spirv_version =
+      highest_spirv_version(try_device_string(device, CL_DEVICE_IL_VERSION).value_or(""));
   return info;
 }
 

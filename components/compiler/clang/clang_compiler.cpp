@@ -193,6 +193,8 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
   Replayed replayed;
   if (source && level1) {
     if (std::optional<FrontendEntry> entry = cache_->load_frontend(*level1)) {
+      // The entry's checksum (cache_entry_format) was verified: damaged bytes are not
+      // parsed. (Forking for the reader here cost 10-30 ms a hit, more than the hit saves.)
       llvm::Expected<std::unique_ptr<llvm::Module>> parsed =
           frontend_module(entry->bitcode, spec, context);
       if (parsed) {

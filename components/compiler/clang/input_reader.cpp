@@ -6,6 +6,7 @@
 #endif
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -19,19 +20,20 @@
 #include <sstream>
 #include <vector>
 
+#include "plexus/isolated_call.hpp"
+#include "untrusted_bitcode.hpp"
+
 namespace plexus::clang_compiler {
 
 namespace {
 
 std::unique_ptr<llvm::Module> read_bitcode(const std::string& bytes, llvm::LLVMContext& context,
                                            DiagnosticLog& log) {
-  llvm::Expected<std::unique_ptr<llvm::Module>> module =
-      llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "input.bc"), context);
-  if (!module) {
-    log.error("the input is not valid LLVM bitcode: " + llvm::toString(module.takeError()));
-    return nullptr;
-  }
-  return std::move(*module);
+  std::string problem;
+  std::unique_ptr<llvm::Module> module =
+      compiler_shared::parse_untrusted_bitcode(bytes, context, problem);
+  if (!module) log.error("the input is " + problem);
+  return module;
 }
 
 std::unique_ptr<llvm::Module> read_ir_text(const std::string& text, const std::string& name,
@@ -77,6 +79,8 @@ bool validate_spirv(const std::string& bytes, DiagnosticLog& log) {
 #endif
 }
 
+// In a child process (run_isolated): SPIRV-LLVM-Translator 15 asserts or crashes on some
+// SPIR-V that spvValidate accepts. The child sends the module back as bitcode.
 std::unique_ptr<llvm::Module> read_spirv(const std::string& bytes, llvm::LLVMContext& context,
                                          DiagnosticLog& log) {
   constexpr std::uint32_t magic = 0x07230203, swapped = 0x03022307;
@@ -88,17 +92,46 @@ std::unique_ptr<llvm::Module> read_spirv(const std::string& bytes, llvm::LLVMCon
         "and 5 words expected)");
     return nullptr;
   }
-  if (!validate_spirv(bytes, log)) return nullptr;
-  std::istringstream stream(bytes);
-  llvm::Module* module = nullptr;
-  std::string why;
-  SPIRV::TranslatorOpts options;
-  if (!llvm::readSpirv(context, options, stream, module, why) || module == nullptr) {
-    delete module;
-    log.error("the SPIR-V module could not be translated to LLVM IR: " + why);
+  const IsolatedResult translated = run_isolated([&](std::string& output, std::string& message) {
+    DiagnosticLog scratch;
+    if (!validate_spirv(bytes, scratch)) {
+      message = scratch.diagnostics().front().message;
+      return false;
+    }
+    std::istringstream stream(bytes);
+    llvm::Module* module = nullptr;
+    std::string why;
+    SPIRV::TranslatorOpts options;
+    if (!llvm::readSpirv(context, options, stream, module, why) || module == nullptr) {
+      message = "the SPIR-V module could not be translated to LLVM IR: " + why;
+      return false;
+    }
+    std::string problems;
+    llvm::raw_string_ostream problem_stream(problems);
+    if (llvm::verifyModule(*module, &problem_stream)) {
+      message = "the input module is not valid LLVM IR: " + problem_stream.str();
+      return false;
+    }
+    llvm::raw_string_ostream bitcode(output);
+    llvm::WriteBitcodeToFile(*module, bitcode);
+    bitcode.flush();
+    return true;
+  });
+  if (!translated.succeeded) {
+    log.error(translated.failure.starts_with("the ")
+                  ? translated.failure
+                  : "the SPIR-V module could not be translated to LLVM IR: the SPIR-V translator "
+                    "failed on it (" + translated.failure + ")");
     return nullptr;
   }
-  return std::unique_ptr<llvm::Module>(module);
+  llvm::Expected<std::unique_ptr<llvm::Module>> module = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(translated.output, "input.spv.bc"), context);
+  if (!module) {
+    log.error("internal: the SPIR-V translator's module does not parse: " +
+              llvm::toString(module.takeError()));
+    return nullptr;
+  }
+  return std::move(*module);
 }
 
 }  // namespace

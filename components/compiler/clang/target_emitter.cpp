@@ -1,6 +1,5 @@
 #include "target_emitter.hpp"
 
-#include <LLVMSPIRVLib.h>
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -29,6 +28,7 @@
 #include "device_code_checks.hpp"
 #include "kernel_inspector.hpp"
 #include "plexus/log.hpp"
+#include "spirv_writer.hpp"
 
 namespace plexus::clang_compiler {
 
@@ -154,21 +154,8 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit(llvm::Module& module,
   switch (spec.format) {
     case BinaryFormat::spir_bitcode:
       return bitcode_of(module);
-    case BinaryFormat::spirv: {
-      std::ostringstream stream;
-      std::string why;
-      // Core SPIR-V 1.0, no extensions: what OpenCL 2.x drivers and Level Zero accept and
-      // what `spirv-val --target-env opencl2.0` checks. (Left to itself the translator
-      // declares 1.4 for C++ for OpenCL 2021 modules.)
-      SPIRV::TranslatorOpts options(SPIRV::VersionNumber::SPIRV_1_0);
-      compiler_shared::order_blocks_for_spirv(module);
-      if (!llvm::writeSpirv(&module, options, stream, why)) {
-        log.error("the SPIR-V translation failed: " + why);
-        return std::nullopt;
-      }
-      const std::string bytes = stream.str();
-      return to_bytes(bytes.data(), bytes.size());
-    }
+    case BinaryFormat::spirv:
+      return write_spirv(module, spec.spirv_version_limit, log);
     case BinaryFormat::llvm_bitcode:
       if (!link_host_device_library(module, log)) return std::nullopt;
       return bitcode_of(module);

@@ -1,7 +1,7 @@
 // TargetEmitter: the back half of the pipeline, from one LLVM module to the bytes of a
-// BinaryFormat: SPIR bitcode (as is), SPIR-V (llvm::writeSpirv), PTX and AMDGCN (link
-// libclc with LinkOnlyNeeded, internalize, O3 so the builtins inline, then the target's
-// TargetMachine), host bitcode (link the host device library, when one is configured).
+// BinaryFormat: SPIR bitcode (as is), SPIR-V (write_spirv, in a child process), PTX and
+// AMDGCN (link libclc with LinkOnlyNeeded, internalize, O3 so the builtins inline, then
+// the target's TargetMachine), host bitcode (link the host device library, when one is configured).
 //
 // Ownership/thread-safety: immutable after construction except for the shared
 // DeviceLibraries (itself thread-safe), which must outlive it; emit() may be called from

@@ -13,6 +13,8 @@
 #include "device_code_checks.hpp"
 #include "kernel_inspector.hpp"
 #include "kernel_selector.hpp"
+#include "spirv_translator_input.hpp"
+#include "untrusted_bitcode.hpp"
 
 namespace plexus::process_compiler {
 
@@ -52,7 +54,16 @@ std::optional<StagedBitcode> BitcodeStage::prepare(const std::string& bitcode,
     context.setOpaquePointers(false);
   else if (!spec.typed_pointers)
     context.setOpaquePointers(true);
-  std::unique_ptr<llvm::Module> module = parse(bitcode, context, log);
+  // The user's bitcode is parsed in a child first (LLVM's reader crashes on some
+  // malformed files); the tools' own output is parsed here directly.
+  std::unique_ptr<llvm::Module> module;
+  if (request.language == SourceLanguage::llvm_bitcode) {
+    std::string problem;
+    module = compiler_shared::parse_untrusted_bitcode(bitcode, context, problem);
+    if (!module) log.error("the input is " + problem);
+  } else {
+    module = parse(bitcode, context, log);
+  }
   if (!module) return std::nullopt;
   bool changed = false;
   if (!from_source) {
@@ -83,9 +94,9 @@ std::optional<StagedBitcode> BitcodeStage::prepare(const std::string& bitcode,
   // As compiler/clang does before linking libclc (which lacks work_group_barrier).
   if (spec.format == BinaryFormat::ptx || spec.format == BinaryFormat::amdgcn)
     changed = compiler_shared::BarrierLowering::lower_work_group_barrier(*module) || changed;
-  // As compiler/clang does before translating (SPIR-V needs dominators first).
-  if (spec.format == BinaryFormat::spirv)
-    changed = compiler_shared::order_blocks_for_spirv(*module) || changed;
+  // As compiler/clang does before translating (no freeze; dominators first).
+  if (spec.format == BinaryFormat::spirv && !request.emit_ir)
+    changed = compiler_shared::prepare_for_spirv_translator(*module) || changed;
   StagedBitcode staged;
   staged.kernels = compiler_shared::KernelInspector::inspect(*module);
   staged.bitcode = changed ? write(*module) : bitcode;

@@ -15,8 +15,10 @@
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
 #include "source_stage.hpp"
+#include "spirv_version.hpp"
 #include "target_spec.hpp"
 #include "temp_directory.hpp"
+#include "tool_runner.hpp"
 #include "tool_step.hpp"
 
 namespace plexus::process_compiler {
@@ -165,9 +167,20 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
     }
     bool ok = false;
     if (spec.format == BinaryFormat::spirv) {
-      // Core SPIR-V 1.0, as compiler/clang writes it.
-      ok = ToolStep::run(translator, {"--spirv-max-version=1.0", staged_file, "-o", output_file},
-                         names, log);
+      // At the lowest SPIR-V version that works, up to the target's, as compiler/clang.
+      const auto translate = [&](std::uint32_t max_version) {
+        const ToolResult run = ToolRunner::run(
+            translator, {"--spirv-max-version=" + compiler_shared::spirv_version_name(max_version),
+                         staged_file, "-o", output_file});
+        compiler_shared::SpirvAttempt attempt;
+        attempt.succeeded = run.succeeded && dir.read("output", attempt.spirv);
+        if (!attempt.succeeded)
+          attempt.failure = ToolStep::failure(translator, run.status, run.output, names);
+        return attempt;
+      };
+      const std::optional<std::string> spirv = compiler_shared::translate_at_lowest_version(
+          spec.spirv_version_limit, translate, log);
+      ok = spirv.has_value();
     } else if (host_link) {
       ok = ToolStep::run(linker,
                          {"--only-needed", staged_file, host_device_library_, "-o", output_file},

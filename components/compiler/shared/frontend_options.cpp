@@ -15,6 +15,12 @@ bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
+// -O, -O0..-O3, -Os, -Oz: what optimization_level() reads.
+bool is_level_option(std::string_view token) {
+  return token == "-O" || token == "-Os" || token == "-Oz" ||
+         (token.size() == 3 && starts_with(token, "-O") && token[2] >= '0' && token[2] <= '3');
+}
+
 // Translates the user's (driver-style) options to frontend options.
 bool translate_options(const std::vector<std::string>& tokens, std::vector<std::string>& args,
                        bool& has_cl_std, bool& default_header, DiagnosticLog& log) {
@@ -39,6 +45,8 @@ bool translate_options(const std::vector<std::string>& tokens, std::vector<std::
       args.insert(args.end(), {"-debug-info-kind=limited", "-dwarf-version=4"});
     } else if (token == "-cl-no-stdinc") {
       default_header = false;
+    } else if (token == "-cl-opt-disable" || is_level_option(token)) {
+      // in the -O level arguments() passes (optimization_level)
     } else if (token == "-cl-denorms-are-zero") {
       args.push_back("-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
     } else {
@@ -68,11 +76,10 @@ unsigned FrontendOptions::optimization_level(const CompileRequest& request) {
   for (const std::string& token : user_tokens(request)) {
     if (token == "-cl-opt-disable") {
       level = 0;
-    } else if (starts_with(token, "-O") && token.size() == 3 && token[2] >= '0' &&
-               token[2] <= '3') {
-      level = static_cast<unsigned>(token[2] - '0');
-    } else if (token == "-O" || token == "-Os" || token == "-Oz") {
-      level = 2;
+    } else if (is_level_option(token)) {
+      level = token.size() == 3 && token[2] >= '0' && token[2] <= '3'
+                  ? static_cast<unsigned>(token[2] - '0')
+                  : 2;
     }
   }
   return level;
@@ -93,7 +100,9 @@ std::optional<std::vector<std::string>> FrontendOptions::arguments(const Compile
                                    "-nobuiltininc",
                                    "-internal-isystem",
                                    resource_dir + "/include",
-                                   "-O2"};
+                                   // -cl-opt-disable and the user's -O (the last one wins);
+                                   // an explicit -O would override -cl-opt-disable in clang.
+                                   "-O" + std::to_string(optimization_level(request))};
   if (!target.cpu.empty()) args.insert(args.end(), {"-target-cpu", target.cpu});
   for (const std::string& feature : target.features)
     args.insert(args.end(), {"-target-feature", feature});

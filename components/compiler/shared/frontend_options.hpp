@@ -1,6 +1,7 @@
 // FrontendOptions: the clang -cc1 arguments both compiler components give the frontend
 // for one source (compiler/clang in process, compiler/process on a command line), so the
-// two compile the same thing: triple, language, resource directory, -O2, target CPU and
+// two compile the same thing: triple, language, resource directory, the -O level
+// (-cl-opt-disable: -O0; else the user's last -O, else -O2), target CPU and
 // features, pointer mode, the user's options (split like a shell would; options that would
 // take the target, the language, the output or LLVM's process-wide command line away are
 // refused), the OpenCL header flags and C++ for OpenCL's default -cl-std.

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "plexus/error.hpp"
+#include "spirv_version.hpp"
 
 namespace plexus::compiler_shared {
 
@@ -29,7 +30,15 @@ TargetSpec target_spec_for(BinaryFormat format, std::string_view architecture,
   TargetSpec spec;
   spec.format = format;
   switch (format) {
-    case BinaryFormat::spirv:
+    case BinaryFormat::spirv: {
+      DiagnosticLog log;
+      const std::optional<std::uint32_t> limit = spirv_version_limit(architecture, log);
+      if (!limit) throw error(error_category::invalid_argument, log.diagnostics().front().message);
+      spec.spirv_version_limit = *limit;
+      spec.triple = "spir64-unknown-unknown";
+      spec.typed_pointers = true;
+      return spec;
+    }
     case BinaryFormat::spir_bitcode:
       spec.triple = "spir64-unknown-unknown";
       spec.typed_pointers = true;

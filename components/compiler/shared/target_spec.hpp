@@ -7,6 +7,7 @@
 // Plain data; target_spec_for() is a pure function (thread-safe).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,10 +27,14 @@ struct TargetSpec {
   // properties and the host device library can tell them apart.
   bool fake_address_space_map = false;
   std::string libclc_file;  // file inside the libclc directory; empty: none
+  // spirv: the highest SPIR-V version the device accepts (spirv_version.hpp), from the
+  // architecture ("spirv1.2"; none: 1.4, the translator's highest).
+  std::uint32_t spirv_version_limit = 0;
 };
 
-// Throws plexus::error(unsupported) for formats these compilers cannot produce; the message
-// names `compiler`.
+// Throws plexus::error(unsupported) for formats these compilers cannot produce (the message
+// names `compiler`), plexus::error(invalid_argument) for a spirv architecture that names no
+// SPIR-V version.
 TargetSpec target_spec_for(BinaryFormat format, std::string_view architecture,
                            std::string_view compiler = "clang");
 

@@ -27,6 +27,10 @@ struct DeviceInfo {
   std::uint64_t local_memory_bytes = 0;
   std::uint64_t max_work_group_size = 0;
   std::vector<BinaryFormat> formats;  // loadable code formats, most preferred first
+  // The highest SPIR-V version the device loads ("1.2"; from OpenCL's CL_DEVICE_IL_VERSION),
+  // empty when it loads no SPIR-V or does not say. Runtime::build compiles SPIR-V for it
+  // with target_architecture "spirv" + this.
+  std::string spirv_version;
 };
 
 }  // namespace plexus

@@ -34,9 +34,14 @@ std::string format_list(const std::vector<BinaryFormat>& formats) {
   return text.empty() ? "none" : text;
 }
 
-// Formats whose code depends on the device's architecture name.
-bool needs_architecture(BinaryFormat format) {
-  return format == BinaryFormat::ptx || format == BinaryFormat::amdgcn;
+// The compile request's target_architecture for `format` on the device: its architecture
+// name for native code, the highest SPIR-V version it loads for SPIR-V ("spirv1.2"; none
+// known: the compiler's default), nothing otherwise.
+std::string architecture_for(BinaryFormat format, const DeviceInfo& info) {
+  if (format == BinaryFormat::ptx || format == BinaryFormat::amdgcn) return info.architecture;
+  if (format == BinaryFormat::spirv && !info.spirv_version.empty())
+    return "spirv" + info.spirv_version;
+  return {};
 }
 
 }  // namespace
@@ -74,7 +79,7 @@ std::shared_ptr<const detail::BundleState> Runtime::build_bundle(const std::stri
       continue;
     }
     detail::ProgramKey key{detail::source_hash(source), bundle->options, *format,
-                           needs_architecture(*format) ? info.architecture : std::string(),
+                           architecture_for(*format, info),
                            source};
     auto program = runtime.programs.compile(*compiler, key, option_list);
     try {
