@@ -30,14 +30,6 @@ std::string run_tool(const std::string& tool, const std::vector<std::byte>& bina
   return output;
 }
 
-std::vector<std::shared_ptr<Compiler>> compilers() {
-  std::vector<std::shared_ptr<Compiler>> all = {load_compiler("clang")};
-#ifdef PLEXUS_TEST_HAVE_PROCESS_COMPILER
-  all.push_back(load_compiler("process"));
-#endif
-  return all;
-}
-
 struct Outputs {
   std::string ir;  // llvm-dis of the emit_ir module for the target
   CompileResult binary;
@@ -62,7 +54,7 @@ Outputs compile_both(Compiler& compiler, const std::string& source, BinaryFormat
 // `options` and without.
 void each_target(const std::string& source, const std::vector<std::string>& options,
                  const std::function<void(BinaryFormat, const Outputs&, const Outputs&)>& check) {
-  for (const auto& compiler : compilers()) {
+  for (const auto& compiler : compilers_under_test()) {
     for (const BinaryFormat target : compiler->targets()) {
       INFO("target " << to_string(target) << ", options " << options.front());
       const Outputs with = compile_both(*compiler, source, target, options);
@@ -128,7 +120,7 @@ TEST_CASE("options: the floating-point options reach every function", "[compiler
 TEST_CASE("options: -cl-fast-relaxed-math defines __FAST_RELAXED_MATH__", "[compiler][options]") {
   const std::string source = "#ifndef __FAST_RELAXED_MATH__\n#error no macro\n#endif\n" +
                              std::string(arithmetic);
-  for (const auto& compiler : compilers()) {
+  for (const auto& compiler : compilers_under_test()) {
     CHECK(compiler->compile(request(source, BinaryFormat::spirv, {"-cl-fast-relaxed-math"}))
               .succeeded);
     const CompileResult without = compiler->compile(request(source, BinaryFormat::spirv));
@@ -167,7 +159,7 @@ TEST_CASE("options: -cl-kernel-arg-info keeps the argument names", "[compiler][o
 }
 
 TEST_CASE("options: -cl-std selects the OpenCL C version", "[compiler][options]") {
-  for (const auto& compiler : compilers()) {
+  for (const auto& compiler : compilers_under_test()) {
     for (const auto& [option, version] : std::vector<std::pair<std::string, std::string>>{
              {"-cl-std=CL1.2", "120"}, {"-cl-std=CL2.0", "200"}, {"-cl-std=CL3.0", "300"}}) {
       const std::string source = "#if __OPENCL_C_VERSION__ != " + version +
@@ -196,7 +188,7 @@ TEST_CASE("options: -w silences warnings, -Werror makes them errors", "[compiler
   const char* source = R"(
 __kernel void k(__global int* a) { a[0]; a[1] = 2; }
 )";
-  for (const auto& compiler : compilers()) {
+  for (const auto& compiler : compilers_under_test()) {
     for (const BinaryFormat target : compiler->targets()) {
       INFO(to_string(target));
       const CompileResult plain = compiler->compile(request(source, target));
@@ -223,7 +215,7 @@ TEST_CASE("options: -D and -I, joined and separate", "[compiler][options]") {
 #endif
 __kernel void k(__global int* a) { a[get_global_id(0)] *= FACTOR * SCALE; }
 )";
-  for (const auto& compiler : compilers()) {
+  for (const auto& compiler : compilers_under_test()) {
     for (const BinaryFormat target : compiler->targets()) {
       INFO(to_string(target));
       const CompileResult joined =

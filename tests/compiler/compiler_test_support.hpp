@@ -81,6 +81,16 @@ inline Compiler& clang_compiler() {
   return *compiler;
 }
 
+// compiler/clang, and compiler/process where the test is built with it
+// (PLEXUS_TEST_HAVE_PROCESS_COMPILER): for behaviour both must share.
+inline std::vector<std::shared_ptr<Compiler>> compilers_under_test() {
+  std::vector<std::shared_ptr<Compiler>> all = {load_compiler("clang")};
+#ifdef PLEXUS_TEST_HAVE_PROCESS_COMPILER
+  all.push_back(load_compiler("process"));
+#endif
+  return all;
+}
+
 inline CompileRequest request(std::string source, BinaryFormat target,
                               std::vector<std::string> options = {},
                               SourceLanguage language = SourceLanguage::opencl_c) {

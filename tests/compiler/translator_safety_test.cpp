@@ -46,18 +46,10 @@ __kernel void shuffle(__global float* a) {
 }
 )";
 
-std::vector<std::shared_ptr<Compiler>> compilers() {
-  std::vector<std::shared_ptr<Compiler>> all = {load_compiler("clang")};
-#ifdef PLEXUS_TEST_HAVE_PROCESS_COMPILER
-  all.push_back(load_compiler("process"));
-#endif
-  return all;
-}
-
 }  // namespace
 
 TEST_CASE("translator: freeze and vector reductions are rewritten, not fatal", "[compiler]") {
-  for (const auto& compiler : compilers()) {
+  for (const auto& compiler : compilers_under_test()) {
     const CompileResult frozen = compiler->compile(request(
         spir_ir("", "  %r = freeze i32 %v"), BinaryFormat::spirv, {}, SourceLanguage::llvm_ir_text));
     require_valid_spirv(frozen);
@@ -84,7 +76,7 @@ TEST_CASE("translator: what it cannot translate is an error with its message", "
 
 TEST_CASE("translator: the lowest SPIR-V version the module needs, up to the target's",
           "[compiler]") {
-  for (const auto& compiler : compilers()) {
+  for (const auto& compiler : compilers_under_test()) {
     const CompileResult plain = compiler->compile(request(vector_add_source, BinaryFormat::spirv));
     require_valid_spirv(plain);
     CHECK(spirv_version(plain.binary) == 0x00010000);
