@@ -36,7 +36,9 @@ or defines no kernels, 2 for a mistake in the command line.
   -o, --output    output file (default: FILE with the target's extension; - writes the
                   binary to standard output)
   --kernel NAME   keep only this kernel (an error if FILE does not define it)
-  --arch ARCH     target architecture (ptx: sm_80 by default; amdgcn: gfx90a, ...)
+  --arch ARCH     target architecture (ptx: sm_80 by default; amdgcn: gfx90a, ...;
+                  spirv: the highest SPIR-V version the device takes, spirv1.2; 1.4 by
+                  default, the module gets the lowest version it needs)
   --language L    cl, clcpp, bc, ll, spv (default: from FILE's extension; .cl otherwise)
   --compiler NAME the compiler component to use (e.g. clang, process)
   --config FILE   the project file (instead of PLEXUS_CONFIG or ./plexus.toml), on top of
