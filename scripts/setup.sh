@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   # build
   cmake ninja-build g++ pkg-config git
+  # the host device library's builtin generators (backends/host/device_library/generator)
+  python3
   # core: plugin loading, config, logging, tests
   libboost1.81-dev libspdlog-dev libfmt-dev libtomlplusplus-dev catch2
   # cache stores

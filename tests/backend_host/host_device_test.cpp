@@ -177,6 +177,27 @@ __kernel void vadd(__global const float* a, __global const float* b, __global fl
   CHECK_THAT(ir, Catch::Contains("!invariant.load"));
 }
 
+TEST_CASE("host: the work-group loop of a kernel calling conversions, integer and relational "
+          "builtins is vectorised", "[backend-host]") {
+  TempDir dir;
+  const fs::path dump = dir.path() / "module.ll";
+  {
+    ScopedEnv env("PLEXUS_HOST_DUMP_IR", dump.string());
+    build(host_device(), R"(
+__kernel void mixed(__global const float* a, __global const int* b, __global int* c) {
+  size_t i = get_global_id(0);
+  c[i] = convert_int_sat_rte(a[i] * 1000.0f) + hadd(b[i], 3) + add_sat(b[i], 7) +
+         select(1, 2, isless(a[i], 0.0f)) + convert_int(convert_uchar_sat(b[i]));
+})");
+  }
+  std::ifstream in(dump);
+  const std::string ir((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  INFO(ir);
+  CHECK_THAT(ir, Catch::Contains("define void @mixed.plexus_group"));
+  CHECK_THAT(ir, Catch::Contains(" x float> "));
+  CHECK_THAT(ir, Catch::Contains(" x i32> "));
+}
+
 TEST_CASE("host: modules load and run from several threads at once", "[backend-host]") {
   Device& device = host_device();
   Compiler& compiler = clang_compiler();  // compiled first: what runs in parallel is the JIT

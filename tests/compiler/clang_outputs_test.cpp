@@ -123,6 +123,21 @@ TEST_CASE("clang: a builtin libclc lacks for PTX is a clear error, not a broken 
   CHECK(clang_compiler().compile(request(source, BinaryFormat::spirv)).succeeded);
 }
 
+TEST_CASE("clang: host bitcode calling a function nothing defines is a build error naming it",
+          "[compiler]") {
+  const CompileResult missing =
+      clang_compiler().compile(request(undefined_function_source, BinaryFormat::llvm_bitcode));
+  INFO(missing.log);
+  CHECK_FALSE(missing.succeeded);
+  CHECK(missing.log.find("plexus_test_undefined") != std::string::npos);
+  CHECK(missing.log.find("host device library") != std::string::npos);
+  // The OpenCL C 1.2 builtins are all in the library.
+  const CompileResult builtins =
+      clang_compiler().compile(request(builtin_families_source, BinaryFormat::llvm_bitcode));
+  INFO(builtins.log);
+  CHECK(builtins.succeeded);
+}
+
 TEST_CASE("clang: host bitcode parses back and contains the kernel", "[compiler]") {
   const CompileResult result =
       clang_compiler().compile(request(vector_add_source, BinaryFormat::llvm_bitcode));

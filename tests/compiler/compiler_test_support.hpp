@@ -119,6 +119,32 @@ __kernel void vadd(__global const float* a, __global const float* b, __global fl
 }
 )";
 
+// A kernel calling a function that nothing defines (a build error for every native target).
+inline const char* const undefined_function_source = R"(
+int plexus_test_undefined(int);
+__kernel void k(__global int* g) { g[0] = plexus_test_undefined(g[1]); }
+)";
+
+// A kernel calling builtins of every OpenCL C 1.2 family the host device library has
+// (conversions, vector loads, relational, integer, math with pointers, geometric, shuffle,
+// async copies) and printf (the C library's): everything resolves for the host.
+inline const char* const builtin_families_source = R"(
+__kernel void k(__global float* f, __global int* g, __local float* scratch) {
+  size_t i = get_global_id(0);
+  int4 c = convert_int4_sat_rte(vload4(i, f));
+  float3 v = vload3(i, f);
+  int e;
+  float m = frexp(f[i], &e) + sinpi(f[i]) + lgamma(f[i]) + dot(v, cross(v, v)) +
+            length(normalize(v)) + vload_half(i, (__global half*)g);
+  vstore_half_rtz(m, i, (__global half*)g);
+  g[i] = popcount(c.x) + rotate(c.y, 3) + add_sat(c.z, e) + any(c) + select(1, 2, c.w) +
+         shuffle(c, (uint4)(3, 2, 1, 0)).x + isnan(m) + (int)convert_float_rtp((long)g[i]);
+  event_t done = async_work_group_copy(scratch, f, 16, 0);
+  wait_group_events(1, &done);
+  if (i == 0) printf("%f\n", scratch[0]);
+}
+)";
+
 // spirv-val --target-env opencl2.0 on the module: its exit status (output in `output`).
 inline int spirv_val_status(const std::vector<std::byte>& spirv, std::string& output) {
   TempDir dir;

@@ -75,6 +75,20 @@ TEST_CASE("process: an unknown processor or a builtin libclc lacks is a clear er
   CHECK(printf_result.log.find("printf") != std::string::npos);
 }
 
+TEST_CASE("process: host bitcode calling a function nothing defines is a build error naming it",
+          "[compiler]") {
+  const CompileResult missing =
+      process_compiler().compile(request(undefined_function_source, BinaryFormat::llvm_bitcode));
+  INFO(missing.log);
+  CHECK_FALSE(missing.succeeded);
+  CHECK(missing.log.find("plexus_test_undefined") != std::string::npos);
+  CHECK(missing.log.find("host device library") != std::string::npos);
+  const CompileResult builtins =
+      process_compiler().compile(request(builtin_families_source, BinaryFormat::llvm_bitcode));
+  INFO(builtins.log);
+  CHECK(builtins.succeeded);
+}
+
 TEST_CASE("process: host bitcode and AMDGCN objects", "[compiler]") {
   const CompileResult host =
       process_compiler().compile(request(vector_add_source, BinaryFormat::llvm_bitcode));

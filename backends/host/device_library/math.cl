@@ -59,7 +59,13 @@
   PLEXUS_VEC3(name, float) PLEXUS_VEC3(name, double)
 
 PLEXUS_UNARY(sqrt, __builtin_sqrtf, __builtin_sqrt)
-PLEXUS_UNARY(cbrt, __builtin_cbrtf, __builtin_cbrt)
+// libm's double cbrt errs by up to 3 ulps (the limit is 2): one Newton step on it.
+static double plexus_cbrt(double x) {
+  double r = __builtin_cbrt(x);
+  if (r == 0 || !(__builtin_fabs(r) < __builtin_inf())) return r;
+  return r - (r - x / (r * r)) / 3.0;
+}
+PLEXUS_UNARY(cbrt, __builtin_cbrtf, plexus_cbrt)
 PLEXUS_UNARY(exp, __builtin_expf, __builtin_exp)
 PLEXUS_UNARY(exp2, __builtin_exp2f, __builtin_exp2)
 PLEXUS_UNARY(expm1, __builtin_expm1f, __builtin_expm1)
@@ -89,7 +95,16 @@ PLEXUS_UNARY(erf, __builtin_erff, __builtin_erf)
 PLEXUS_UNARY(rsqrt, PLEXUS_RSQRT_F, PLEXUS_RSQRT_D)
 
 PLEXUS_BINARY(pow, __builtin_powf, __builtin_pow)
-PLEXUS_BINARY(powr, __builtin_powf, __builtin_pow)
+// powr is pow for x >= 0 with its own special cases: NaN for x < 0, 0^0, inf^0, 1^inf
+// and any NaN argument.
+#define PLEXUS_POWR(x, y, pow_function)                                                  \
+  (((x) < 0 || (x) != (x) || (y) != (y) || ((x) == 0 && (y) == 0) ||                     \
+    (__builtin_isinf(x) && (y) == 0) || ((x) == 1 && __builtin_isinf(y)))                \
+       ? __builtin_nan("")                                                               \
+       : pow_function(__builtin_fabs(x), y))  /* +0 for -0: powr(-0, y < 0) is +inf */
+#define PLEXUS_POWR_F(x, y) ((float)PLEXUS_POWR(x, y, __builtin_powf))
+#define PLEXUS_POWR_D(x, y) PLEXUS_POWR(x, y, __builtin_pow)
+PLEXUS_BINARY(powr, PLEXUS_POWR_F, PLEXUS_POWR_D)
 PLEXUS_BINARY(atan2, __builtin_atan2f, __builtin_atan2)
 PLEXUS_BINARY(hypot, __builtin_hypotf, __builtin_hypot)
 PLEXUS_BINARY(fmod, __builtin_fmodf, __builtin_fmod)
@@ -99,8 +114,9 @@ PLEXUS_BINARY(fmax, __builtin_fmaxf, __builtin_fmax)
 PLEXUS_VEC2_SCALARS(fmin, float) PLEXUS_VEC2_SCALARS(fmin, double)
 PLEXUS_VEC2_SCALARS(fmax, float) PLEXUS_VEC2_SCALARS(fmax, double)
 
-PLEXUS_DEF float pown(float x, int n) { return __builtin_powif(x, n); }
-PLEXUS_DEF double pown(double x, int n) { return __builtin_powi(x, n); }
+// pow, not powi's repeated products (which overflow on the way to a result in range).
+PLEXUS_DEF float pown(float x, int n) { return (float)__builtin_pow((double)x, (double)n); }
+PLEXUS_DEF double pown(double x, int n) { return __builtin_pow(x, (double)n); }
 
 PLEXUS_TERNARY(fma, __builtin_fmaf(x, y, z), __builtin_fma(x, y, z))
 PLEXUS_TERNARY(mad, x * y + z, x * y + z)

@@ -158,6 +158,14 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit(llvm::Module& module,
       return write_spirv(module, spec.spirv_version_limit, log);
     case BinaryFormat::llvm_bitcode:
       if (!link_host_device_library(module, log)) return std::nullopt;
+      if (!host_device_library_.empty()) {
+        if (const std::string missing =
+                compiler_shared::unresolved_functions(module, BinaryFormat::llvm_bitcode);
+            !missing.empty()) {
+          log.error(compiler_shared::host_unresolved_message(missing));
+          return std::nullopt;
+        }
+      }
       return bitcode_of(module);
     case BinaryFormat::ptx:
     case BinaryFormat::amdgcn:

@@ -8,6 +8,7 @@
 
 #include "bitcode_stage.hpp"
 #include "clang_output_parser.hpp"
+#include "device_code_checks.hpp"
 #include "diagnostic_log.hpp"
 #include "frontend_options.hpp"
 #include "host_device_library.hpp"
@@ -192,6 +193,14 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
     if (!ok || log.has_errors() || !dir.read("output", binary)) {
       if (!log.has_errors()) log.error("the tools wrote no output");
       return finish(std::move(result), log);
+    }
+    if (host_link) {
+      if (const std::string missing =
+              BitcodeStage::unresolved_functions(binary, BinaryFormat::llvm_bitcode, log);
+          !missing.empty() || log.has_errors()) {
+        if (!missing.empty()) log.error(compiler_shared::host_unresolved_message(missing));
+        return finish(std::move(result), log);
+      }
     }
   }
   using milliseconds = std::chrono::duration<double, std::milli>;

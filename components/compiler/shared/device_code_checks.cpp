@@ -1,5 +1,7 @@
 #include "device_code_checks.hpp"
 
+#include <dlfcn.h>
+
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/CFG.h>
@@ -16,9 +18,19 @@ std::string unresolved_functions(const llvm::Module& module, BinaryFormat format
     if (format == BinaryFormat::ptx &&
         (name == "vprintf" || name == "malloc" || name == "free" || name == "__assertfail"))
       continue;
+    // The host backend's JIT: its runtime symbols, then the process (libm, printf).
+    if (format == BinaryFormat::llvm_bitcode &&
+        (name.startswith("__plexus_") || dlsym(RTLD_DEFAULT, name.str().c_str()) != nullptr))
+      continue;
     names += (names.empty() ? "" : ", ") + llvm::demangle(name.str());
   }
   return names;
+}
+
+std::string host_unresolved_message(const std::string& missing) {
+  return "the kernels call functions that neither they nor the host device library define, "
+         "so the llvm_bitcode code would not load on the host backend: " +
+         missing;
 }
 
 bool order_blocks_for_spirv(llvm::Module& module) {
