@@ -156,20 +156,25 @@ __kernel void uses(__global float* out, __global int* counter) {
   }
 }
 
-TEST_CASE("host: the work-group loop of a kernel without barriers is vectorised",
-          "[backend-host]") {
+// The optimised IR of `source` loaded on the host device (PLEXUS_HOST_DUMP_IR).
+std::string optimised_ir(const std::string& source) {
   TempDir dir;
   const fs::path dump = dir.path() / "module.ll";
   {
     ScopedEnv env("PLEXUS_HOST_DUMP_IR", dump.string());
-    build(host_device(), R"(
+    build(host_device(), source);
+  }
+  std::ifstream in(dump);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST_CASE("host: the work-group loop of a kernel without barriers is vectorised",
+          "[backend-host]") {
+  const std::string ir = optimised_ir(R"(
 __kernel void vadd(__global const float* a, __global const float* b, __global float* c) {
   size_t i = get_global_id(0);
   c[i] = a[i] + b[i];
 })");
-  }
-  std::ifstream in(dump);
-  const std::string ir((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   INFO(ir);
   CHECK_THAT(ir, Catch::Contains("define void @vadd.plexus_group"));
   CHECK_THAT(ir, Catch::Contains(" x float> "));  // vector loads/adds/stores
@@ -179,19 +184,12 @@ __kernel void vadd(__global const float* a, __global const float* b, __global fl
 
 TEST_CASE("host: the work-group loop of a kernel calling conversions, integer and relational "
           "builtins is vectorised", "[backend-host]") {
-  TempDir dir;
-  const fs::path dump = dir.path() / "module.ll";
-  {
-    ScopedEnv env("PLEXUS_HOST_DUMP_IR", dump.string());
-    build(host_device(), R"(
+  const std::string ir = optimised_ir(R"(
 __kernel void mixed(__global const float* a, __global const int* b, __global int* c) {
   size_t i = get_global_id(0);
   c[i] = convert_int_sat_rte(a[i] * 1000.0f) + hadd(b[i], 3) + add_sat(b[i], 7) +
          select(1, 2, isless(a[i], 0.0f)) + convert_int(convert_uchar_sat(b[i]));
 })");
-  }
-  std::ifstream in(dump);
-  const std::string ir((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   INFO(ir);
   CHECK_THAT(ir, Catch::Contains("define void @mixed.plexus_group"));
   CHECK_THAT(ir, Catch::Contains(" x float> "));

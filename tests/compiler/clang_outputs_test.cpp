@@ -125,17 +125,7 @@ TEST_CASE("clang: a builtin libclc lacks for PTX is a clear error, not a broken 
 
 TEST_CASE("clang: host bitcode calling a function nothing defines is a build error naming it",
           "[compiler]") {
-  const CompileResult missing =
-      clang_compiler().compile(request(undefined_function_source, BinaryFormat::llvm_bitcode));
-  INFO(missing.log);
-  CHECK_FALSE(missing.succeeded);
-  CHECK(missing.log.find("plexus_test_undefined") != std::string::npos);
-  CHECK(missing.log.find("host device library") != std::string::npos);
-  // The OpenCL C 1.2 builtins are all in the library.
-  const CompileResult builtins =
-      clang_compiler().compile(request(builtin_families_source, BinaryFormat::llvm_bitcode));
-  INFO(builtins.log);
-  CHECK(builtins.succeeded);
+  check_host_functions_resolve(clang_compiler());
 }
 
 TEST_CASE("clang: host bitcode parses back and contains the kernel", "[compiler]") {

@@ -145,6 +145,21 @@ __kernel void k(__global float* f, __global int* g, __local float* scratch) {
 }
 )";
 
+// Host bitcode from `compiler`: a function nothing defines is a build error naming it; the
+// OpenCL C 1.2 builtins all resolve.
+inline void check_host_functions_resolve(Compiler& compiler) {
+  const CompileResult missing =
+      compiler.compile(request(undefined_function_source, BinaryFormat::llvm_bitcode));
+  INFO(missing.log);
+  CHECK_FALSE(missing.succeeded);
+  CHECK(missing.log.find("plexus_test_undefined") != std::string::npos);
+  CHECK(missing.log.find("host device library") != std::string::npos);
+  const CompileResult builtins =
+      compiler.compile(request(builtin_families_source, BinaryFormat::llvm_bitcode));
+  INFO(builtins.log);
+  CHECK(builtins.succeeded);
+}
+
 // spirv-val --target-env opencl2.0 on the module: its exit status (output in `output`).
 inline int spirv_val_status(const std::vector<std::byte>& spirv, std::string& output) {
   TempDir dir;

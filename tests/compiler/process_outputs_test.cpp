@@ -77,16 +77,7 @@ TEST_CASE("process: an unknown processor or a builtin libclc lacks is a clear er
 
 TEST_CASE("process: host bitcode calling a function nothing defines is a build error naming it",
           "[compiler]") {
-  const CompileResult missing =
-      process_compiler().compile(request(undefined_function_source, BinaryFormat::llvm_bitcode));
-  INFO(missing.log);
-  CHECK_FALSE(missing.succeeded);
-  CHECK(missing.log.find("plexus_test_undefined") != std::string::npos);
-  CHECK(missing.log.find("host device library") != std::string::npos);
-  const CompileResult builtins =
-      process_compiler().compile(request(builtin_families_source, BinaryFormat::llvm_bitcode));
-  INFO(builtins.log);
-  CHECK(builtins.succeeded);
+  check_host_functions_resolve(process_compiler());
 }
 
 TEST_CASE("process: host bitcode and AMDGCN objects", "[compiler]") {
