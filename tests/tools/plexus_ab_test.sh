@@ -71,6 +71,38 @@ rects = root.findall('.//{http://www.w3.org/2000/svg}rect')
 circles = root.findall('.//{http://www.w3.org/2000/svg}circle')
 assert len(rects) > 20 and len(circles) == 6, (len(rects), len(circles))
 print('svg ok')"
+# What the picture must say (issue 21): the ratio and noise verdict, the time tasks waited
+# while ready, the critical path, the program with its arguments, the run count and the
+# machine; no track for a queue that was idle (the host's, which only read the result).
+expect "ab: SVG has the verdict, ready waits, critical path, program, runs and machine" 0 "svg text ok" -- python3 -c "
+import re, xml.etree.ElementTree as ET
+ns = '{http://www.w3.org/2000/svg}'
+root = ET.parse('$work/ab.svg').getroot()
+texts = [t.text or '' for t in root.iter(ns + 'text')]
+joined = '\n'.join(texts)
+assert re.search(r'B/A = [0-9.]+ \[[0-9.]+-[0-9.]+\]: (B is (faster|slower)|the difference is within)', joined), joined
+assert re.search(r'waited while ready: [0-9.]+ ms over [0-9]+ tasks', joined), joined
+# Both panels (inorder records few dependencies: its queue order counts) trace a path
+# through the 20 kernels of a 4x4-tile factorisation.
+paths = [int(n) for n in re.findall(r'critical path: ([0-9]+) tasks', joined)]
+assert len(paths) == 2 and min(paths) >= 5, paths
+assert 'program: $cholesky --n 128 --tile 32' in texts, texts[:4]
+assert any(t.startswith('3 measured runs per config (+1 warm-up)') and 'machine: ' in t for t in texts), texts[:4]
+outlined = [r for r in root.iter(ns + 'rect') if r.get('stroke') == 'black']
+assert outlined, 'no task outlined as the critical path'
+assert not [t for t in texts if re.fullmatch(r'host q[0-9]+', t)], 'an idle host queue has a track'
+assert len([t for t in texts if t.startswith('not drawn (idle): host q1 (1 tasks')]) == 2, texts
+print('svg text ok')"
+# Two configs that differ only in an option are named apart (by file), not both 'dag'.
+{ cat "$configs/dag.toml"; printf '[scheduler.dag]\nworkers = 1\n'; } >"$work/dag-w1.toml"
+expect "ab: SVG names configs that differ only in options apart" 0 "labels ok" -- bash -c "
+  '$plexus' ab --config '$configs/dag.toml' --config '$work/dag-w1.toml' --runs 1 --warmup 0 \
+    --out '$work/options' --svg '$work/options.svg' -- '$cholesky' --n 64 --tile 32 >/dev/null &&
+  python3 -c \"
+import xml.etree.ElementTree as ET
+texts = [t.text for t in ET.parse('$work/options.svg').getroot().iter('{http://www.w3.org/2000/svg}text')]
+assert 'A: dag.toml' in texts and 'B: dag-w1.toml' in texts, texts
+print('labels ok')\""
 expect "ab: three configs (--set adds one)" 0 "C/A = " -- \
   "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml" \
   --set scheduler=dag --runs 1 --warmup 0 -- "$cholesky" --n 64 --tile 32

@@ -39,7 +39,8 @@ bytes moved, per-device utilisation, and each config's makespan ratio to the fir
                     $TMPDIR that is removed at the end (kept when a run fails)
   --csv FILE        the raw numbers, one row per run
   --json FILE       the raw numbers and statistics per config
-  --svg FILE        Gantt charts of one representative run per config and a box plot
+  --svg FILE        Gantt charts of one representative run per config (time waited while
+                    ready, critical path, ratio and noise verdict) and a box plot
 )";
 
 std::string letter(std::size_t index) {
@@ -192,7 +193,8 @@ int ab_command(const std::vector<std::string>& args) {
   print_report(std::cout, configs);
   if (auto csv = line.value("csv")) write_csv(*csv, configs);
   if (auto json = line.value("json")) write_json(*json, configs);
-  if (auto svg = line.value("svg")) write_svg(*svg, configs);
+  if (auto svg = line.value("svg"))
+    write_svg(*svg, configs, {command, runs, warmup, machine_description()});
   return 0;
 }
 

@@ -19,10 +19,6 @@ std::vector<double> each(const AbConfig& config, F field) {
   return values;
 }
 
-std::vector<double> makespans_ms(const AbConfig& config) {
-  return each(config, [](const RunResult& run) { return run.makespan_us / 1000; });
-}
-
 std::string fixed(double value, int digits = 2) {
   char text[48];
   std::snprintf(text, sizeof text, "%.*f", digits, value);
@@ -59,6 +55,10 @@ std::string quoted(const std::string& text) {
 }
 
 }  // namespace
+
+std::vector<double> makespans_ms(const AbConfig& config) {
+  return each(config, [](const RunResult& run) { return run.makespan_us / 1000; });
+}
 
 void print_report(std::ostream& out, const std::vector<AbConfig>& configs) {
   TablePrinter table({"config", "scheduler", "makespan ms median [min-max]",

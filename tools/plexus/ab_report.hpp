@@ -18,6 +18,9 @@ struct AbConfig {
   std::vector<RunResult> runs;  // measured runs, in order (warm-up runs excluded)
 };
 
+// The makespans of a config's runs, in ms, in run order.
+std::vector<double> makespans_ms(const AbConfig& config);
+
 // Per config: median [min-max] of makespan and wall time, copies, bytes, tasks; per device
 // utilisation; each config's makespan ratio to the first with its spread and verdict.
 void print_report(std::ostream& out, const std::vector<AbConfig>& configs);

@@ -7,6 +7,9 @@
 #include <functional>
 #include <map>
 #include <sstream>
+#include <thread>
+
+#include <sys/utsname.h>
 
 #include "ab_stats.hpp"
 #include "plexus/error.hpp"
@@ -18,13 +21,64 @@ struct Bar {
   std::string name;
   bool copy = false;
   double start_us = 0, end_us = 0;
+  double ready_us = -1;   // tasks: when their last dependency ended
+  bool critical = false;  // on the critical path
 };
 
+using RowKey = std::pair<int, int>;  // (pid, tid): a device's queue
+
 struct Gantt {
-  std::map<std::pair<int, int>, std::vector<Bar>> rows;  // (pid, tid) -> bars
-  std::map<int, std::string> devices;                    // pid -> name
+  std::map<RowKey, std::vector<Bar>> rows;
+  std::map<int, std::string> devices;  // pid -> name
   double makespan_us = 0;
+  double waited_ready_us = 0;  // the sum over tasks of start - ready
+  std::size_t waited_tasks = 0;
+  // The critical path, last task first: from the task that ended last, each time the
+  // dependency that ended last (the one it waited for), as (row, bar index).
+  std::vector<std::pair<RowKey, std::size_t>> critical;
+  double critical_work_us = 0;  // the sum of its tasks' durations
 };
+
+struct TaskRef {
+  RowKey row;
+  std::size_t bar = 0;
+  double end_us = 0, submit_us = 0;
+  std::vector<long long> dependencies;
+};
+
+// Follows back from the task that ended last, each time to what it waited for last: the
+// dependency that ended last, or the task before it on its queue when that ended later (a
+// queue runs one task at a time); for a task with neither, the last to end before the
+// program submitted it (an in-order scheduler runs tasks as they come: the program waits).
+void find_critical_path(Gantt& gantt, const std::map<long long, TaskRef>& tasks) {
+  std::map<RowKey, std::vector<const TaskRef*>> by_row;
+  for (const auto& [id, task] : tasks) by_row[task.row].push_back(&task);
+  const TaskRef* at = nullptr;
+  for (const auto& [id, task] : tasks)
+    if (!at || task.end_us > at->end_us) at = &task;
+  for (std::size_t guard = 0; at && guard <= tasks.size(); ++guard) {
+    Bar& bar = gantt.rows[at->row][at->bar];
+    bar.critical = true;
+    gantt.critical.push_back({at->row, at->bar});
+    gantt.critical_work_us += bar.end_us - bar.start_us;
+    const TaskRef* previous = nullptr;
+    auto consider = [&](const TaskRef* candidate) {
+      if (candidate != at && candidate->end_us <= bar.start_us + 0.01 &&
+          (!previous || candidate->end_us > previous->end_us))
+        previous = candidate;
+    };
+    for (long long dependency : at->dependencies) {
+      const auto found = tasks.find(dependency);
+      if (found != tasks.end()) consider(&found->second);
+    }
+    for (const TaskRef* on_queue : by_row[at->row]) consider(on_queue);
+    if (!previous) {  // submitted after everything it needed: what ended before its submission
+      for (const auto& [id, task] : tasks)
+        if (task.end_us <= at->submit_us + 0.01) consider(&task);
+    }
+    at = previous;
+  }
+}
 
 Gantt read_gantt(const std::string& trace) {
   std::ifstream in(trace);
@@ -32,6 +86,7 @@ Gantt read_gantt(const std::string& trace) {
   std::stringstream text;
   text << in.rdbuf();
   Gantt gantt;
+  std::map<long long, TaskRef> tasks;
   try {
     const auto root = boost::json::parse(text.str()).as_object();
     for (const auto& value : root.at("traceEvents").as_array()) {
@@ -44,18 +99,66 @@ Gantt read_gantt(const std::string& trace) {
       }
       if (phase != "X") continue;
       const std::string category(event.at("cat").as_string());
-      if (category == "launch") continue;  // the task bar shows the kernel
+      // Tasks and their copies only: the task bar shows its kernel (launch), and the
+      // runtime's own work (compiles, module loads, allocations) and waits have no row.
+      if (category != "task" && category != "copy") continue;
       const double ts = event.at("ts").to_number<double>(),
                    dur = event.at("dur").to_number<double>();
       const int tid = static_cast<int>(event.at("tid").to_number<double>());
-      gantt.rows[{pid, tid}].push_back(
-          {std::string(event.at("name").as_string()), category == "copy", ts, ts + dur});
+      auto& bars = gantt.rows[{pid, tid}];
+      bars.push_back({std::string(event.at("name").as_string()), category == "copy", ts, ts + dur});
       gantt.makespan_us = std::max(gantt.makespan_us, ts + dur);
+      const auto* args = event.if_contains("args");
+      if (category != "task" || !args || !args->is_object()) continue;
+      const auto& task = args->as_object();
+      if (const auto* ready = task.if_contains("ready_us")) {
+        bars.back().ready_us = ready->to_number<double>();
+        const double waited = ts - bars.back().ready_us;
+        if (waited > 0) {
+          gantt.waited_ready_us += waited;
+          ++gantt.waited_tasks;
+        }
+      }
+      if (const auto* id = task.if_contains("id")) {
+        TaskRef ref{{pid, tid}, bars.size() - 1, ts + dur, ts, {}};
+        if (const auto* submit = task.if_contains("submit_us")) ref.submit_us = submit->to_number<double>();
+        if (const auto* dependencies = task.if_contains("dependencies")) {
+          for (const auto& dependency : dependencies->as_array())
+            ref.dependencies.push_back(static_cast<long long>(dependency.to_number<double>()));
+        }
+        tasks[static_cast<long long>(id->to_number<double>())] = std::move(ref);
+      }
     }
   } catch (const std::exception& failure) {
     throw error(error_category::io, "the trace '" + trace + "' is not valid: " + failure.what());
   }
+  find_critical_path(gantt, tasks);
   return gantt;
+}
+
+// Rows worth a track: busy at least 0.5% of the makespan. The others (a host queue that
+// only ran the host access reading the result) are named in a note instead, with how many
+// of their tasks are on the critical path.
+std::vector<RowKey> shown_rows(const Gantt& gantt, std::string& hidden) {
+  std::vector<RowKey> shown;
+  for (const auto& [where, bars] : gantt.rows) {
+    double busy = 0;
+    std::size_t critical = 0;
+    for (const auto& bar : bars) {
+      busy += bar.end_us - bar.start_us;
+      critical += bar.critical;
+    }
+    if (busy >= 0.005 * gantt.makespan_us) {
+      shown.push_back(where);
+      continue;
+    }
+    const auto device = gantt.devices.find(where.first);
+    hidden += (hidden.empty() ? "" : ", ") +
+              (device == gantt.devices.end() ? std::string("?") : device->second) + " q" +
+              std::to_string(where.second) + " (" + std::to_string(bars.size()) + " tasks" +
+              (critical ? ", " + std::to_string(critical) + " on the critical path" : "") + ")";
+  }
+  return shown;
 }
 
 const char* palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#edc948",
@@ -85,6 +188,12 @@ std::string escaped(const std::string& text) {
 std::string num(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
+}
+
+std::string num3(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", value);
   return text;
 }
 
@@ -120,26 +229,58 @@ std::string short_name(const std::string& name) {
 }
 
 constexpr double panel_width = 460, label_width = 120, row_height = 22, margin = 20;
+constexpr double title_height = 44;  // a panel's three lines of text above its tracks
+
+// The box plot's and panels' name for a config: its label and file (with its --set), the
+// whole path when two configs share a file name.
+std::string display_name(const std::vector<AbConfig>& configs, std::size_t c) {
+  const std::string name = short_name(configs[c].name);
+  for (std::size_t other = 0; other < configs.size(); ++other) {
+    if (other != c && short_name(configs[other].name) == name)
+      return configs[c].label + ": " + configs[c].name;
+  }
+  return configs[c].label + ": " + name;
+}
 
 }  // namespace
 
-void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
+std::string machine_description() {
+  std::string cpu;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; cpu.empty() && std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
+      cpu = line.substr(line.find(':') + 2);
+  }
+  utsname system{};
+  std::string host = uname(&system) == 0 ? std::string(system.nodename) + ", " +
+                                                system.sysname + " " + system.release
+                                          : std::string("?");
+  return (cpu.empty() ? std::string("unknown CPU") : cpu) + " (" +
+         std::to_string(std::thread::hardware_concurrency()) + " hardware threads), " + host;
+}
+
+void write_svg(const std::string& path, const std::vector<AbConfig>& configs,
+               const SvgContext& context) {
   std::vector<Gantt> gantts;
+  std::vector<std::vector<RowKey>> rows;
+  std::vector<std::string> hidden(configs.size());
   double span_us = 0;
   std::size_t max_rows = 1;
-  for (const auto& config : configs) {
-    gantts.push_back(read_gantt(representative(config).trace));
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    gantts.push_back(read_gantt(representative(configs[c]).trace));
+    rows.push_back(shown_rows(gantts.back(), hidden[c]));
     span_us = std::max(span_us, gantts.back().makespan_us);
-    max_rows = std::max(max_rows, gantts.back().rows.size());
+    max_rows = std::max(max_rows, rows.back().size());
   }
   span_us = std::max(span_us, 1.0);
   const double span_ms = span_us / 1000;
-  // Panels two to a row; each row of panels: title, tracks, axis.
+  // Panels two to a row; each row of panels: three lines of title, tracks, axis, a note.
   const std::size_t columns = std::min<std::size_t>(configs.size(), 2);
   const std::size_t panel_rows = (configs.size() + columns - 1) / columns;
-  const double gantt_height = max_rows * row_height, panel_height = gantt_height + 75;
-  const double first_top = margin + 40;
-  const double panels_bottom = first_top + panel_rows * panel_height - 75;
+  const double gantt_height = max_rows * row_height,
+               panel_height = gantt_height + 75 + title_height;
+  const double first_top = margin + 58 + title_height;
+  const double panels_bottom = first_top + panel_rows * panel_height - 75 - title_height;
   const double box_top = panels_bottom + 105, box_height = 200;
   const double width = margin * 2 + columns * (label_width + panel_width + margin);
   const double height = box_top + box_height + 60;
@@ -149,22 +290,48 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       << "<text x=\"" << margin << "\" y=\"" << margin + 4
       << "\" font-size=\"14\" font-weight=\"bold\">plexus ab: one representative run (median "
-         "makespan) per config, same time scale</text>\n";
+         "makespan) per config, same time scale</text>\n"
+      << "<text x=\"" << margin << "\" y=\"" << margin + 22 << "\">program: "
+      << escaped(context.program) << "</text>\n"
+      << "<text x=\"" << margin << "\" y=\"" << margin + 38 << "\">"
+      << context.runs << " measured runs per config (+" << context.warmup
+      << " warm-up), configs alternating; machine: " << escaped(context.machine) << "</text>\n"
+      << "<text x=\"" << margin << "\" y=\"" << margin + 54 << "\" fill=\"#555555\">"
+      << "red line: a task ready (its dependencies done) but not started yet; black outline "
+         "and dashed links: the critical path (from the last task back through what each "
+         "waited for last: a dependency, the task before it on its queue, or its submission)</text>\n";
   const double step = tick_step(span_ms, 5);
   for (std::size_t c = 0; c < configs.size(); ++c) {
     const Gantt& gantt = gantts[c];
     const double left = margin + (c % columns) * (label_width + panel_width + margin) + label_width;
     const double gantt_top = first_top + static_cast<double>(c / columns) * panel_height;
     auto x_of = [&](double us) { return left + us / span_us * panel_width; };
-    svg << "<text x=\"" << num(left) << "\" y=\"" << num(gantt_top - 8)
+    std::string verdict = "the baseline (" + configs[0].label + ")";
+    if (c > 0) {
+      const Comparison comparison = compare(makespans_ms(configs[0]), makespans_ms(configs[c]));
+      verdict = configs[c].label + "/" + configs[0].label + " = " + num3(comparison.ratio.median) +
+                " [" + num3(comparison.ratio.min) + "-" + num3(comparison.ratio.max) + "]: " +
+                (comparison.differs ? configs[c].label + " is " : std::string()) +
+                comparison.verdict;
+    }
+    svg << "<text x=\"" << num(left - label_width) << "\" y=\"" << num(gantt_top - 36)
         << "\" font-weight=\"bold\">"
-        << escaped(configs[c].label + ": " + short_name(configs[c].name) + " (" +
-                   representative(configs[c]).scheduler + ", " + num(gantt.makespan_us / 1000) +
-                   " ms)")
+        << escaped(display_name(configs, c) + " (" + representative(configs[c]).scheduler + ", " +
+                   num(gantt.makespan_us / 1000) + " ms)")
+        << "</text>\n<text x=\"" << num(left - label_width) << "\" y=\"" << num(gantt_top - 22)
+        << "\">" << escaped("makespan: " + verdict) << "</text>\n<text x=\""
+        << num(left - label_width) << "\" y=\"" << num(gantt_top - 8) << "\">"
+        << escaped("waited while ready: " + num(gantt.waited_ready_us / 1000) + " ms over " +
+                   std::to_string(gantt.waited_tasks) + " tasks; critical path: " +
+                   std::to_string(gantt.critical.size()) + " tasks, " +
+                   num(gantt.critical_work_us / 1000) + " ms of work")
         << "</text>\n";
-    std::size_t row = 0;
-    for (const auto& [where, bars] : gantt.rows) {
-      const double y = gantt_top + row * row_height;
+    std::map<RowKey, double> row_y;
+    for (std::size_t row = 0; row < rows[c].size(); ++row)
+      row_y[rows[c][row]] = gantt_top + row * row_height;
+    for (const RowKey& where : rows[c]) {
+      const auto& bars = gantt.rows.at(where);
+      const double y = row_y[where];
       auto device = gantt.devices.find(where.first);
       std::string name = device == gantt.devices.end() ? "?" : device->second;
       if (name.size() > 14) name = name.substr(0, 13) + "…";
@@ -173,15 +340,36 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
           << "<rect x=\"" << num(left) << "\" y=\"" << num(y + 2) << "\" width=\""
           << num(panel_width) << "\" height=\"" << num(row_height - 4) << "\" fill=\"#f4f4f4\"/>\n";
       for (const auto& bar : bars) {
+        if (bar.ready_us >= 0 && bar.start_us > bar.ready_us) {
+          const double rx = x_of(bar.ready_us);
+          svg << "<rect x=\"" << num(rx) << "\" y=\"" << num(y + row_height / 2 - 1)
+              << "\" width=\"" << num(std::max(0.5, x_of(bar.start_us) - rx))
+              << "\" height=\"2\" fill=\"#e15759\"><title>" << escaped(bar.name)
+              << " waited ready " << num(bar.start_us - bar.ready_us) << " us</title></rect>\n";
+        }
         const double x = x_of(bar.start_us), w = std::max(0.5, x_of(bar.end_us) - x);
         const double inset = bar.copy ? 8 : 3;
         svg << "<rect x=\"" << num(x) << "\" y=\"" << num(y + inset) << "\" width=\"" << num(w)
             << "\" height=\"" << num(row_height - 2 * inset) << "\" fill=\""
-            << (bar.copy ? "#222222" : colour(bar.name)) << "\" stroke=\"white\" "
-            << "stroke-width=\"0.3\"><title>" << escaped(bar.name) << ": "
-            << num(bar.start_us / 1000) << "-" << num(bar.end_us / 1000) << " ms</title></rect>\n";
+            << (bar.copy ? "#222222" : colour(bar.name)) << "\" stroke=\""
+            << (bar.critical ? "black\" stroke-width=\"1.2\"" : "white\" stroke-width=\"0.3\"")
+            << "><title>" << escaped(bar.name) << ": " << num(bar.start_us / 1000) << "-"
+            << num(bar.end_us / 1000) << " ms" << (bar.critical ? " (critical path)" : "")
+            << "</title></rect>\n";
       }
-      ++row;
+    }
+    // The critical path's links: from each dependency's end to its dependent's start.
+    for (std::size_t i = 0; i + 1 < gantt.critical.size(); ++i) {
+      const auto& [later_row, later_bar] = gantt.critical[i];
+      const auto& [earlier_row, earlier_bar] = gantt.critical[i + 1];
+      const auto later_y = row_y.find(later_row), earlier_y = row_y.find(earlier_row);
+      if (later_y == row_y.end() || earlier_y == row_y.end()) continue;  // an idle row
+      const Bar& later = gantt.rows.at(later_row)[later_bar];
+      const Bar& earlier = gantt.rows.at(earlier_row)[earlier_bar];
+      svg << "<line x1=\"" << num(x_of(earlier.end_us)) << "\" y1=\""
+          << num(earlier_y->second + row_height / 2) << "\" x2=\"" << num(x_of(later.start_us))
+          << "\" y2=\"" << num(later_y->second + row_height / 2)
+          << "\" stroke=\"black\" stroke-width=\"0.8\" stroke-dasharray=\"2,2\"/>\n";
     }
     const double axis = gantt_top + gantt_height + 6;
     svg << "<line x1=\"" << num(left) << "\" y1=\"" << num(axis) << "\" x2=\""
@@ -194,6 +382,10 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
     }
     svg << "<text x=\"" << num(left + panel_width) << "\" y=\"" << num(axis + 30)
         << "\" text-anchor=\"end\">time since first submission (ms)</text>\n";
+    if (!hidden[c].empty()) {
+      svg << "<text x=\"" << num(left - label_width) << "\" y=\"" << num(axis + 30)
+          << "\" fill=\"#555555\">" << escaped("not drawn (idle): " + hidden[c]) << "</text>\n";
+    }
   }
   // Kernel legend: the names seen, with their colours; copies dark.
   std::map<std::string, std::string> legend;
@@ -259,9 +451,11 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs) {
       svg << "<circle cx=\"" << num(cx + 38) << "\" cy=\"" << num(y_of(ms[i]))
           << "\" r=\"2.5\" fill=\"black\"/>\n";
     }
-    std::string name = configs[c].label + ": " + configs[c].runs.front().scheduler;
     svg << "<text x=\"" << num(cx) << "\" y=\"" << num(box_top + box_height + 16)
-        << "\" text-anchor=\"middle\">" << escaped(name) << "</text>\n";
+        << "\" text-anchor=\"middle\">" << escaped(display_name(configs, c)) << "</text>\n"
+        << "<text x=\"" << num(cx) << "\" y=\"" << num(box_top + box_height + 30)
+        << "\" text-anchor=\"middle\">" << escaped(configs[c].runs.front().scheduler)
+        << "</text>\n";
   }
   svg << "</svg>\n";
   std::ofstream out(path, std::ios::trunc);
