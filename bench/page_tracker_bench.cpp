@@ -39,7 +39,7 @@ double per_task_us(std::size_t n, const Extent3& page, long reps) {
     for (auto [tracker, mode] : {std::pair{&a, AccessMode::read}, std::pair{&b, AccessMode::read},
                                  std::pair{&c, AccessMode::discard_write}}) {
       std::vector<SourcedBox> copies;
-      tracker->conflicts(all, writes(mode), dependencies);
+      tracker->conflicts(all, mode, dependencies);
       tracker->copies(all, mode, device, copies);
       tracker->record(all, mode, device, copies, task);
     }

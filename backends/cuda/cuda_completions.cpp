@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "cuda_context.hpp"
@@ -43,7 +44,15 @@ void CudaCompletions::add(Callback&& done, std::uint64_t launches) {
   bool first = false;
   {
     std::lock_guard lock(mutex_);
-    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+    if (!thread_.joinable()) {
+      try {
+        thread_ = std::thread([this] { run(); });
+      } catch (const std::system_error& refused) {
+        throw error(error_category::resource,
+                    std::string("cuda backend: the system refused the completion thread of a "
+                                "queue (") + refused.what() + "): the process is at its thread limit");
+      }
+    }
     first = waiting_.empty();
     waiting_.push_back({std::move(done), launches});
   }

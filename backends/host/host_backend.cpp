@@ -41,9 +41,9 @@ std::vector<std::vector<int>> split_cpus(const std::vector<int>& cpus, std::size
 
 HostBackend::HostBackend(PluginContext& context) {
   const ComponentOptions& options = context.options;
-  const std::int64_t devices = options.get_non_negative("devices", 1);
-  if (devices < 1) options.error("devices", "is 0: give at least 1 (the default)");
-  const std::int64_t threads = options.get_non_negative("threads", 0);  // 0: the device's cores
+  // Ranges (docs/configuration.md): each device has its own threads, so both are bounded.
+  const std::int64_t devices = options.get_in_range("devices", 1, 1, max_devices);
+  const std::int64_t threads = options.get_in_range("threads", 0, 0, max_threads);  // 0: cores
   const std::vector<int> cpus = usable_cpus();
   if (static_cast<std::size_t>(devices) > cpus.size())
     logger().warn("host backend: {} devices over {} cores: devices share cores", devices,

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -19,6 +20,10 @@
 #include "plexus/plugin_context.hpp"
 
 namespace plexus::host {
+
+// The ranges of `[backends.host] devices` and `threads` (threads per launch, per device).
+constexpr std::int64_t max_devices = 256;
+constexpr std::int64_t max_threads = 1024;
 
 class HostBackend final : public Backend {
  public:

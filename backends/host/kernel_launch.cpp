@@ -12,6 +12,7 @@
 #include "host_module.hpp"
 #include "local_memory.hpp"
 #include "plexus/error.hpp"
+#include "plexus/task_execution.hpp"
 #include "plexus/launch_validation.hpp"
 
 namespace plexus::host {
@@ -135,7 +136,14 @@ void run_kernel(HostDevice& device, const HostKernel& kernel, const NdRange& req
   ThreadPool& pool = device.pool();
   std::vector<Scratch> scratch(pool.participants());
   void** slots = block.slots.data();
+  // Cooperative cancel (TaskEvent::cancel) at work-group granularity: the groups not yet
+  // started when it is asked do not run, and the launch fails with error(cancelled).
+  const TaskEvent* task = current_task();
   pool.parallel_for(groups, [&](std::size_t group, std::size_t slot) {
+    if (task && task->cancel_requested()) {
+      throw error(error_category::cancelled,
+                  what() + ": cancelled; the work-groups not started by then did not run");
+    }
     Scratch& mine = scratch[slot];
     if (block.local_bytes > 0 && mine.local.empty())
       mine.local.resize(round_up(block.local_bytes, sizeof(Chunk)) / sizeof(Chunk));

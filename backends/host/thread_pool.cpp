@@ -6,6 +6,8 @@
 #include <atomic>
 #include <exception>
 
+#include "plexus/thread_start.hpp"
+
 namespace plexus::host {
 
 struct ThreadPool::Job {
@@ -21,16 +23,16 @@ struct ThreadPool::Job {
 
 ThreadPool::ThreadPool(std::size_t participants, std::vector<int> cpus) {
   const std::size_t workers = participants > 1 ? participants - 1 : 0;
-  workers_.reserve(workers);
-  for (std::size_t i = 0; i < workers; ++i) {
-    workers_.emplace_back([this, i] { worker_loop(i); });
-    if (!cpus.empty()) {
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      CPU_SET(cpus[(i + 1) % cpus.size()], &set);
-      // Best effort: a container may forbid it; the threads then float.
-      pthread_setaffinity_np(workers_.back().native_handle(), sizeof set, &set);
-    }
+  // Fewer workers when the system refuses some (a warning): the caller runs every job too.
+  start_threads(workers_, workers, [this](std::size_t i) { worker_loop(i); },
+                "host backend: launch worker threads", false);
+  if (cpus.empty()) return;
+  for (std::size_t i = 0; i < workers_.size(); ++i) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpus[(i + 1) % cpus.size()], &set);
+    // Best effort: a container may forbid it; the threads then float.
+    pthread_setaffinity_np(workers_[i].native_handle(), sizeof set, &set);
   }
 }
 

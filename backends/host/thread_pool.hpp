@@ -22,6 +22,8 @@ class ThreadPool {
  public:
   // `participants` threads work on each job: participants - 1 workers plus the caller.
   // `cpus` (may be empty) are the logical CPUs the workers are pinned to, round-robin.
+  // Workers the system refuses to start are left out, with a warning (participants() says
+  // how many there are).
   ThreadPool(std::size_t participants, std::vector<int> cpus);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;

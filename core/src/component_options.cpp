@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <sstream>
 
 #include "closest_name.hpp"
 #include "component_options_impl.hpp"
@@ -34,17 +35,39 @@ std::int64_t ComponentOptions::get_non_negative(std::string_view key, std::int64
   return get_in_range(key, fallback, 0, std::numeric_limits<std::int64_t>::max());
 }
 
+namespace {
+
+template <class T>
+std::string shown(T number) {
+  std::ostringstream text;
+  text << number;
+  return text.str();
+}
+
+// The range in words: "between 0 and 1024 days", "0 or positive", "at least 1".
+template <class T>
+std::string range_text(T min, T max, std::string_view unit) {
+  const std::string units = unit.empty() ? "" : " " + std::string(unit);
+  if (max == std::numeric_limits<T>::max())
+    return min == 0 ? "0 or positive" : "at least " + shown(min) + units;
+  return "between " + shown(min) + " and " + shown(max) + units;
+}
+
+}  // namespace
+
 std::int64_t ComponentOptions::get_in_range(std::string_view key, std::int64_t fallback,
                                             std::int64_t min, std::int64_t max,
                                             std::string_view unit) const {
   const std::int64_t value = get<std::int64_t>(key, fallback);
   if (value >= min && value <= max) return value;
-  const std::string units = unit.empty() ? "" : " " + std::string(unit);
-  const std::string range = max == std::numeric_limits<std::int64_t>::max()
-                                ? (min == 0 ? "0 or positive" : "at least " + std::to_string(min))
-                                : "between " + std::to_string(min) + " and " +
-                                      std::to_string(max) + units;
-  error(key, "must be " + range + ", found " + std::to_string(value));
+  error(key, "must be " + range_text(min, max, unit) + ", found " + shown(value));
+}
+
+double ComponentOptions::get_number_in_range(std::string_view key, double fallback, double min,
+                                             double max, std::string_view unit) const {
+  const double value = get<double>(key, fallback);
+  if (value >= min && value <= max) return value;  // false for NaN
+  error(key, "must be " + range_text(min, max, unit) + ", found " + shown(value));
 }
 
 std::string ComponentOptions::get_one_of(std::string_view key,

@@ -8,7 +8,7 @@
 namespace plexus {
 
 std::size_t auto_or_count_option(const ComponentOptions& options, const char* key,
-                                 const std::string& what_to_give) {
+                                 std::int64_t max, const std::string& what_to_give) {
   std::optional<std::int64_t> count;
   try {
     count = options.find<std::int64_t>(key);
@@ -24,7 +24,8 @@ std::size_t auto_or_count_option(const ComponentOptions& options, const char* ke
     options.error(key, "is \"" + *text + "\"" + what_to_give);
   }
   if (!count) return 0;
-  if (*count < 1) options.error(key, "is " + std::to_string(*count) + what_to_give);
+  if (*count < 1 || *count > max)
+    options.error(key, "is " + std::to_string(*count) + what_to_give);
   return static_cast<std::size_t>(*count);
 }
 

@@ -12,6 +12,8 @@ std::string_view to_string(error_category category) {
     case error_category::build: return "build";
     case error_category::io: return "io";
     case error_category::internal: return "internal";
+    case error_category::resource: return "resource";
+    case error_category::cancelled: return "cancelled";
   }
   return "unknown";
 }

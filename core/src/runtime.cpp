@@ -1,5 +1,6 @@
 #include "plexus/runtime.hpp"
 
+#include "api/held_views.hpp"
 #include "api/memory_report.hpp"
 #include "api/queue_state.hpp"
 #include "api/runtime_state.hpp"
@@ -13,14 +14,21 @@ namespace plexus {
 
 Runtime::Runtime() : Runtime(Config::load()) {}
 
-Runtime::Runtime(Config config) {
+Runtime::Runtime(Config config) : Runtime(std::move(config), RuntimeOptions{}) {}
+
+Runtime::Runtime(Config config, RuntimeOptions options) {
   set_log_level(config.log_level());
   state_ = std::make_shared<detail::RuntimeState>(std::move(config));
+  state_->options = std::move(options);
 }
 
 Runtime::~Runtime() {
   if (!state_) return;
-  state_->shutdown();
+  if (!state_->shutdown()) {
+    // Tasks still run past the shutdown deadline and use the components: kept until exit.
+    new std::shared_ptr<detail::RuntimeState>(std::move(state_));
+    return;
+  }
   state_.reset();
 }
 
@@ -36,14 +44,23 @@ std::shared_ptr<TaskEvent> Runtime::host_task(std::function<void()> work,
   if (!work) throw error(error_category::invalid_argument, "host_task: the work is empty");
   detail::cancel_conflicting(*state_, nullptr, {}, dependencies, "a host task");
   auto event = TaskEvent::make("host task");
+  state_->track(event);
   scheduler.submit(Task{event, std::move(dependencies), std::move(work), nullptr});
   return event;
 }
 
 void Runtime::wait() {
   detail::cancel_conflicting(*state_, nullptr, {}, {}, "a wait on the runtime", true);
-  if (Scheduler* scheduler = state_->components->scheduler()) scheduler->wait_all();
+  {
+    // A task that waits for a host view this thread holds then fails instead of waiting.
+    detail::check_wait(nullptr);  // a task waits for a view this thread holds: never ends
+    detail::AwaitScope everything(detail::AwaitScope::Everything{});
+    if (Scheduler* scheduler = state_->components->scheduler()) scheduler->wait_all();
+  }
+  state_->report_unobserved(false);
 }
+
+void Runtime::throw_asynchronous() { state_->report_unobserved(false); }
 
 Queue Runtime::queue() {
   if (state_->devices.empty()) {

@@ -5,8 +5,11 @@
 #include <new>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <vector>
 
+#include "api/failure_sink.hpp"
+#include "api/held_views.hpp"
 #include "plexus/cpu_pause.hpp"
 #include "plexus/device_queue.hpp"
 #include "plexus/error.hpp"
@@ -38,6 +41,11 @@ struct TaskEvent::State {
   std::atomic<DeviceQueue*> pending_on{nullptr};  // read without the lock by later tasks
   std::atomic<int> marker_state{marker_open};            // MarkerState
   std::shared_ptr<const QueueMarker> marker;      // written before marker_recorded
+  std::atomic<bool> cancel_requested{false};
+  std::shared_ptr<detail::FailureSink> sink;            // set before the event can fail
+  std::shared_ptr<std::atomic<bool>> observed;          // made by finish() on a failure
+  std::shared_ptr<TaskEvent> waiting_on;                // under mutex
+  bool refused = false;   // written before status turns failed (mark_refused)
   bool in_block = false;  // placed in a Block by make(): destroyed, not freed, by the event
 };
 
@@ -84,6 +92,11 @@ void TaskEvent::mark_running() {
   state_->started_at = clock::now();
 }
 
+bool TaskEvent::failed_with_data() const {
+  // `refused` is written before the release store of `status` (finish()).
+  return state_->status.load(std::memory_order_acquire) == TaskStatus::failed && !state_->refused;
+}
+
 void TaskEvent::mark_complete() { finish(TaskStatus::complete, nullptr); }
 
 namespace {
@@ -110,39 +123,115 @@ void TaskEvent::mark_failed(std::exception_ptr failure) {
   finish(TaskStatus::failed, owned_by_core(std::move(failure)));
 }
 
+void TaskEvent::mark_refused(std::exception_ptr failure) {
+  {
+    std::lock_guard lock(state_->mutex);
+    if (state_->status != TaskStatus::submitted) {
+      throw error(error_category::internal,
+                  "task '" + state_->label + "' refused after it started or ended");
+    }
+    state_->refused = true;
+  }
+  finish(TaskStatus::failed, owned_by_core(std::move(failure)));
+}
+
 void TaskEvent::finish(TaskStatus final_status, std::exception_ptr failure) {
   std::vector<std::function<void()>> callbacks;
   std::shared_ptr<const QueueMarker> marker;
+  std::shared_ptr<detail::FailureSink> sink;
   {
     std::lock_guard lock(state_->mutex);
     if (state_->status == TaskStatus::complete || state_->status == TaskStatus::failed) {
       throw error(error_category::internal, "task '" + state_->label + "' completed twice");
     }
-    if (state_->status == TaskStatus::submitted) state_->started_at = clock::now();
+    // A task that never ran (failed or completed before it started) has started_at equal
+    // to finished_at, set below (a trace shows it taking no time).
+    const bool never_ran = state_->status == TaskStatus::submitted;
+    if (final_status == TaskStatus::failed) {
+      state_->observed = std::make_shared<std::atomic<bool>>(false);
+      sink = state_->sink;
+    }
     state_->failure = std::move(failure);
     state_->finished_at = clock::now();
+    if (never_ran) state_->started_at = state_->finished_at;
     state_->status.store(final_status, std::memory_order_release);
     callbacks.swap(state_->callbacks);
     marker.swap(state_->marker);  // reached: no later task needs it (released below)
+    state_->waiting_on.reset();
   }
+  // Before waiters wake: a wait that rethrows marks the failure observed in the sink's entry.
+  if (sink) sink->add({state_->label, state_->failure, state_->observed});
   state_->done_cv.notify_all();
   for (auto& callback : callbacks) callback();
 }
 
-void TaskEvent::wait() const {
+bool TaskEvent::wait_until(clock::time_point deadline, bool observe) const {
   // Complete already (the common case: a dependency that finished): no lock. A failure is
   // rethrown under the lock, which orders the threads sharing the exception object.
-  if (state_->status.load(std::memory_order_acquire) == TaskStatus::complete) return;
+  if (state_->status.load(std::memory_order_acquire) == TaskStatus::complete) return true;
   // A short wait (a small kernel) ends sooner spinning than sleeping, whose wake-up costs
   // microseconds to tens of them: spin up to wait_spin, then sleep (as the CUDA driver's
   // default synchronize spins).
-  spin_for(wait_spin, Spin::yielding, [this] { return is_done(); });
+  spin_for(std::min<clock::duration>(wait_spin, deadline - clock::now()), Spin::yielding,
+           [this] { return is_done(); });
+  // A thread that holds host views waits in steps, checking that it does not wait for work
+  // that waits for one of its views (detail::AwaitScope; a scheduler's worker fails it).
+  std::optional<detail::AwaitScope> awaiting;
+  if (detail::this_thread_holds_views()) {
+    detail::check_wait(this);  // throws when this would wait for a view this thread holds
+    awaiting.emplace(this);
+  }
   std::unique_lock lock(state_->mutex);
-  state_->done_cv.wait(lock, [this] {
+  const auto done = [this] {
     return state_->status == TaskStatus::complete || state_->status == TaskStatus::failed;
-  });
-  if (state_->status == TaskStatus::failed && state_->failure)
+  };
+  if (deadline == clock::time_point::max()) {
+    state_->done_cv.wait(lock, done);
+  } else if (!state_->done_cv.wait_until(lock, deadline, done)) {
+    return false;
+  }
+  if (observe && state_->status == TaskStatus::failed && state_->failure) {
+    state_->observed->store(true, std::memory_order_release);
     std::rethrow_exception(state_->failure);
+  }
+  return true;
+}
+
+void TaskEvent::wait() const { wait_until(clock::time_point::max(), true); }
+
+bool TaskEvent::wait_for(std::chrono::nanoseconds timeout) const {
+  const auto now = clock::now();
+  // A timeout too long for the clock is no timeout (no overflow).
+  const bool forever = timeout >= clock::time_point::max() - now;
+  return wait_until(forever ? clock::time_point::max() : now + timeout, true);
+}
+
+void TaskEvent::wait_done() const { wait_until(clock::time_point::max(), false); }
+
+bool TaskEvent::failure_observed() const {
+  std::lock_guard lock(state_->mutex);
+  return state_->observed && state_->observed->load(std::memory_order_acquire);
+}
+
+void TaskEvent::cancel() { state_->cancel_requested.store(true, std::memory_order_release); }
+
+bool TaskEvent::cancel_requested() const {
+  return state_->cancel_requested.load(std::memory_order_acquire);
+}
+
+void TaskEvent::set_failure_sink(std::shared_ptr<detail::FailureSink> sink) {
+  std::lock_guard lock(state_->mutex);
+  state_->sink = std::move(sink);
+}
+
+void TaskEvent::set_waiting_on(std::shared_ptr<TaskEvent> dependency) {
+  std::lock_guard lock(state_->mutex);
+  state_->waiting_on = std::move(dependency);
+}
+
+std::shared_ptr<TaskEvent> TaskEvent::waiting_on() const {
+  std::lock_guard lock(state_->mutex);
+  return state_->waiting_on;
 }
 
 void TaskEvent::on_done(std::function<void()> callback) {

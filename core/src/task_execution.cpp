@@ -11,22 +11,79 @@ namespace plexus {
 
 namespace {
 
-// Waits until `dependency` is done; its failure, or nullptr (also for nullptr).
-std::exception_ptr wait_for(const TaskEvent* dependency) {
+// How often a worker blocked on a dependency checks that the wait can end (see below).
+constexpr auto endless_wait_check = std::chrono::milliseconds(10);
+
+std::exception_ptr endless_wait(const std::string& why) {
+  return std::make_exception_ptr(error(
+      error_category::invalid_argument,
+      "this work conflicts with a host view that " + why +
+          "; destroy the view (Buffer::host_access) before submitting work on the same data"));
+}
+
+// Waits until `dependency` of `task` is done; its failure, or nullptr (also for nullptr).
+// A dependency that is a host view held by a thread that waits for this task (directly or
+// through other tasks) would never end: the task fails instead (see held_views.hpp).
+std::exception_ptr wait_for(TaskEvent* task, const std::shared_ptr<TaskEvent>& dependency) {
   if (!dependency) return nullptr;
   if (detail::held_by_this_thread(*dependency)) {  // waiting would never end
-    return std::make_exception_ptr(
-        error(error_category::invalid_argument,
-              "this work conflicts with a host view that the submitting thread still holds, "
-              "and the scheduler runs it on that thread; destroy the view (Buffer::"
-              "host_access) before submitting work on the same data"));
+    return endless_wait("the submitting thread still holds, and the scheduler runs it on that "
+                        "thread");
   }
   try {
-    dependency->wait();  // rethrows the dependency's failure
+    if (!task || dependency->is_done()) {
+      dependency->wait();  // rethrows the dependency's failure
+      return nullptr;
+    }
+    task->set_waiting_on(dependency);
+    while (!dependency->wait_for(endless_wait_check)) {  // rethrows the dependency's failure
+      if (detail::holder_waits_for(*dependency, *task)) {
+        task->set_waiting_on(nullptr);
+        return endless_wait("a thread still holds while it waits for this work: the wait "
+                            "could never end");
+      }
+    }
+    task->set_waiting_on(nullptr);
   } catch (...) {
+    if (task) task->set_waiting_on(nullptr);
     return std::current_exception();
   }
   return nullptr;
+}
+
+thread_local const TaskEvent* running_here = nullptr;  // current_task()
+
+// The task whose work runs on this thread while alive (see current_task()).
+class CurrentTask {
+ public:
+  explicit CurrentTask(const TaskEvent* task) : previous_(running_here) { running_here = task; }
+  ~CurrentTask() { running_here = previous_; }
+  CurrentTask(const CurrentTask&) = delete;
+  CurrentTask& operator=(const CurrentTask&) = delete;
+
+ private:
+  const TaskEvent* previous_;
+};
+
+// Fails `task`, not started, with `failure`: refused (it wrote nothing, its data stays as it
+// was) unless a dependency failed leaving its data suspect (TaskEvent::failed_with_data).
+void fail_before_start(const Task& task, std::exception_ptr failure) {
+  for (const auto& dependency : task.dependencies) {
+    if (dependency && dependency->failed_with_data()) {
+      task.event->mark_failed(std::move(failure));
+      return;
+    }
+  }
+  task.event->mark_refused(std::move(failure));
+}
+
+// A task asked to stop before it started fails instead of running.
+bool cancelled_before_start(const Task& task) {
+  TaskEvent& event = *task.event;
+  if (!event.cancel_requested()) return false;
+  fail_before_start(task, std::make_exception_ptr(error(
+      error_category::cancelled, "task '" + event.label() + "' was cancelled before it started")));
+  return true;
 }
 
 // Completes `event`, or fails it with the failure of the first of `dependencies` (all done)
@@ -68,10 +125,12 @@ bool ordered_on_device(TaskEvent& dependency, DeviceQueue& queue) {
 
 std::exception_ptr wait_for_dependencies(const Task& task) {
   for (const auto& dependency : task.dependencies) {
-    if (std::exception_ptr failure = wait_for(dependency.get())) return failure;
+    if (std::exception_ptr failure = wait_for(task.event.get(), dependency)) return failure;
   }
   return nullptr;
 }
+
+const TaskEvent* current_task() { return running_here; }
 
 Device* default_placement(const TaskBody& body, Device* fallback) {
   if (body.runs_on_host()) return nullptr;
@@ -97,6 +156,8 @@ void place_task(Task& task, Device* placement) {
     }
   }
   std::vector<std::shared_ptr<TaskEvent>> found = task.body->place(placement, task.event);
+  for (const auto& dependency : found) detail::note_dependency(*task.event, dependency);
+  for (const auto& dependency : task.dependencies) detail::note_dependency(*task.event, dependency);
   if (task.dependencies.empty()) {
     task.dependencies = std::move(found);
     return;
@@ -115,10 +176,12 @@ void place_task(Task& task, Device* placement) {
 void run_task_now(Task& task, DeviceQueue* queue) {
   detail::TraceTaskScope traced(task);  // a branch on a null pointer when tracing is off
   if (std::exception_ptr failure = wait_for_dependencies(task)) {
-    task.event->mark_failed(failure);
+    fail_before_start(task, std::move(failure));
     return;
   }
+  if (cancelled_before_start(task)) return;
   task.event->mark_running();
+  CurrentTask current(task.event.get());
   try {
     if (task.body) {
       task.body->run(queue);
@@ -146,13 +209,15 @@ void start_task(Task& task, DeviceQueue* queue) {
       any_queued = true;
     } else if (dependency && ordered_on_device(*dependency, *queue)) {
       any_queued = true;
-    } else if (std::exception_ptr failure = wait_for(dependency.get())) {
-      task.event->mark_failed(failure);
+    } else if (std::exception_ptr failure = wait_for(task.event.get(), dependency)) {
+      fail_before_start(task, std::move(failure));
       return;
     }
   }
+  if (cancelled_before_start(task)) return;
   task.event->mark_running();
   bool left_in_queue = false;
+  CurrentTask current(task.event.get());
   try {
     left_in_queue = task.body->enqueue(queue);
   } catch (...) {

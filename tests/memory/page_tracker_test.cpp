@@ -126,9 +126,9 @@ Box3 random_box(const Extent3& extent, std::mt19937& random) {
   return box;
 }
 
-std::set<TaskEvent*> conflicts(const PageTracker& tracker, const Box3& range, bool writes) {
+std::set<TaskEvent*> conflicts(const PageTracker& tracker, const Box3& range, AccessMode mode) {
   Tasks out;
-  tracker.conflicts(range, writes, out);
+  tracker.conflicts(range, mode, out);
   std::set<TaskEvent*> set;
   for (const auto& task : out) {
     if (!task->is_done()) set.insert(task.get());
@@ -153,7 +153,7 @@ void compare_with_model(const Extent3& extent, const Extent3& page, unsigned see
     const auto mode = static_cast<AccessMode>(random() % 4);
     const auto at = static_cast<LocationId>(random() % 3);
     INFO("seed " << seed << " step " << step);
-    CHECK(conflicts(tracker, range, writes(mode)) == model.conflicts(range, writes(mode)));
+    CHECK(conflicts(tracker, range, mode) == model.conflicts(range, writes(mode)));
     std::vector<SourcedBox> copies;
     tracker.copies(range, mode, at, copies);
     CHECK(same(copies, model.copies(range, mode, at)));
@@ -196,7 +196,8 @@ TEST_CASE("page tracker runs merge after a full access", "[memory]") {
     CHECK(tracker.run_count() == 1);
     tracker.record(whole(extent), AccessMode::read, 2, {}, full);
     CHECK(tracker.run_count() == 1);
-    CHECK(conflicts(tracker, whole(extent), true) == std::set<TaskEvent*>{full.get()});
+    CHECK(conflicts(tracker, whole(extent), AccessMode::read_write) ==
+          std::set<TaskEvent*>{full.get()});
     std::vector<SourcedBox> copies;
     tracker.copies(whole(extent), AccessMode::read, 0, copies);
     REQUIRE(copies.size() == 1);

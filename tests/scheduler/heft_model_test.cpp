@@ -251,7 +251,7 @@ TEST_CASE("heft tasks_per_device: \"auto\" by device type, an integer for every 
   }
 }
 
-TEST_CASE("heft tasks_per_device: 0, negative, other strings and other types are config errors") {
+TEST_CASE("heft tasks_per_device: 0, negative, over 64, other strings and other types are config errors") {
   const auto refused = [](const std::string& value, const std::string& part) {
     INFO("tasks_per_device = " << value);
     try {
@@ -269,6 +269,7 @@ TEST_CASE("heft tasks_per_device: 0, negative, other strings and other types are
   refused("-2", "heft-test.toml:4:20: option 'scheduler.heft.tasks_per_device' is -2");
   refused("\"many\"", "heft-test.toml:4:20: option 'scheduler.heft.tasks_per_device' is \"many\"");
   refused("\"AUTO\"", "option 'scheduler.heft.tasks_per_device' is \"AUTO\"");
+  refused("65", "heft-test.toml:4:20: option 'scheduler.heft.tasks_per_device' is 65");
   refused("2.5", "heft-test.toml:4:20: option 'scheduler.heft.tasks_per_device' must be an "
                  "integer, found float");
   refused("true", "must be an integer, found boolean");

@@ -9,12 +9,12 @@ BoxTracker::BoxTracker(const BufferDesc& desc) {
   }
 }
 
-void BoxTracker::conflicts(const Box3& range, bool writes,
+void BoxTracker::conflicts(const Box3& range, AccessMode mode,
                            std::vector<std::shared_ptr<TaskEvent>>& out) const {
   for (const auto& entry : history_) {
-    if ((writes || entry.writes) && intersects(entry.box, range) && !entry.task->is_done()) {
+    if (!(writes(mode) || entry.writes) || !intersects(entry.box, range)) continue;
+    if (entry.writes ? writer_matters(*entry.task, mode) : !entry.task->is_done())
       out.push_back(entry.task);
-    }
   }
 }
 
@@ -47,8 +47,10 @@ void BoxTracker::record(const Box3& range, AccessMode mode, LocationId at,
   }
 
   // A writer depends on every overlapping entry, so entries it covers are implied by it.
+  // Failed writers stay until overwritten: their readers must fail (writer_matters).
   std::erase_if(history_, [&](const Entry& entry) {
-    return entry.task->is_done() || (writing && contains(range, entry.box));
+    return entry.task->status() == TaskStatus::complete ||
+           (entry.task->is_done() && !entry.writes) || (writing && contains(range, entry.box));
   });
   history_.push_back({task, range, writing});
 }

@@ -14,7 +14,7 @@ class BoxTracker final : public BufferTracker {
   explicit BoxTracker(const BufferDesc& desc);
 
   Box3 footprint(const Box3& range) const override { return range; }
-  void conflicts(const Box3& range, bool writes,
+  void conflicts(const Box3& range, AccessMode mode,
                  std::vector<std::shared_ptr<TaskEvent>>& out) const override;
   void copies(const Box3& range, AccessMode mode, LocationId to,
               std::vector<SourcedBox>& out) const override;

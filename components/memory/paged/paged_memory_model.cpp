@@ -11,13 +11,12 @@ namespace plexus::memory {
 namespace {
 
 constexpr std::size_t default_page_elements = 4096;
+constexpr std::int64_t max_page_elements = std::int64_t{1} << 30;  // per dimension
 
 [[noreturn]] void bad_page_size(const ComponentOptions& options, const std::string& found) {
-  throw error(error_category::config,
-              "option '" + options.table_path() +
-                  ".page_size' must be a positive integer (1D pages) or an array of 1 to 3 "
-                  "positive integers (elements per dimension, e.g. [64, 64, 1]); found " +
-                  found);
+  options.error("page_size",
+                "must be an integer from 1 to 2^30 (1D pages) or an array of 1 to 3 such "
+                "integers (elements per dimension, e.g. [64, 64, 1]); found " + found);
 }
 
 std::optional<Extent3> read_page_size(const ComponentOptions& options) {
@@ -37,7 +36,7 @@ std::optional<Extent3> read_page_size(const ComponentOptions& options) {
   if (values.empty() || values.size() > 3) bad_page_size(options, found);
   Extent3 page{1, 1, 1};
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (values[i] <= 0) bad_page_size(options, found);
+    if (values[i] <= 0 || values[i] > max_page_elements) bad_page_size(options, found);
     page[i] = static_cast<std::size_t>(values[i]);
   }
   return page;

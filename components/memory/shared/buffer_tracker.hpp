@@ -9,8 +9,18 @@
 
 #include "plexus/box3.hpp"
 #include "plexus/memory_model.hpp"
+#include "plexus/task_event.hpp"
 
 namespace plexus::memory {
+
+// Whether an access with `mode` depends on `writer` (an earlier writer of its range): while
+// it runs, and once it failed leaving its data suspect (TaskEvent::failed_with_data) for an
+// access that uses the old contents. A writer refused before it started wrote nothing.
+inline bool writer_matters(const TaskEvent& writer, AccessMode mode) {
+  const TaskStatus status = writer.status();
+  if (status == TaskStatus::submitted || status == TaskStatus::running) return true;
+  return mode != AccessMode::discard_write && writer.failed_with_data();
+}
 
 struct SourcedBox {
   LocationId from = 0;
@@ -23,10 +33,13 @@ class BufferTracker {
 
   // The region an access of `range` occupies: `range` rounded out to the policy's granule.
   virtual Box3 footprint(const Box3& range) const = 0;
-  // Appends the tasks of recorded accesses that conflict with an access of `range` (one of
-  // the two writes, footprints overlap). May append duplicates, the task itself or tasks
-  // already done: the caller filters them (leaving out those seen done saves it work).
-  virtual void conflicts(const Box3& range, bool writes,
+  // Appends the tasks of recorded accesses that conflict with an access of `range` with
+  // `mode` (one of the two writes, footprints overlap). May append duplicates, the task
+  // itself or tasks already done: the caller filters them (leaving out those seen done
+  // saves it work). A writer that failed is kept for an access that uses the old contents
+  // (every mode but discard_write), so that it fails with the writer's error instead of
+  // reading what the writer left (failed_writer_matters()).
+  virtual void conflicts(const Box3& range, AccessMode mode,
                          std::vector<std::shared_ptr<TaskEvent>>& out) const = 0;
   // Appends the copies to `to` that an access of `range` with `mode` needs first: only data
   // valid somewhere (written or host data), none of what a discard_write overwrites; the

@@ -107,11 +107,12 @@ void PageTracker::merge(std::size_t first, std::size_t last) {
 
 Box3 PageTracker::footprint(const Box3& range) const { return round_out(range, page_, extent_); }
 
-void PageTracker::conflicts(const Box3& range, bool writes,
+void PageTracker::conflicts(const Box3& range, AccessMode mode,
                             std::vector<std::shared_ptr<TaskEvent>>& out) const {
+  const bool writes = plexus::writes(mode);
   if (runs_.size() == 1) {  // all pages in one state (memory/whole, a buffer used whole)
     const Run& run = runs_.begin()->second;
-    if (run.writer && !run.writer->is_done()) out.push_back(run.writer);
+    if (run.writer && writer_matters(*run.writer, mode)) out.push_back(run.writer);
     if (writes) {
       for (const auto& reader : run.readers) {
         if (!reader->is_done()) out.push_back(reader);
@@ -124,7 +125,8 @@ void PageTracker::conflicts(const Box3& range, bool writes,
   const Run* last = nullptr;
   for_each_segment(range, [&](std::size_t first, std::size_t end) {
     for_each_run(first, end, [&](const Run& run, std::size_t, std::size_t) {
-      if (run.writer && (!last || last->writer != run.writer) && !run.writer->is_done()) {
+      if (run.writer && (!last || last->writer != run.writer) &&
+          writer_matters(*run.writer, mode)) {
         out.push_back(run.writer);
       }
       if (writes && !run.readers.empty() && (!last || last->readers != run.readers)) {

@@ -26,7 +26,7 @@ class PageTracker final : public BufferTracker {
   PageTracker(const BufferDesc& desc, const Extent3& page_extent);
 
   Box3 footprint(const Box3& range) const override;
-  void conflicts(const Box3& range, bool writes,
+  void conflicts(const Box3& range, AccessMode mode,
                  std::vector<std::shared_ptr<TaskEvent>>& out) const override;
   void copies(const Box3& range, AccessMode mode, LocationId to,
               std::vector<SourcedBox>& out) const override;

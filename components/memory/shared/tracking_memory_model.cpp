@@ -145,7 +145,7 @@ AccessPlan TrackingMemoryModel::plan(const Buffer& buffer, const BufferAccess& a
 
   // The candidates are gathered in place and filtered below (one vector, usually one task).
   std::vector<std::shared_ptr<TaskEvent>>& candidates = plan.dependencies;
-  buffer.tracker->conflicts(access.range, writes(access.mode), candidates);
+  buffer.tracker->conflicts(access.range, access.mode, candidates);
   buffer.tracker->copies(access.range, access.mode, at, sourced);
 
   // Data valid at a location only once another task's copies ran: the access reads it at
@@ -157,7 +157,8 @@ AccessPlan TrackingMemoryModel::plan(const Buffer& buffer, const BufferAccess& a
       for (std::size_t i = 0; !needed && i < sourced.size(); ++i) {
         needed = sourced[i].from == arrival.location && intersects(arrival.box, sourced[i].box);
       }
-      if (needed) candidates.push_back(arrival.task);
+      // A failed task whose copies may have left part of the data: as a failed writer.
+      if (needed && writer_matters(*arrival.task, access.mode)) candidates.push_back(arrival.task);
     }
   }
 
@@ -175,7 +176,9 @@ AccessPlan TrackingMemoryModel::plan(const Buffer& buffer, const BufferAccess& a
   };
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const TaskEvent* task = candidates[i].get();
-    if (!task || task == self || !first_time(task) || task->is_done()) continue;
+    // Done tasks are left out, but for failed writers the tracker kept (writer_matters).
+    if (!task || task == self || !first_time(task) || task->status() == TaskStatus::complete)
+      continue;
     if (kept != i) candidates[kept] = std::move(candidates[i]);
     ++kept;
   }

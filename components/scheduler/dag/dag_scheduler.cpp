@@ -9,6 +9,7 @@
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
 #include "plexus/task_execution.hpp"
+#include "plexus/thread_start.hpp"
 
 namespace plexus::dag {
 
@@ -36,17 +37,24 @@ struct DagScheduler::Worker {
 DagScheduler::DagScheduler(PluginContext& context) {
   const auto devices = available_devices(context.components);
   if (!devices.empty()) first_device_ = devices.front();
-  std::int64_t count = context.options.get_non_negative(
-      "workers", static_cast<std::int64_t>(std::thread::hardware_concurrency()));
+  std::int64_t count = context.options.get_in_range(
+      "workers",
+      std::min(static_cast<std::int64_t>(std::thread::hardware_concurrency()), max_workers), 0,
+      max_workers);
   if (count == 0) count = 1;
-  spin_ = std::chrono::microseconds(context.options.get_non_negative("spin_us", 50));
+  spin_ = std::chrono::microseconds(
+      context.options.get_in_range("spin_us", 50, 0, max_spin_us, "microseconds"));
   queues_per_device_ = auto_or_count_option(
-      context.options, "queues_per_device",
+      context.options, "queues_per_device", max_queues_per_device,
       ": give \"auto\" (the default: 4 queues on a GPU or accelerator, one per worker on a CPU) "
-      "or an integer >= 1 (at most that many queues on every device)");
+      "or an integer from 1 to 64 (at most that many queues on every device)");
   for (std::int64_t i = 0; i < count; ++i) workers_.push_back(std::make_unique<Worker>());
-  threads_.reserve(workers_.size());
-  for (auto& worker : workers_) threads_.emplace_back([this, w = worker.get()] { work(*w); });
+  // Fewer workers when the system refuses some (a warning); none: plexus::error(resource).
+  const std::size_t started = start_threads(
+      threads_, workers_.size(), [this](std::size_t i) { work(*workers_[i]); },
+      "scheduler dag: worker threads", true);
+  std::lock_guard lock(mutex_);  // work() indexes workers_ (never reallocated here)
+  workers_.resize(started);       // the workers without a thread are never given a task
 }
 
 DagScheduler::~DagScheduler() {
@@ -239,13 +247,8 @@ void DagScheduler::wait_for_submitted() {
     idle_cv_.wait(lock, [this] { return unstarted_.load(std::memory_order_acquire) == 0; });
     events = submitted_;
   }
-  for (const auto& event : events) {
-    try {
-      event->wait();
-    } catch (...) {
-      // the failure belongs to the task's event; waiting for all only waits
-    }
-  }
+  // The failures belong to the tasks' events: waiting for all only waits (not observing).
+  for (const auto& event : events) event->wait_done();
   std::lock_guard lock(mutex_);
   drop_done_locked();
 }

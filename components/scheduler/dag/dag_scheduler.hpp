@@ -60,6 +60,12 @@
 
 namespace plexus::dag {
 
+// The ranges of `[scheduler.dag] workers`, `spin_us` and `queues_per_device`
+// (docs/configuration.md).
+constexpr std::int64_t max_workers = 1024;
+constexpr std::int64_t max_spin_us = 1'000'000;
+constexpr std::int64_t max_queues_per_device = 64;
+
 class DagScheduler final : public Scheduler {
  public:
   explicit DagScheduler(PluginContext& context);

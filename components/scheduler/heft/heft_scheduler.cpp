@@ -12,6 +12,7 @@
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
 #include "plexus/task_execution.hpp"
+#include "plexus/thread_start.hpp"
 #include "tasks_per_device.hpp"
 #include "timed_queue.hpp"
 
@@ -22,11 +23,8 @@ namespace {
 thread_local const HeftScheduler* running_on = nullptr;  // the scheduler whose worker this is
 
 double bandwidth_option(const ComponentOptions& options) {
-  const double gbps = options.get<double>("bandwidth_gbps", 8.0);
-  if (!(gbps > 0.0)) {
-    options.error("bandwidth_gbps", "is " + std::to_string(gbps) + ": give a number > 0 (GB/s)");
-  }
-  return gbps * 1e9;
+  return options.get_number_in_range("bandwidth_gbps", 8.0, min_bandwidth_gbps,
+                                     max_bandwidth_gbps) * 1e9;
 }
 
 std::string history_option(const ComponentOptions& options) {
@@ -75,8 +73,8 @@ HeftScheduler::HeftScheduler(PluginContext& context)
   // "compute_units" (the default) or "none" (round-robin until measured).
   prior_ = context.options.get_one_of("prior", {"compute_units", "none"}, "compute_units") ==
            "compute_units";
-  calibration_wait_ =
-      std::chrono::milliseconds(context.options.get_non_negative("calibration_wait_ms", 1000));
+  calibration_wait_ = std::chrono::milliseconds(context.options.get_in_range(
+      "calibration_wait_ms", 1000, 0, max_calibration_wait_ms, "ms"));
   const TasksPerDevice per_device = tasks_per_device_option(context.options);
   const std::size_t copying_in = context.options.get<bool>("overlap_transfers", true) ? 1 : 0;
   auto host = std::make_unique<Lane>();
@@ -108,11 +106,12 @@ HeftScheduler::HeftScheduler(PluginContext& context)
   for (std::size_t i = 1; i < lanes_.size(); ++i) {
     busiest += static_cast<std::int64_t>(lanes_[i]->capacity);
   }
-  std::int64_t count =
-      context.options.get_non_negative("workers", std::max<std::int64_t>(hardware, busiest));
+  std::int64_t count = context.options.get_in_range(
+      "workers", std::min(std::max<std::int64_t>(hardware, busiest), max_workers), 0, max_workers);
   if (count == 0) count = 1;
-  workers_.reserve(static_cast<std::size_t>(count));
-  for (std::int64_t i = 0; i < count; ++i) workers_.emplace_back([this] { work(); });
+  // Fewer workers when the system refuses some (a warning); none: plexus::error(resource).
+  start_threads(workers_, static_cast<std::size_t>(count), [this](std::size_t) { work(); },
+                "scheduler heft: worker threads", true);
 }
 
 HeftScheduler::~HeftScheduler() {

@@ -74,6 +74,13 @@
 
 namespace plexus::heft {
 
+// The ranges of `[scheduler.heft] workers`, `bandwidth_gbps` and `calibration_wait_ms`
+// (docs/configuration.md); a wait past the clock's range would overflow its deadline.
+constexpr std::int64_t max_workers = 1024;
+constexpr std::int64_t max_calibration_wait_ms = 3'600'000;
+constexpr double min_bandwidth_gbps = 1e-3;
+constexpr double max_bandwidth_gbps = 1e6;
+
 class HeftScheduler final : public Scheduler, public PlacementStats {
  public:
   explicit HeftScheduler(PluginContext& context);

@@ -9,12 +9,12 @@ namespace {
 constexpr const char* key = "tasks_per_device";
 constexpr const char* what_to_give =
     ": give \"auto\" (the default: 4 kernels at once on a GPU or accelerator, 1 on a CPU) or an "
-    "integer >= 1 (that many on every device)";
+    "integer from 1 to 64 (that many on every device)";
 
 }  // namespace
 
 TasksPerDevice tasks_per_device_option(const ComponentOptions& options) {
-  return {auto_or_count_option(options, key, what_to_give)};
+  return {auto_or_count_option(options, key, max_tasks_per_device, what_to_give)};
 }
 
 std::size_t tasks_per_device_for(const TasksPerDevice& option, const DeviceInfo& info) {

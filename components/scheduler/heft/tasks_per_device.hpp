@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "plexus/component_options.hpp"
 #include "plexus/device_info.hpp"
@@ -21,6 +22,7 @@ struct TasksPerDevice {
 
 inline constexpr std::size_t auto_tasks_on_gpu = 4;  // DeviceType gpu and accelerator
 inline constexpr std::size_t auto_tasks_on_cpu = 1;  // DeviceType cpu and other
+inline constexpr std::int64_t max_tasks_per_device = 64;  // the option's range: 1 to this
 
 TasksPerDevice tasks_per_device_option(const ComponentOptions& options);
 

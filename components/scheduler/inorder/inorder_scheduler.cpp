@@ -36,13 +36,8 @@ void InorderScheduler::wait_all() {
     std::lock_guard lock(run_mutex_);  // also waits for a submit() in flight
     pending = pending_;
   }
-  for (const auto& event : pending) {
-    try {
-      event->wait();
-    } catch (...) {
-      // the failure belongs to the task's event; wait_all only waits
-    }
-  }
+  // The failures belong to the tasks' events: wait_all only waits (not observing).
+  for (const auto& event : pending) event->wait_done();
 }
 
 }  // namespace plexus::inorder

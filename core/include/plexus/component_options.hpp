@@ -61,6 +61,9 @@ class PLEXUS_API ComponentOptions {
   // the range (with `unit`, e.g. "days") and the value.
   std::int64_t get_in_range(std::string_view key, std::int64_t fallback, std::int64_t min,
                             std::int64_t max, std::string_view unit = "") const;
+  // The same for a number option (an integer or a float; NaN is outside every range).
+  double get_number_in_range(std::string_view key, double fallback, double min, double max,
+                             std::string_view unit = "") const;
   // The string option `key`, else the environment variable (when set and not empty), else
   // `fallback`: for paths a user may give either way (e.g. PLEXUS_LIBCLC_DIR).
   std::string get_or_env(std::string_view key, const char* environment_variable,

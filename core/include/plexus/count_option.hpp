@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "plexus/component_options.hpp"
@@ -12,10 +13,11 @@
 namespace plexus {
 
 // The option `key`: 0 when it is absent or "auto" (the caller's default applies), else the
-// integer. Anything else (0, a negative number, another string, another type) is
+// integer, from 1 to `max` (the option's documented range). Anything else (0, a negative
+// number, a number above `max`, another string, another type) is
 // plexus::error(config) (ComponentOptions::error: where, the key and the value), then `what_to_give`
 // (e.g. ": give \"auto\" or an integer >= 1").
 PLEXUS_API std::size_t auto_or_count_option(const ComponentOptions& options, const char* key,
-                                            const std::string& what_to_give);
+                                            std::int64_t max, const std::string& what_to_give);
 
 }  // namespace plexus

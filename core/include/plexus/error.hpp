@@ -20,6 +20,8 @@ enum class error_category {
   build,         // kernel compilation or linking
   io,            // files, directories, locks
   internal,
+  resource,      // the system refused a resource: a thread, memory, a time limit
+  cancelled,     // the work was cancelled (TaskEvent::cancel, Event::cancel)
 };
 
 PLEXUS_API std::string_view to_string(error_category category);

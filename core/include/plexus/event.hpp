@@ -10,6 +10,7 @@
 // wait() on it returns at once.
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include "plexus/export.hpp"
@@ -30,6 +31,12 @@ class PLEXUS_API Event {
 
   bool valid() const { return static_cast<bool>(event_); }
   void wait() const;
+  // wait() for at most `timeout`: true when done (a failure rethrown), false when not yet.
+  bool wait_for(std::chrono::nanoseconds timeout) const;
+  // Asks the command to stop (TaskEvent::cancel): not started, it fails with
+  // plexus::error(cancelled) instead of running; a host-backend kernel stops at its next
+  // work-group. Other backends finish a launch they have started.
+  void cancel() const;
   TaskStatus status() const;
   bool is_done() const;
 

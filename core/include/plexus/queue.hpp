@@ -14,6 +14,7 @@
 // plexus::error(invalid_argument).
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <utility>
 
@@ -40,8 +41,11 @@ class PLEXUS_API Queue {
   }
 
   // Blocks until every command group submitted to this queue is done; rethrows the first
-  // failure among them.
+  // failure among them (the others count as observed too: runtime_options.hpp).
   void wait();
+  // wait() for at most `timeout`: true when all were done in time (a failure rethrown),
+  // false when some are not done yet.
+  bool wait_for(std::chrono::nanoseconds timeout);
   Device& device() const;
   QueueOrder order() const;
 

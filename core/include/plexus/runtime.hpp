@@ -11,8 +11,10 @@
 // Thread-safety: every member may be called from any thread. Ownership: the runtime owns
 // its components; devices it hands out are valid while it lives; queues, buffers, bundles
 // and events refer to it weakly and throw plexus::error(invalid_argument) once it is gone.
-// Destruction waits for outstanding tasks, frees the device allocations of buffers still
-// alive, and logs the memory report at debug level.
+// Destruction waits for outstanding tasks (up to RuntimeOptions::shutdown_timeout, when
+// set), frees the device allocations of buffers still alive, logs the memory report at
+// debug level, and reports failures nobody observed (the async handler, else the log at
+// error level; runtime_options.hpp).
 #pragma once
 
 #include <functional>
@@ -28,6 +30,7 @@
 #include "plexus/memory_model.hpp"
 #include "plexus/plugin_registry.hpp"
 #include "plexus/queue.hpp"
+#include "plexus/runtime_options.hpp"
 #include "plexus/task_event.hpp"
 
 namespace plexus {
@@ -55,6 +58,7 @@ class PLEXUS_API Runtime {
  public:
   Runtime();
   explicit Runtime(Config config);
+  Runtime(Config config, RuntimeOptions options);
   ~Runtime();
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
@@ -67,7 +71,12 @@ class PLEXUS_API Runtime {
   // Runs `work` on a host thread once `dependencies` are done, through the scheduler.
   std::shared_ptr<TaskEvent> host_task(std::function<void()> work,
                                        std::vector<std::shared_ptr<TaskEvent>> dependencies = {});
-  void wait();  // every task submitted so far is done
+  // Every task submitted so far is done; then, with an async handler, hands it the failures
+  // nobody observed. A thread that holds a host view which a task waits for: that task fails
+  // (plexus::error(invalid_argument): the wait could never end) instead of hanging.
+  void wait();
+  // Hands the failures nobody observed so far to the async handler (none: nothing happens).
+  void throw_asynchronous();
 
   // A queue on the first device (in order), or on `device` (one of devices()).
   Queue queue();

@@ -5,6 +5,15 @@
 // also fail (or complete) an event that never ran, e.g. when a dependency failed.
 // Thread-safety: every member is safe from any thread; wait() spins up to 100 us (a short
 // task ends sooner than a sleeping thread wakes), then blocks.
+// Failures are observed: wait() and wait_for() that rethrow a failure mark it observed (a
+// task that fails because a dependency failed observes the dependency's failure and carries
+// it on). An event given a failure sink (the runtime's: Runtime reports failures nobody
+// observed, see runtime.hpp) hands its failure to it when it fails. wait_done() waits
+// without observing: for schedulers and the core, which wait on the user's behalf.
+// Cancellation is cooperative: cancel() asks; a task not yet started fails with
+// plexus::error(cancelled) instead of running, and a backend that runs a launch on the
+// calling thread (the host backend) checks cancel_requested() of current_task()
+// (task_execution.hpp) between work-groups.
 // Ownership: shared (std::shared_ptr); callbacks run on the thread that completes the
 // event, outside the event's lock, and must not throw.
 // Pending queue: a scheduler that enqueues a task's device work without waiting for it
@@ -32,6 +41,9 @@ namespace plexus {
 
 class DeviceQueue;
 class QueueMarker;
+namespace detail {
+class FailureSink;
+}
 
 enum class TaskStatus { submitted, running, complete, failed };
 
@@ -50,13 +62,42 @@ class PLEXUS_API TaskEvent {
   const std::string& label() const;
   TaskStatus status() const;
   bool is_done() const;  // complete or failed
+  // Failed, leaving the data it writes suspect: it failed while running (it may have
+  // written part of it) or with a failure of its dependencies (the data it would have
+  // replaced is suspect itself). The memory models and buffers make the readers of such a
+  // writer's data fail with its error instead of reading what it left. False for a task that
+  // did not fail and for one refused before it started (mark_refused).
+  bool failed_with_data() const;
 
   void mark_running();
   void mark_complete();
   void mark_failed(std::exception_ptr failure);
+  // Fails a task that has not started, for a reason of its own (cancelled before it started,
+  // a wait that could never end) while none of its dependencies failed: it wrote nothing,
+  // so its data stays as it was and its readers do not fail with its error.
+  void mark_refused(std::exception_ptr failure);
 
   // Blocks until done; rethrows the task's failure.
   void wait() const;
+  // Blocks until done or `timeout` has passed: true when done (rethrowing the failure, as
+  // wait() does), false when not done in time.
+  bool wait_for(std::chrono::nanoseconds timeout) const;
+  // Blocks until done; never rethrows (the failure stays unobserved).
+  void wait_done() const;
+  // Whether a wait rethrew this event's failure (or a dependent task took it over).
+  bool failure_observed() const;
+
+  // Asks the task to stop (see above); no effect once it is done.
+  void cancel();
+  bool cancel_requested() const;
+
+  // The core's bookkeeping: the failure sink of the runtime that made the event (set once,
+  // before the event can fail), and the event a scheduler's worker is blocked on for this
+  // task (set while it waits; nullptr otherwise), which the core follows to find waits that
+  // can never end (a thread holding a host view waiting for work that waits for the view).
+  void set_failure_sink(std::shared_ptr<detail::FailureSink> sink);
+  void set_waiting_on(std::shared_ptr<TaskEvent> dependency);
+  std::shared_ptr<TaskEvent> waiting_on() const;
   // Runs `callback` once the event is done (at once if it already is).
   void on_done(std::function<void()> callback);
 
@@ -82,6 +123,9 @@ class PLEXUS_API TaskEvent {
 
  private:
   void finish(TaskStatus final_status, std::exception_ptr failure);
+  // wait(), wait_for() and wait_done(): false when `deadline` passed first; `observe`:
+  // rethrow a failure (marking it observed).
+  bool wait_until(clock::time_point deadline, bool observe) const;
 
   // The state lives behind a pointer so that its layout is not part of the plugin ABI.
   // make() places it in the same allocation as the event (Block); the destructor then

@@ -18,8 +18,16 @@ namespace plexus {
 
 class Device;
 
-// Waits until every dependency is done; returns the first failure, or nullptr.
+// Waits until every dependency is done; returns the first failure, or nullptr. A
+// dependency that can never end (a host view held by a thread that waits for this task)
+// is a failure: plexus::error(invalid_argument) saying so.
 PLEXUS_API std::exception_ptr wait_for_dependencies(const Task& task);
+
+// The task whose body or host work run_task_now()/start_task() is running on this thread
+// (nullptr outside them): a backend that runs a launch on the calling thread reads it
+// before the launch and checks its cancel_requested() between work-groups (the host
+// backend does; TaskEvent::cancel).
+PLEXUS_API const TaskEvent* current_task();
 
 // The placement a scheduler without a policy of its own uses: the host for host bodies, the
 // body's preferred device, else `fallback` (the first device, or nullptr for the host).
@@ -31,7 +39,8 @@ PLEXUS_API Device* default_placement(const TaskBody& body, Device* fallback);
 PLEXUS_API void place_task(Task& task, Device* placement);
 
 // Runs the task on this thread now: waits for its dependencies (a failed dependency fails
-// the task with the same failure, without running it), marks it running, runs host_work or
+// the task with the same failure, without running it; so does a cancel() before it
+// starts: plexus::error(cancelled)), marks it running, runs host_work or
 // the body (with `queue`, the placement's queue, nullptr for the host), and completes or
 // fails its event. The task's own failures go to its event, not to the caller.
 PLEXUS_API void run_task_now(Task& task, DeviceQueue* queue = nullptr);

@@ -119,6 +119,7 @@ HostAccess BufferHandle::host_access(const AccessRange& range, AccessMode mode) 
   detail::cancel_conflicting(*runtime, nullptr, group.requirements, {}, "a host access");
   auto view = TaskEvent::make("host view");
   auto event = TaskEvent::make("host access");
+  runtime->track(event);
   auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), event, view);
   try {
     runtime->scheduler().submit(Task{event, {}, {}, std::move(body)});

@@ -141,7 +141,7 @@ std::shared_ptr<TaskEvent> BufferStorage::add_user(std::shared_ptr<TaskEvent> ta
                                                    AccessMode mode, bool whole_buffer) {
   std::lock_guard lock(mutex_);
   std::shared_ptr<TaskEvent> failed;
-  if (last_writer_ && last_writer_ != task && last_writer_->status() == TaskStatus::failed &&
+  if (last_writer_ && last_writer_ != task && last_writer_->failed_with_data() &&
       !(mode == AccessMode::discard_write && whole_buffer)) {
     failed = last_writer_;
   }
@@ -156,13 +156,8 @@ void BufferStorage::wait_for_tasks() noexcept {
     std::lock_guard lock(mutex_);
     users = users_.take();
   }
-  for (const auto& user : users) {
-    try {
-      user->wait();
-    } catch (...) {
-      // The failure belongs to whoever waits on that task's event.
-    }
-  }
+  // The failures belong to whoever waits on those tasks' events: not observed here.
+  for (const auto& user : users) user->wait_done();
 }
 
 void BufferStorage::release(RuntimeState& runtime) noexcept {

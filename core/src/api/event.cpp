@@ -18,12 +18,19 @@ const TaskEvent& Event::checked() const {
   return *event_;
 }
 
-void Event::wait() const {
-  if (!event_) return;
+void Event::wait() const { wait_for(std::chrono::nanoseconds::max()); }
+
+bool Event::wait_for(std::chrono::nanoseconds timeout) const {
+  if (!event_) return true;
   auto runtime = detail::RuntimeState::lock(runtime_, "an event");
   // Waiting for a fusion command (or a held kernel) cancels that fusion first.
   detail::cancel_conflicting(*runtime, nullptr, {}, {event_}, "a wait on an event");
-  event_->wait();
+  return event_->wait_for(timeout);
+}
+
+void Event::cancel() const {
+  if (event_) checked();  // the runtime must be alive
+  if (event_) event_->cancel();
 }
 TaskStatus Event::status() const { return event_ ? checked().status() : TaskStatus::complete; }
 bool Event::is_done() const { return !event_ || checked().is_done(); }

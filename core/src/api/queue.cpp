@@ -46,6 +46,7 @@ Event Queue::end_group(Handler& handler) {
     detail::cancel_fusion(*runtime, *state_, "a " + name + " was submitted to the queue");
   }
   auto event = TaskEvent::make(std::move(name));  // the body's name too
+  runtime->track(event);
   std::vector<std::shared_ptr<TaskEvent>> dependencies = std::move(group.dependencies);
   auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), event);
   std::unique_lock in_order(state_->submit_mutex, std::defer_lock);
@@ -70,7 +71,11 @@ Event Queue::end_group(Handler& handler) {
   return Event(std::move(event), state_->runtime);
 }
 
-void Queue::wait() {
+void Queue::wait() { wait_for(std::chrono::nanoseconds::max()); }
+
+bool Queue::wait_for(std::chrono::nanoseconds timeout) {
+  const auto start = TaskEvent::clock::now();
+  const bool forever = timeout >= TaskEvent::clock::time_point::max() - start;
   auto runtime = detail::RuntimeState::lock(state_->runtime, "a queue");
   detail::cancel_fusion(*runtime, *state_, "the queue is waited for");
   detail::PendingEvents::List pending;
@@ -81,7 +86,8 @@ void Queue::wait() {
   std::exception_ptr first;
   for (const auto& event : pending) {
     try {
-      event->wait();
+      const auto left = forever ? timeout : timeout - (TaskEvent::clock::now() - start);
+      if (!event->wait_for(std::max(left, std::chrono::nanoseconds(0)))) return false;
     } catch (...) {
       if (!first) first = std::current_exception();
     }
@@ -91,6 +97,7 @@ void Queue::wait() {
     state_->pending.drop_done();
   }
   if (first) std::rethrow_exception(first);
+  return true;
 }
 
 }  // namespace plexus

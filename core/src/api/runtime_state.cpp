@@ -135,7 +135,7 @@ bool RuntimeState::detach(const BufferStorage* buffer) {
   return buffers_.erase(buffer) > 0;
 }
 
-void RuntimeState::shutdown() noexcept {
+bool RuntimeState::shutdown() noexcept {
   try {  // kernels still held for fusion run unfused before the runtime goes
     cancel_conflicting(*this, nullptr, {}, {}, "the runtime shutting down", true);
   } catch (...) {
@@ -157,11 +157,7 @@ void RuntimeState::shutdown() noexcept {
       }
     }
   }
-  try {
-    if (Scheduler* scheduler = components->scheduler()) scheduler->wait_all();
-  } catch (const std::exception& failure) {
-    logger().error("runtime shutdown: waiting for tasks failed: {}", failure.what());
-  }
+  if (!wait_for_tasks()) return false;  // tasks still run: nothing may be released
   if (tracer) {
     deactivate_tracer(tracer.get());
     try {
@@ -187,6 +183,14 @@ void RuntimeState::shutdown() noexcept {
   staging.clear();
   if (components->memory())
     logger().debug("plexus memory report: {}", describe(memory_stats(), *this));
+  try {
+    report_unobserved(true);
+  } catch (const std::exception& failure) {
+    logger().error("runtime shutdown: the async_handler threw: {}", failure.what());
+  } catch (...) {
+    logger().error("runtime shutdown: the async_handler threw");
+  }
+  return true;
 }
 
 MemoryStats RuntimeState::memory_stats() const {

@@ -18,8 +18,11 @@
 #include "plexus/config.hpp"
 #include "plexus/memory_model.hpp"
 #include "plexus/plugin_registry.hpp"
+#include "plexus/runtime_options.hpp"
 #include "plexus/scheduler.hpp"
+#include "failure_sink.hpp"
 #include "fusion_session.hpp"
+#include "pending_events.hpp"
 #include "program_cache.hpp"
 #include "staged_copy.hpp"
 #include "staging_pool.hpp"
@@ -75,9 +78,21 @@ class RuntimeState {
   // Whether the buffer was still attached (the caller then releases it).
   bool detach(const BufferStorage* buffer);
 
-  // Waits for every task, writes the trace (when tracing), releases the allocations of
-  // buffers still alive, logs the memory report. Called once, by ~Runtime.
-  void shutdown() noexcept;
+  RuntimeOptions options;  // set by Runtime before the first task
+  const std::shared_ptr<FailureSink> failures = std::make_shared<FailureSink>();
+  // Every event the API makes for this runtime: its failure goes to `failures`; with a
+  // shutdown timeout, shutdown() can also name it while it still runs.
+  void track(const std::shared_ptr<TaskEvent>& event);
+  // Hands the failures nobody observed to options.async_handler (which may throw); without
+  // a handler, logs them at error level when `log_without_handler`, else keeps them.
+  void report_unobserved(bool log_without_handler);
+
+  // Waits for every task (up to options.shutdown_timeout, see runtime_options.hpp), writes
+  // the trace (when tracing), releases the allocations of buffers still alive, logs the
+  // memory report, reports the failures nobody observed. Called once, by ~Runtime. False
+  // when tasks still ran at the deadline: nothing was released, and the caller must keep
+  // this state (the components the tasks use) alive.
+  bool shutdown() noexcept;
 
  private:
   std::unordered_map<const Device*, std::size_t> device_index_;  // position in `devices`
@@ -88,6 +103,11 @@ class RuntimeState {
   std::unordered_map<const BufferStorage*, std::weak_ptr<BufferStorage>> buffers_;
   std::vector<std::weak_ptr<BundleState>> bundles_;
   std::vector<std::weak_ptr<TaskEvent>> views_;
+
+  // Waits for every task, up to options.shutdown_timeout; false when some still run.
+  bool wait_for_tasks() noexcept;
+  std::mutex tracked_mutex_;
+  PendingEvents tracked_;  // under tracked_mutex_; only with a shutdown timeout
 };
 
 }  // namespace plexus::detail
