@@ -1,7 +1,8 @@
 // Tracing ([trace] file / PLEXUS_TRACE): the trace and summary a runtime writes at shutdown
 // describe the tasks it ran, their dependencies and failures, under both schedulers;
 // the config key is checked; one runtime writes a trace at a time; no file when tracing is off;
-// copies and launches on PoCL carry device-clock times.
+// copies and launches on PoCL carry device-clock times; compiles, module loads, allocations
+// and launch ranges are in it, and each task's wait while ready is explained.
 #include <catch2/catch.hpp>
 
 #include <boost/json.hpp>
@@ -13,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "runtime_test_support.hpp"
@@ -29,6 +31,32 @@ boost::json::object read_json(const fs::path& path) {
   std::stringstream text;
   text << in.rdbuf();
   return boost::json::parse(text.str()).as_object();
+}
+
+// The trace's events of phase "X" and category `category`.
+std::vector<boost::json::object> slices(const boost::json::object& trace, const char* category) {
+  std::vector<boost::json::object> found;
+  for (const auto& value : trace.at("traceEvents").as_array()) {
+    const auto& event = value.as_object();
+    if (event.at("ph").as_string() == "X" && event.at("cat").as_string() == category)
+      found.push_back(event);
+  }
+  return found;
+}
+
+// pid -> process name.
+std::map<std::int64_t, std::string> process_names(const boost::json::object& trace) {
+  std::map<std::int64_t, std::string> names;
+  for (const auto& value : trace.at("traceEvents").as_array()) {
+    const auto& event = value.as_object();
+    if (event.at("ph").as_string() == "M" && event.at("name").as_string() == "process_name")
+      names[event.at("pid").as_int64()] = event.at("args").at("name").as_string().c_str();
+  }
+  return names;
+}
+
+double number_at(const boost::json::object& object, const char* key) {
+  return object.at(key).to_number<double>();
 }
 
 std::string trace_table(const fs::path& file) {
@@ -186,9 +214,10 @@ TEST_CASE("copies and launches on PoCL are timed on the device's clock") {
     if (event.at("ph").as_string() != "X") continue;
     const double ts = event.at("ts").to_number<double>();
     const double end = ts + event.at("dur").to_number<double>();
-    if (event.at("cat").as_string() == "task")
+    const auto& category = event.at("cat").as_string();
+    if (category == "task")
       tasks[event.at("args").at("id").as_int64()] = {ts, end};
-    else
+    else if (category == "copy" || category == "launch")
       ops.push_back(event);
   }
   std::size_t device_launches = 0, device_copies = 0;
@@ -205,6 +234,119 @@ TEST_CASE("copies and launches on PoCL are timed on the device's clock") {
   }
   CHECK(device_launches == kernels);
   CHECK(device_copies >= 2);  // the buffer to the device and back
-  CHECK(read_json(dir.path / "run.summary.json").at("device_clock_ops").to_number<double>() ==
+  const auto summary = read_json(dir.path / "run.summary.json");
+  CHECK(summary.at("device_clock_ops").to_number<double>() ==
         static_cast<double>(device_launches + device_copies));
+  // The buffer's memory on the device: one allocation of its size, on the device's process,
+  // and the counter of the bytes the device's buffers hold.
+  const auto names = process_names(trace);
+  std::size_t allocations = 0;
+  for (const auto& span : slices(trace, "runtime")) {
+    if (span.at("name").as_string() != "allocate") continue;
+    ++allocations;
+    CHECK(number_at(span.at("args").as_object(), "bytes") == 1024 * sizeof(int));
+    CHECK(names.at(span.at("pid").as_int64()) != "compiler");
+  }
+  CHECK(allocations == 1);
+  CHECK(summary.at("runtime").at("allocated_bytes").to_number<double>() == 1024 * sizeof(int));
+  bool counted = false;
+  for (const auto& value : trace.at("traceEvents").as_array()) {
+    const auto& event = value.as_object();
+    counted = counted || (event.at("ph").as_string() == "C" &&
+                          number_at(event.at("args").as_object(), "bytes") == 1024 * sizeof(int));
+  }
+  CHECK(counted);
+}
+
+TEST_CASE("the trace shows compiles, module loads and launch ranges, and why tasks waited") {
+  ScratchDir dir;
+  const fs::path file = dir.path / "run.json";
+  {
+    // One worker: a task ready while another runs waits for the queue.
+    auto rt = make_runtime(RuntimeChoice{"dag", "whole"}, "\"host\"",
+                           trace_table(file) + "[scheduler.dag]\nworkers = 1\n");
+    const std::size_t n = 256;
+    std::vector<int> values(n, 1);
+    plexus::Buffer<int> buffer(values.data(), n);
+    auto bundle = rt->build("__kernel void twice(__global int* x) { x[get_global_id(0)] *= 2; }");
+    plexus::Queue q = rt->queue();
+    for (int i = 0; i < 2; ++i)
+      q.submit([&](plexus::Handler& h) {
+        h.parallel_for(bundle.kernel("twice"),
+                       plexus::nd_range(plexus::Range{n}, plexus::Range{64}),
+                       buffer.access(h, plexus::read_write));
+      });
+    CHECK(buffer.host_access(plexus::read)[n - 1] == 4);
+    // Two independent host tasks: the second is ready at once, but the one worker runs
+    // the first for 20 ms.
+    rt->host_task([] { std::this_thread::sleep_for(std::chrono::milliseconds(20)); });
+    rt->host_task([] {});
+    rt->wait();
+  }
+  const auto trace = read_json(file);
+  const auto summary = read_json(dir.path / "run.summary.json");
+  const auto names = process_names(trace);
+
+  // The compile (no device: the "compiler" process) and the module load on the device.
+  std::size_t compiles = 0, loads = 0;
+  for (const auto& span : slices(trace, "runtime")) {
+    const auto& name = span.at("name").as_string();
+    const std::string process = names.at(span.at("pid").as_int64());
+    if (name == "compile") {
+      ++compiles;
+      CHECK(process == "compiler");
+      CHECK(span.at("args").at("detail").as_string() != "");
+      CHECK(number_at(span, "dur") > 0);
+    } else if (name == "load module") {
+      ++loads;
+      CHECK(process != "compiler");
+    }
+  }
+  CHECK(compiles >= 1);
+  CHECK(loads == 1);
+  CHECK(summary.at("runtime").at("compiles").to_number<double>() == static_cast<double>(compiles));
+  CHECK(summary.at("runtime").at("module_loads").to_number<double>() == 1);
+
+  // Each launch names its nd-range.
+  const auto launches = slices(trace, "launch");
+  REQUIRE(launches.size() == 2);
+  for (const auto& launch : launches) {
+    const auto& args = launch.at("args").as_object();
+    CHECK(boost::json::serialize(args.at("global")) == "[256]");
+    CHECK(boost::json::serialize(args.at("local")) == "[64]");
+    CHECK(boost::json::serialize(args.at("offset")) == "[0]");
+  }
+
+  // Why each task waited while ready: its queue busy with an earlier task, and the rest the
+  // scheduler's (drawn as a "wait" slice right before it).
+  std::map<std::int64_t, boost::json::object> tasks;
+  for (const auto& task : slices(trace, "task")) tasks[task.at("args").at("id").as_int64()] = task;
+  double waited = 0, queue_busy = 0, longest_queue_wait = 0;
+  for (const auto& [id, task] : tasks) {
+    const auto& args = task.at("args").as_object();
+    const double ready = number_at(args, "ready_us"), start = number_at(args, "start_us");
+    CHECK(number_at(args, "waited_us") == Approx(start - ready).margin(0.01));
+    CHECK(number_at(args, "wait_queue_busy_us") + number_at(args, "wait_scheduler_us") ==
+          Approx(number_at(args, "waited_us")).margin(0.01));
+    waited += number_at(args, "waited_us");
+    queue_busy += number_at(args, "wait_queue_busy_us");
+    if (!args.at("queue_busy_with").is_null()) {
+      const auto& busy = tasks.at(args.at("queue_busy_with").as_int64());
+      CHECK(busy.at("tid") == task.at("tid"));
+      CHECK(busy.at("pid") == task.at("pid"));
+      CHECK(number_at(busy.at("args").as_object(), "end_us") > ready);
+      longest_queue_wait = std::max(longest_queue_wait, number_at(args, "wait_queue_busy_us"));
+    } else {
+      CHECK(number_at(args, "wait_queue_busy_us") == 0);
+    }
+  }
+  CHECK(longest_queue_wait >= 15000);  // the second host task, behind the 20 ms one
+  CHECK(number_at(summary, "waited_us") == Approx(waited).margin(0.1));
+  CHECK(number_at(summary, "wait_queue_busy_us") == Approx(queue_busy).margin(0.1));
+  for (const auto& wait : slices(trace, "wait")) {
+    const auto& task = tasks.at(wait.at("args").at("task").as_int64()).at("args").as_object();
+    CHECK(number_at(wait, "ts") >= number_at(task, "ready_us") - 0.01);
+    CHECK(number_at(wait, "ts") + number_at(wait, "dur") ==
+          Approx(number_at(task, "start_us")).margin(0.01));
+  }
 }

@@ -81,7 +81,7 @@ root = ET.parse('$work/ab.svg').getroot()
 texts = [t.text or '' for t in root.iter(ns + 'text')]
 joined = '\n'.join(texts)
 assert re.search(r'B/A = [0-9.]+ \[[0-9.]+-[0-9.]+\]: (B is (faster|slower)|the difference is within)', joined), joined
-assert re.search(r'waited while ready: [0-9.]+ ms over [0-9]+ tasks', joined), joined
+assert re.search(r'waited while ready: [0-9.]+ ms over [0-9]+ tasks \(queue busy [0-9.]+ ms, the rest the scheduler.s\)', joined), joined
 # Both panels (inorder records few dependencies: its queue order counts) trace a path
 # through the 20 kernels of a 4x4-tile factorisation.
 paths = [int(n) for n in re.findall(r'critical path: ([0-9]+) tasks', joined)]

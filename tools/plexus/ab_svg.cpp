@@ -32,6 +32,7 @@ struct Gantt {
   std::map<int, std::string> devices;  // pid -> name
   double makespan_us = 0;
   double waited_ready_us = 0;  // the sum over tasks of start - ready
+  double waited_queue_us = 0;  // of which their queue was still running an earlier task
   std::size_t waited_tasks = 0;
   // The critical path, last task first: from the task that ended last, each time the
   // dependency that ended last (the one it waited for), as (row, bar index).
@@ -119,6 +120,8 @@ Gantt read_gantt(const std::string& trace) {
           ++gantt.waited_tasks;
         }
       }
+      if (const auto* queue_busy = task.if_contains("wait_queue_busy_us"))
+        gantt.waited_queue_us += queue_busy->to_number<double>();
       if (const auto* id = task.if_contains("id")) {
         TaskRef ref{{pid, tid}, bars.size() - 1, ts + dur, ts, {}};
         if (const auto* submit = task.if_contains("submit_us")) ref.submit_us = submit->to_number<double>();
@@ -322,7 +325,8 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs,
         << "\">" << escaped("makespan: " + verdict) << "</text>\n<text x=\""
         << num(left - label_width) << "\" y=\"" << num(gantt_top - 8) << "\">"
         << escaped("waited while ready: " + num(gantt.waited_ready_us / 1000) + " ms over " +
-                   std::to_string(gantt.waited_tasks) + " tasks; critical path: " +
+                   std::to_string(gantt.waited_tasks) + " tasks (queue busy " +
+                   num(gantt.waited_queue_us / 1000) + " ms, the rest the scheduler's); critical path: " +
                    std::to_string(gantt.critical.size()) + " tasks, " +
                    num(gantt.critical_work_us / 1000) + " ms of work")
         << "</text>\n";

@@ -8,6 +8,7 @@
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
 #include "runtime_state.hpp"
+#include "trace/tracer.hpp"
 
 namespace plexus::detail {
 
@@ -133,7 +134,12 @@ void* BufferStorage::allocation(LocationId location, RuntimeState& runtime) {
                 "buffer: used after its allocations were released (its runtime shut down)");
   }
   void*& slot = allocations_.at(location);
-  if (!slot) slot = runtime.device_at(location)->allocate(bytes());
+  if (!slot) {
+    Device* device = runtime.device_at(location);
+    TraceSpanScope traced(TraceSpan::Kind::allocate, device->info().name,
+                          "buffer " + std::to_string(id()), bytes());
+    slot = device->allocate(bytes());
+  }
   return slot;
 }
 
@@ -171,7 +177,10 @@ void BufferStorage::release(RuntimeState& runtime) noexcept {
   }
   for (LocationId location = 1; location < max_locations; ++location) {
     if (void* allocation = allocations_[location]) {
-      runtime.device_at(location)->deallocate(allocation);
+      Device* device = runtime.device_at(location);
+      TraceSpanScope traced(TraceSpan::Kind::free, device->info().name,
+                            "buffer " + std::to_string(id()), bytes());
+      device->deallocate(allocation);
       allocations_[location] = nullptr;
     }
   }

@@ -209,6 +209,7 @@ void CommandBody::launch(DeviceQueue& queue) {
     }
   }
   const DeviceKernel& kernel = module_->kernel(group_.kernel->name());
+  traced.range(group_.range);
   queue.launch(kernel, group_.range, arguments);
 }
 

@@ -2,6 +2,7 @@
 
 #include "bundle_state.hpp"
 #include "plexus/error.hpp"
+#include "trace/tracer.hpp"
 
 namespace plexus::detail {
 
@@ -76,6 +77,10 @@ std::shared_ptr<const CompiledProgram> ProgramCache::compile(Compiler& compiler,
     request.options = options;
     request.target = key.format;
     request.emit_ir = key.emit_ir;
+    TraceSpanScope traced(TraceSpan::Kind::compile, "",
+                          std::string(to_string(key.format)) + (key.emit_ir ? " (LLVM IR)" : "") +
+                              (key.options.empty() ? "" : ", options '" + key.options + "'"),
+                          key.source.size());
     CompileResult result = compiler.compile(request);
     if (!result.succeeded) {
       throw error(error_category::build,
@@ -115,6 +120,9 @@ std::shared_ptr<const CompiledProgram> ProgramCache::translate(Compiler& compile
     request.source.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     request.target = key.format;
     request.target_architecture = key.architecture;
+    TraceSpanScope traced(TraceSpan::Kind::translate, "",
+                          "an image to " + std::string(to_string(key.format)),
+                          bytes.size());
     CompileResult result = compiler.compile(request);
     if (!result.succeeded) {
       throw error(error_category::build, "the image does not compile to " +
@@ -129,6 +137,8 @@ std::shared_ptr<DeviceModule> ProgramCache::load(Device& device, const ProgramKe
                                                  const CompiledProgram& program) {
   auto loaded = modules_.get_or_build(ModuleKey{key, &device}, [&] {
     auto value = std::make_shared<LoadedProgram>();
+    TraceSpanScope traced(TraceSpan::Kind::load_module, device.info().name,
+                          std::string(to_string(program.format)), program.binary.size());
     value->module = device.load_module(program.format, program.binary, program.kernels);
     value->bytes = size_of_program(program);
     if (!value->module) {
@@ -143,6 +153,10 @@ std::shared_ptr<DeviceModule> ProgramCache::load(Device& device, const ProgramKe
 std::shared_ptr<const FusionResult> ProgramCache::fuse(FusionEngine& engine, const std::string& key,
                                                       const FusionRequest& request) {
   return fused_.get_or_build(key, [&] {
+    TraceSpanScope traced(TraceSpan::Kind::fuse, "",
+                          std::to_string(request.kernels.size()) + " kernels into " +
+                              request.fused_name + " (" + std::string(to_string(request.target)) +
+                              ")");
     return std::make_shared<const FusionResult>(engine.fuse(request));
   });
 }

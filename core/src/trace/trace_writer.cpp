@@ -1,6 +1,7 @@
 #include "trace_writer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -63,6 +64,39 @@ const char* op_name(TraceOp::Kind kind) {
   return "op";
 }
 
+const char* span_name(TraceSpan::Kind kind) {
+  switch (kind) {
+    case TraceSpan::Kind::compile:
+      return "compile";
+    case TraceSpan::Kind::translate:
+      return "translate";
+    case TraceSpan::Kind::load_module:
+      return "load module";
+    case TraceSpan::Kind::fuse:
+      return "fuse";
+    case TraceSpan::Kind::allocate:
+      return "allocate";
+    case TraceSpan::Kind::free:
+      return "free";
+  }
+  return "runtime";
+}
+
+std::string size_list(const std::array<std::size_t, 3>& sizes, std::size_t dimensions) {
+  std::string list = "[";
+  for (std::size_t d = 0; d < dimensions; ++d) list += (d ? "," : "") + std::to_string(sizes[d]);
+  return list + "]";
+}
+
+// A launch's nd-range as trace args: global and local sizes (local null: the backend
+// chose), offset, per used dimension.
+std::string range_args(const NdRange& range) {
+  const std::size_t dimensions = std::clamp<std::size_t>(range.dimensions, 1, 3);
+  return ",\"global\":" + size_list(range.global, dimensions) + ",\"local\":" +
+         (range.has_local_size() ? size_list(range.local, dimensions) : std::string("null")) +
+         ",\"offset\":" + size_list(range.offset, dimensions);
+}
+
 // Total length of the union of [start, end) intervals.
 double union_length(std::vector<std::pair<double, double>> intervals) {
   std::sort(intervals.begin(), intervals.end());
@@ -79,6 +113,24 @@ double union_length(std::vector<std::pair<double, double>> intervals) {
   if (close > open) total += close - open;
   return total;
 }
+
+// A task's times as written (µs from the first submission) and why it waited while ready:
+// its queue (track) was still running an earlier task until `queue_free`, and the rest of
+// the wait, from then (or from ready) to its start, is the scheduler's (noticing that it is
+// ready, picking a worker, the launch path).
+struct TaskTimes {
+  double submit = 0, ready = 0, start = 0, end = 0;
+  double queue_free = 0;  // when the earlier tasks of its track had all ended
+  long long busy_with = -1;  // the earlier task of its track that ended last, if after ready
+  double queue_wait() const { return std::max(0.0, std::min(queue_free, start) - ready); }
+  double scheduler_wait() const { return std::max(0.0, start - std::max(ready, queue_free)); }
+};
+
+struct RuntimeTotals {
+  std::size_t compiles = 0, module_loads = 0, allocations = 0, frees = 0;
+  double compile_us = 0, module_load_us = 0, allocate_us = 0;
+  std::size_t allocated_bytes = 0;
+};
 
 struct DeviceTotals {
   int pid = 0;
@@ -101,6 +153,8 @@ class Writer {
       origin_ = std::min(origin_, records_[i].event->submitted_at());
       ids_[records_[i].event.get()] = i;
     }
+    for (std::size_t i = 0; i < records_.size(); ++i) times_.push_back(task_times(records_[i]));
+    explain_waits();
   }
 
   std::string trace() {
@@ -108,6 +162,7 @@ class Writer {
     out << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
     std::vector<std::string> events;
     for (std::size_t i = 0; i < records_.size(); ++i) add_task(i, events);
+    add_spans(events);
     add_flows(events);
     add_names(events);
     for (std::size_t i = 0; i < events.size(); ++i) out << (i ? ",\n" : "") << events[i];
@@ -124,10 +179,55 @@ class Writer {
   double us(time_point at) const {
     return std::chrono::duration<double, std::micro>(at - origin_).count();
   }
+  int pid_of(const std::string& process) {
+    auto [found, added] = pids_.try_emplace(process, 0);
+    if (added) found->second = static_cast<int>(pids_.size());
+    return found->second;
+  }
   DeviceTotals& device(const std::string& name) {
     auto [found, added] = devices_.try_emplace(name);
-    if (added) found->second.pid = static_cast<int>(devices_.size());
+    if (added) found->second.pid = pid_of(name);
     return found->second;
+  }
+
+  TaskTimes task_times(const TaskTrace& record) const {
+    const TaskEvent& event = *record.event;
+    TaskTimes times;
+    times.submit = us(event.submitted_at());
+    times.end = us(event.finished_at());
+    times.ready = times.submit;
+    for (const auto& dependency : record.dependencies)
+      if (dependency) times.ready = std::max(times.ready, us(dependency->finished_at()));
+    // A task enqueued behind work still in its queue (start_task) starts when that ends.
+    times.start = std::min(times.end, std::max(us(event.started_at()), times.ready));
+    times.queue_free = times.ready;
+    return times;
+  }
+
+  // Per track (device and worker), in start order: the time the earlier tasks had all
+  // ended, and which of them ended last when that was after the task became ready.
+  void explain_waits() {
+    std::map<std::pair<std::string, std::thread::id>, std::vector<std::size_t>> tracks;
+    for (std::size_t i = 0; i < records_.size(); ++i)
+      tracks[{records_[i].device, records_[i].thread}].push_back(i);
+    for (auto& [track, ids] : tracks) {
+      std::stable_sort(ids.begin(), ids.end(), [&](std::size_t a, std::size_t b) {
+        return times_[a].start < times_[b].start;
+      });
+      double free_at = -1;
+      long long last = -1;
+      for (std::size_t id : ids) {
+        TaskTimes& times = times_[id];
+        if (last >= 0 && free_at > times.ready) {
+          times.queue_free = free_at;
+          times.busy_with = last;
+        }
+        if (times.end > free_at) {
+          free_at = times.end;
+          last = static_cast<long long>(id);
+        }
+      }
+    }
   }
   int track(DeviceTotals& totals, std::thread::id thread) {
     auto [found, added] = totals.tracks.try_emplace(thread, 0);
@@ -142,19 +242,16 @@ class Writer {
   void add_task(std::size_t id, std::vector<std::string>& events) {
     const TaskTrace& record = records_[id];
     const TaskEvent& event = *record.event;
-    const double submit = us(event.submitted_at()), end = us(event.finished_at());
-    double ready = submit;
+    const TaskTimes& task = times_[id];
+    const double submit = task.submit, ready = task.ready, start = task.start, end = task.end;
     std::string deps;
     for (const auto& dependency : record.dependencies) {
       if (!dependency) continue;
-      ready = std::max(ready, us(dependency->finished_at()));
       auto found = ids_.find(dependency.get());
       if (found == ids_.end()) continue;  // not a task (a host view's release)
       deps += (deps.empty() ? "" : ",") + std::to_string(found->second);
       edges_.emplace_back(found->second, id);
     }
-    // A task enqueued behind work still in its queue (start_task) starts when that ends.
-    const double start = std::min(end, std::max(us(event.started_at()), ready));
     starts_[id] = start;
     auto [pid, tid] = where(record);
     DeviceTotals& totals = device(record.device);
@@ -173,7 +270,8 @@ class Writer {
       if (op.kind == TraceOp::Kind::launch) {
         events.push_back(slice(record.kernel.empty() ? "launch" : "launch " + record.kernel,
                                "launch", pid, tid, times.start, times.end,
-                               "\"task\":" + std::to_string(id) + clock));
+                               "\"task\":" + std::to_string(id) + clock +
+                                   (op.range ? range_args(*op.range) : std::string())));
         continue;
       }
       bytes += op.bytes;
@@ -191,7 +289,76 @@ class Writer {
             number(ready) + ",\"start_us\":" + number(start) + ",\"end_us\":" + number(end) +
             ",\"device\":" + quoted(record.device) + ",\"kernel\":" + quoted(record.kernel) +
             ",\"bytes\":" + std::to_string(bytes) + ",\"status\":\"" +
-            (failed ? "failed" : "complete") + "\",\"dependencies\":[" + deps + "]"));
+            (failed ? "failed" : "complete") + "\",\"dependencies\":[" + deps + "]" +
+            wait_args(task)));
+    // The part of its wait that its queue was free: the scheduler's, drawn before it.
+    if (const double from = std::max(ready, task.queue_free); start - from >= 0.001) {
+      events.push_back(slice("waiting for the scheduler", "wait", pid, tid, from, start,
+                             "\"task\":" + std::to_string(id)));
+    }
+    waited_us_ += start - ready;
+    queue_wait_us_ += task.queue_wait();
+    scheduler_wait_us_ += task.scheduler_wait();
+  }
+
+  // Why a task waited while ready: waited_us = wait_queue_busy_us (its queue still ran
+  // queue_busy_with) + wait_scheduler_us (the rest).
+  static std::string wait_args(const TaskTimes& task) {
+    return ",\"waited_us\":" + number(task.start - task.ready) +
+           ",\"wait_queue_busy_us\":" + number(task.queue_wait()) +
+           ",\"wait_scheduler_us\":" + number(task.scheduler_wait()) +
+           ",\"queue_busy_with\":" +
+           (task.busy_with >= 0 ? std::to_string(task.busy_with) : std::string("null"));
+  }
+
+  // The runtime's own work: on a track per thread of its device's process ("compiler" for
+  // compiles and fusion, which have no device), and per device a counter of the bytes its
+  // buffers hold.
+  void add_spans(std::vector<std::string>& events) {
+    std::vector<const TraceSpan*> spans;
+    for (const TraceSpan& span : tracer_.spans()) spans.push_back(&span);
+    std::stable_sort(spans.begin(), spans.end(),
+                     [](const TraceSpan* a, const TraceSpan* b) { return a->start < b->start; });
+    std::map<std::string, std::size_t> held;  // per device: bytes allocated, not freed
+    for (const TraceSpan* span : spans) {
+      const std::string process = span->device.empty() ? "compiler" : span->device;
+      const int pid = pid_of(process);
+      auto [track, added] = span_tracks_[process].try_emplace(
+          span->thread, 1000 + static_cast<int>(span_tracks_[process].size()));
+      const double start = us(span->start), end = us(span->end);
+      events.push_back(slice(span_name(span->kind), "runtime", pid, track->second, start, end,
+                             "\"detail\":" + quoted(span->detail) +
+                                 ",\"bytes\":" + std::to_string(span->bytes)));
+      switch (span->kind) {
+        case TraceSpan::Kind::compile:
+        case TraceSpan::Kind::translate:
+        case TraceSpan::Kind::fuse:
+          runtime_.compiles++;
+          runtime_.compile_us += end - start;
+          break;
+        case TraceSpan::Kind::load_module:
+          runtime_.module_loads++;
+          runtime_.module_load_us += end - start;
+          break;
+        case TraceSpan::Kind::allocate:
+        case TraceSpan::Kind::free: {
+          const bool allocate = span->kind == TraceSpan::Kind::allocate;
+          std::size_t& bytes = held[process];
+          bytes = allocate ? bytes + span->bytes : bytes - std::min(bytes, span->bytes);
+          if (allocate) {
+            runtime_.allocations++;
+            runtime_.allocate_us += end - start;
+            runtime_.allocated_bytes += span->bytes;
+          } else {
+            runtime_.frees++;
+          }
+          events.push_back("{\"ph\":\"C\",\"name\":\"buffer memory\",\"pid\":" +
+                           std::to_string(pid) + ",\"ts\":" + number(allocate ? end : start) +
+                           ",\"args\":{\"bytes\":" + std::to_string(bytes) + "}}");
+          break;
+        }
+      }
+    }
   }
 
   struct OpTimes {
@@ -244,9 +411,18 @@ class Writer {
   }
 
   void add_names(std::vector<std::string>& events) {
-    for (const auto& [name, totals] : devices_) {
+    for (const auto& [name, pid] : pids_) {
       events.push_back("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" +
-                       std::to_string(totals.pid) + ",\"args\":{\"name\":" + quoted(name) + "}}");
+                       std::to_string(pid) + ",\"args\":{\"name\":" + quoted(name) + "}}");
+    }
+    for (const auto& [name, tracks] : span_tracks_) {
+      for (const auto& [thread, tid] : tracks) {
+        events.push_back("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" +
+                         std::to_string(pids_.at(name)) + ",\"tid\":" + std::to_string(tid) +
+                         ",\"args\":{\"name\":\"runtime " + std::to_string(tid - 999) + "\"}}");
+      }
+    }
+    for (const auto& [name, totals] : devices_) {
       for (const auto& [thread, tid] : totals.tracks) {
         events.push_back("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" +
                          std::to_string(totals.pid) + ",\"tid\":" + std::to_string(tid) +
@@ -279,7 +455,18 @@ class Writer {
            ",\"copies\":" + std::to_string(to_device_.count + to_host_.count) +
            ",\"bytes_moved\":" + std::to_string(to_device_.bytes + to_host_.bytes) +
            ",\"host_to_device\":" + direction(to_device_) +
-           ",\"device_to_host\":" + direction(to_host_) + ",\"devices\":[" + devices + "]}";
+           ",\"device_to_host\":" + direction(to_host_) + ",\"waited_us\":" + number(waited_us_) +
+           ",\"wait_queue_busy_us\":" + number(queue_wait_us_) +
+           ",\"wait_scheduler_us\":" + number(scheduler_wait_us_) +
+           ",\"runtime\":{\"compiles\":" + std::to_string(runtime_.compiles) +
+           ",\"compile_us\":" + number(runtime_.compile_us) +
+           ",\"module_loads\":" + std::to_string(runtime_.module_loads) +
+           ",\"module_load_us\":" + number(runtime_.module_load_us) +
+           ",\"allocations\":" + std::to_string(runtime_.allocations) +
+           ",\"allocated_bytes\":" + std::to_string(runtime_.allocated_bytes) +
+           ",\"allocate_us\":" + number(runtime_.allocate_us) +
+           ",\"frees\":" + std::to_string(runtime_.frees) + "}" + ",\"devices\":[" + devices +
+           "]}";
   }
 
   const Tracer& tracer_;
@@ -287,7 +474,12 @@ class Writer {
   time_point origin_{};
   std::unordered_map<const TaskEvent*, std::size_t> ids_;
   std::unordered_map<std::size_t, double> starts_;  // by id, as written
+  std::vector<TaskTimes> times_;                     // by id
+  std::map<std::string, int> pids_;                  // process (device, "compiler") -> pid
   std::map<std::string, DeviceTotals> devices_;
+  std::map<std::string, std::map<std::thread::id, int>> span_tracks_;  // process -> thread -> tid
+  RuntimeTotals runtime_;
+  double waited_us_ = 0, queue_wait_us_ = 0, scheduler_wait_us_ = 0;
   std::vector<std::pair<std::size_t, std::size_t>> edges_;
   Direction to_device_, to_host_;
   double makespan_ = 0;

@@ -13,6 +13,33 @@ TaskTrace& Tracer::begin(const Task& task) {
   return record;
 }
 
+void Tracer::add(TraceSpan span) {
+  std::lock_guard lock(mutex_);
+  spans_.push_back(std::move(span));
+}
+
+#if PLEXUS_TRACE_HOOKS
+void TraceSpanScope::begin(TraceSpan::Kind kind, const std::string& device,
+                           const std::string& detail, std::size_t bytes) {
+  span_.kind = kind;
+  span_.device = device;
+  span_.detail = detail;
+  span_.bytes = bytes;
+  span_.thread = std::this_thread::get_id();
+  span_.start = TaskEvent::clock::now();
+}
+
+void TraceSpanScope::end() noexcept {
+  span_.end = TaskEvent::clock::now();
+  if (active_tracer() != tracer_) return;  // its runtime stopped tracing meanwhile
+  try {
+    tracer_->add(std::move(span_));
+  } catch (...) {
+    // Out of memory: the trace lacks this span; the work itself succeeded or threw.
+  }
+}
+#endif
+
 bool activate_tracer(Tracer* tracer) {
   Tracer* none = nullptr;
   return active_tracer_slot.compare_exchange_strong(none, tracer, std::memory_order_acq_rel);

@@ -1,5 +1,6 @@
 // Tracer: records every task the schedulers run (through run_task_now) with its copies and
-// launches, and writes them at runtime shutdown as Chrome/Perfetto trace-event JSON plus a
+// launches (with their nd-range), and the runtime's own work meanwhile (compiles, module
+// loads, allocations: TraceSpanScope), and writes them at runtime shutdown as Chrome/Perfetto trace-event JSON plus a
 // compact summary (trace_writer.hpp). Internal to the core.
 //
 // Enabled by `[trace] file = "..."` or PLEXUS_TRACE=FILE. One runtime traces at a time: the
@@ -25,11 +26,13 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "plexus/device_queue.hpp"
+#include "plexus/nd_range.hpp"
 #include "plexus/task.hpp"
 
 namespace plexus::detail {
@@ -41,6 +44,20 @@ struct TraceOp {
   std::size_t bytes = 0;
   TaskEvent::clock::time_point start, end;        // host times around the backend calls
   std::shared_ptr<const OperationTiming> timing;  // device times, when the queue has them
+  std::optional<NdRange> range;                   // a kernel launch's
+};
+
+// The runtime's own work, outside any task's copies and launches: compiling a program
+// (source to a binary, or an image to another format), loading one on a device, fusing
+// kernels, allocating and freeing a buffer's device memory.
+struct TraceSpan {
+  enum class Kind { compile, translate, load_module, fuse, allocate, free };
+  Kind kind = Kind::compile;
+  std::string device;  // where it happened; empty for compiles (no device)
+  std::string detail;  // what: the target format and options, the module's format
+  std::size_t bytes = 0;
+  std::thread::id thread;
+  TaskEvent::clock::time_point start, end;
 };
 
 struct TaskTrace {
@@ -63,11 +80,14 @@ class Tracer {
   // A new record for `task`, about to run on this thread.
   TaskTrace& begin(const Task& task);
   const std::deque<TaskTrace>& records() const { return records_; }
+  void add(TraceSpan span);
+  const std::vector<TraceSpan>& spans() const { return spans_; }
 
  private:
   std::string file_, scheduler_;
   std::mutex mutex_;
   std::deque<TaskTrace> records_;  // stable addresses
+  std::vector<TraceSpan> spans_;   // in the order they ended
 };
 
 // The tracer of the runtime that traces, or nullptr.
@@ -92,6 +112,10 @@ class TraceOpScope {
   TraceOpScope(TraceOp::Kind kind, DeviceQueue* queue, const std::string& device, std::size_t bytes,
                const std::string& kernel = {});
   void finish();                      // the op's end (also on destruction when not called)
+  void range(const NdRange& range) {  // a launch's nd-range
+    if (task_) [[unlikely]]
+      op_.range = range;
+  }
   void cancel() { task_ = nullptr; }  // the op did not happen: records nothing
   ~TraceOpScope() { finish(); }
   TraceOpScope(const TraceOpScope&) = delete;
@@ -132,11 +156,45 @@ class TraceOpScope {
                const std::string& = {}) {}
   void finish() {}
   void cancel() {}
+  void range(const NdRange&) {}
 };
 
 class TraceTaskScope {
  public:
   explicit TraceTaskScope(const Task&) {}
+};
+#endif
+
+#if PLEXUS_TRACE_HOOKS
+// Records a TraceSpan from construction to destruction, when a tracer is active at
+// construction (nothing else is done when none is); one that throws is recorded too (its
+// time was spent). Any thread.
+class TraceSpanScope {
+ public:
+  TraceSpanScope(TraceSpan::Kind kind, const std::string& device, const std::string& detail,
+                 std::size_t bytes = 0)
+      : tracer_(active_tracer()) {
+    if (tracer_) [[unlikely]]
+      begin(kind, device, detail, bytes);
+  }
+  ~TraceSpanScope() {
+    if (tracer_) [[unlikely]]
+      end();
+  }
+  TraceSpanScope(const TraceSpanScope&) = delete;
+  TraceSpanScope& operator=(const TraceSpanScope&) = delete;
+
+ private:
+  void begin(TraceSpan::Kind kind, const std::string& device, const std::string& detail,
+             std::size_t bytes);
+  void end() noexcept;
+  Tracer* tracer_;
+  TraceSpan span_;
+};
+#else
+class TraceSpanScope {
+ public:
+  TraceSpanScope(TraceSpan::Kind, const std::string&, const std::string&, std::size_t = 0) {}
 };
 #endif
 
