@@ -41,6 +41,7 @@ class HostDevice final : public Device {
   bool shares_host_memory() const override { return true; }
   // Native tasks: "host"; memory is the host address (any element pointer type).
   std::string_view native_backend() const override { return "host"; }
+  bool native_work_on_caller() const override { return true; }
   NativeHandle native_memory(void* allocation) const override {
     return NativeHandle::any_pointer(allocation);
   }

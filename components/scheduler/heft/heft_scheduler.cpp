@@ -41,14 +41,25 @@ std::string history_option(const ComponentOptions& options) {
 
 }  // namespace
 
+// Tasks of one kind on a device: kernels and work enqueued on its queues (tasks_per_device
+// at once), or native work that runs on the scheduler's thread (TaskBody::tasks_at_once).
+struct HeftScheduler::Pool {
+  std::unique_ptr<ComputeGate> gate;  // at once on the device
+  std::size_t capacity = 1;           // tasks at once: the gate's slots + 1 copying in (overlap)
+  std::size_t running = 0;            // tasks taken (copying in, waiting or running)
+  LaneLoad load{1};                   // estimated work placed here and not yet finished
+
+  Pool() = default;
+  Pool(std::size_t slots, std::size_t copying_in)
+      : gate(std::make_unique<ComputeGate>(slots)), capacity(slots + copying_in), load(slots) {}
+};
+
 struct HeftScheduler::Lane {
   Device* device = nullptr;  // nullptr: the host
   std::string key;           // in the cost model and the history: the device's name (+ #n)
   std::deque<std::shared_ptr<Node>> ready;
-  std::unique_ptr<ComputeGate> gate;  // kernels at once on the device (tasks_per_device)
-  std::size_t capacity = 1;           // tasks at once: the gate's slots + 1 copying in (overlap)
-  std::size_t running = 0;            // tasks taken (copying in, waiting or running)
-  LaneLoad load{1};                   // estimated work placed here and not yet finished
+  Pool enqueued;   // kernels and native work enqueued on the device's queues
+  Pool on_caller;  // native work on the scheduler's thread (a device that runs it so)
   double speed = 1.0;                 // prior before measurements: the device's compute units
   DevicePlacements stats;
 };
@@ -58,7 +69,8 @@ struct HeftScheduler::Node {
   std::size_t lane = 0;
   std::string kernel;     // cost-model key; empty: nothing to measure
   double estimate = 0.0;  // estimated seconds on the lane (transfer + execution)
-  std::size_t slot = 0;   // the lane's LaneLoad slot the estimate was placed on
+  std::size_t slot = 0;   // the pool's LaneLoad slot the estimate was placed on
+  bool on_caller = false; // runs in the lane's on_caller pool (TaskBody::tasks_at_once)
   std::size_t planned_bytes = 0;
   std::vector<std::pair<std::string, std::size_t>> planned_from;  // bytes by source key
   bool by_model = false;  // placed by the cost model, not round-robin
@@ -84,9 +96,9 @@ HeftScheduler::HeftScheduler(PluginContext& context)
     auto lane = std::make_unique<Lane>();
     lane->device = lane->stats.device = device;
     const std::size_t slots = tasks_per_device_for(per_device, device->info());
-    lane->gate = std::make_unique<ComputeGate>(slots);
-    lane->load = LaneLoad(slots);
-    lane->capacity = slots + copying_in;
+    lane->enqueued = Pool(slots, copying_in);
+    if (device->native_work_on_caller())
+      lane->on_caller = Pool(std::max<std::size_t>(1, device->info().compute_units), copying_in);
     lane->speed = std::max<double>(1.0, device->info().compute_units);
     lane->stats.name = device->info().name;
     std::size_t same = 1;
@@ -104,7 +116,7 @@ HeftScheduler::HeftScheduler(PluginContext& context)
   const auto hardware = static_cast<std::int64_t>(std::thread::hardware_concurrency());
   std::int64_t busiest = 1;  // the host lane: one at a time is enough to make progress
   for (std::size_t i = 1; i < lanes_.size(); ++i) {
-    busiest += static_cast<std::int64_t>(lanes_[i]->capacity);
+    busiest += static_cast<std::int64_t>(lanes_[i]->enqueued.capacity);
   }
   std::int64_t count = context.options.get_in_range(
       "workers", std::min(std::max<std::int64_t>(hardware, busiest), max_workers), 0, max_workers);
@@ -171,6 +183,14 @@ void HeftScheduler::record_transfers_from(const Node& node, const std::string& k
   for (std::size_t i = 0; i < parts.size(); ++i)
     model_.record_transfer(node.planned_from[i].first, key, node.planned_from[i].second,
                            seconds * parts[i] / total);
+}
+
+HeftScheduler::Pool& HeftScheduler::pool_of(Lane& lane, const Node& node) {
+  return node.on_caller ? lane.on_caller : lane.enqueued;
+}
+
+const HeftScheduler::Pool& HeftScheduler::pool_for(const Lane& lane, const TaskBody& body) {
+  return lane.device && body.tasks_at_once(*lane.device) > 0 ? lane.on_caller : lane.enqueued;
 }
 
 std::size_t HeftScheduler::lane_of(const Device* device) const {
@@ -253,12 +273,14 @@ void HeftScheduler::decide(Node& node) {
       const auto& explored = explored_[node.kernel];
       candidates[c].explored = !prior_ || (lanes[c] < explored.size() && explored[lanes[c]]);
       candidates[c].ready = ready_time(dependencies, at);
-      candidates[c].available = at + lanes_[lanes[c]]->load.earliest();
+      candidates[c].available =
+          at + pool_for(*lanes_[lanes[c]], body).load.earliest();
     }
     std::unique_lock lock(mutex_);
     if (wait_for_measurements(lock, node.kernel, lanes, candidates)) continue;
     choice = choose_device(candidates, round_robin_[node.kernel]);
     node.lane = lanes[choice.index];
+    node.on_caller = body.tasks_at_once(*lanes_[node.lane]->device) > 0;
     if (choice.explores) {
       auto& explored = explored_[node.kernel];
       explored.resize(std::max(explored.size(), node.lane + 1), false);
@@ -338,7 +360,7 @@ void HeftScheduler::submit(Task task) {
     }
     std::lock_guard lock(mutex_);
     Lane& lane = *lanes_[node->lane];
-    node->slot = lane.load.place(node->estimate);
+    node->slot = pool_of(lane, *node).load.place(node->estimate);
     ++lane.stats.tasks;
     lane.stats.by_model += node->by_model;
     lane.stats.transfer_bytes += node->planned_bytes;
@@ -360,13 +382,17 @@ std::shared_ptr<HeftScheduler::Node> HeftScheduler::take_ready() {
   Lane* best = nullptr;
   for (std::size_t i = 0; i < lanes_.size(); ++i) {
     Lane& lane = *lanes_[i];
-    if (lane.ready.empty() || (i > 0 && lane.running >= lane.capacity)) continue;
+    if (lane.ready.empty()) continue;
+    if (i > 0) {
+      const Pool& pool = pool_of(lane, *lane.ready.front());
+      if (pool.running >= pool.capacity) continue;
+    }
     if (!best || lane.ready.front()->sequence < best->ready.front()->sequence) best = &lane;
   }
   if (!best) return nullptr;
   auto node = std::move(best->ready.front());
   best->ready.pop_front();
-  ++best->running;
+  ++pool_of(*best, *node).running;
   return node;
 }
 
@@ -385,7 +411,7 @@ void HeftScheduler::run(Node& node, DeviceQueue* queue, double& busy) {
   if (!queue || node.kernel.empty()) {
     run_task_now(node.task, queue);
   } else {
-    TimedQueue timed(*queue, lanes_[node.lane]->gate.get());
+    TimedQueue timed(*queue, pool_of(*lanes_[node.lane], node).gate.get());
     run_task_now(node.task, &timed);
     if (timed.measured() && node.task.event->status() == TaskStatus::complete) {
       const std::string& key = lanes_[node.lane]->key;
@@ -410,6 +436,7 @@ void HeftScheduler::work() {
     const std::size_t lane_index = node->lane;
     const double estimate = node->estimate;
     const std::size_t slot = node->slot;
+    const bool on_caller = node->on_caller;
     const TaskEvent* event = node->task.event.get();
     const bool measures = node->measures;
     const std::string kernel = measures ? node->kernel : std::string();
@@ -420,8 +447,9 @@ void HeftScheduler::work() {
     {
       std::lock_guard lock(mutex_);
       Lane& lane = *lanes_[lane_index];
-      --lane.running;
-      lane.load.finish(slot, estimate);
+      Pool& pool = on_caller ? lane.on_caller : lane.enqueued;
+      --pool.running;
+      pool.load.finish(slot, estimate);
       lane.stats.busy_seconds += busy;
       finish_estimates_.erase(event);
       if (measures) --measuring_[kernel][lane_index];

@@ -30,6 +30,9 @@
 //
 // A device runs tasks_per_device kernels at once (k slots): the model keeps the work placed
 // on each slot and a task goes to the slot that frees first (LaneLoad, lane_load.hpp).
+// Native tasks whose work runs on the scheduler's thread (the host backend's, e.g. one
+// single-threaded BLAS call each) have their own slots on such a device, one per compute
+// unit (TaskBody::tasks_at_once), as StarPU runs one sequential codelet per CPU worker.
 //
 // Running: a pool of worker threads; each device runs at most its tasks_per_device kernels
 // at once ("auto": 4 on a GPU or accelerator, 1 on a CPU; tasks_per_device.hpp), host
@@ -93,6 +96,7 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
  private:
   struct Node;
   struct Lane;  // lane 0: the host; lanes 1..: the devices, in device order
+  struct Pool;  // a lane's tasks of one kind: enqueued on its queues, or on the caller
 
   double now() const;
   void decide(Node& node);  // under placing_mutex_
@@ -104,6 +108,9 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
                              const std::vector<std::size_t>& lanes,
                              const std::vector<Candidate>& candidates);
   std::size_t lane_of(const Device* device) const;
+  // The pool `node` runs in on `lane`; the pool a task of `body` would run in there.
+  static Pool& pool_of(Lane& lane, const Node& node);
+  static const Pool& pool_for(const Lane& lane, const TaskBody& body);
   // The cost model's key of where a transfer comes from: "host" or the device's lane key.
   std::string source_key(const Device* from) const;
   // Adds the measured copy phase of a task (`seconds`) to the bandwidth of each pair it

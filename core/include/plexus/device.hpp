@@ -76,6 +76,12 @@ class PLEXUS_API Device {
   // shares_host_memory()), typed as the backend declares it (native_handle.hpp); the
   // default gives the allocation itself as an untyped pointer (void*).
   virtual std::string_view native_backend() const { return {}; }
+  // True when a native implementation does its work itself on the scheduler's thread (the
+  // device has no queue to enqueue it on: the host backend), so such a task takes one of
+  // the device's compute units and the device runs up to compute_units of them at once
+  // (schedulers model it so, TaskBody::tasks_at_once). False (the default): it enqueues
+  // its work on the device's queue.
+  virtual bool native_work_on_caller() const { return false; }
   virtual NativeHandle native_memory(void* allocation) const { return NativeHandle::of(allocation); }
 
  protected:

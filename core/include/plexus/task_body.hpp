@@ -64,6 +64,16 @@ class PLEXUS_API TaskBody {
     (void)placement;
     return {};
   }
+  // For schedulers that limit the tasks running at once on a device: how many tasks like
+  // this one `device` runs at once, when the body knows better than the scheduler's own rule
+  // (a native task that runs on the calling thread, Device::native_work_on_caller: one per
+  // compute unit, as StarPU runs one sequential codelet per CPU worker); 0 (the default):
+  // the scheduler's rule (e.g. one kernel at a time on a CPU, whose backend spreads it
+  // over every thread).
+  virtual std::size_t tasks_at_once(const Device& device) const {
+    (void)device;
+    return 0;
+  }
 
   // Records the body's buffer accesses for `placement` as made by `event`; returns the
   // earlier tasks they depend on (the scheduler waits for them as for explicit ones).

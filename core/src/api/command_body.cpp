@@ -45,6 +45,11 @@ bool CommandBody::can_run_on(const Device& device) const {
   return implementation_for(group_.natives, device) != nullptr;
 }
 
+std::size_t CommandBody::tasks_at_once(const Device& device) const {
+  if (group_.kernel || group_.natives.empty() || !device.native_work_on_caller()) return 0;
+  return std::max<std::size_t>(1, device.info().compute_units);
+}
+
 BufferAccess CommandBody::access_at(std::size_t requirement, LocationId location) const {
   const Requirement& wanted = group_.requirements[requirement];
   return BufferAccess{wanted.storage->id(), wanted.range, wanted.mode, location};

@@ -37,6 +37,7 @@ class CommandBody final : public TaskBody, private InteropHandle::Memory {
   std::size_t transfer_bytes(Device* placement) const override;
   std::vector<InboundTransfer> transfers_in(Device* placement) const override;
   std::size_t work_items() const override { return group_.kernel ? group_.range.global_count() : 0; }
+  std::size_t tasks_at_once(const Device& device) const override;
   std::vector<std::shared_ptr<TaskEvent>> preview_dependencies(Device* placement) const override;
 
   std::vector<std::shared_ptr<TaskEvent>> place(Device* placement,
