@@ -7,7 +7,8 @@ namespace plexus::syclbin {
 
 namespace {
 
-constexpr std::uint32_t encoding_version = 1;
+// 1: no argument flags; 2: a flags word per argument (1: written). Both are read.
+constexpr std::uint32_t encoding_version = 2;
 
 std::vector<std::byte> encode(const KernelInfo& kernel) {
   std::vector<std::byte> out;
@@ -18,6 +19,7 @@ std::vector<std::byte> encode(const KernelInfo& kernel) {
   for (const KernelArgInfo& arg : kernel.args) {
     detail::store_u32(out, static_cast<std::uint32_t>(arg.kind));
     detail::store_u64(out, arg.size);
+    detail::store_u32(out, arg.written ? 1u : 0u);
     detail::store_u32(out, static_cast<std::uint32_t>(arg.name.size()));
     for (char c : arg.name) out.push_back(std::byte(static_cast<unsigned char>(c)));
   }
@@ -59,7 +61,8 @@ KernelInfo decode(const std::string& name, const PropertyValue& value) {
   static const std::vector<std::byte> none;
   Decoder in(array ? array->bytes : none, name);
   if (!array) in.fail("not a byte array");
-  if (const auto version = in.take(4, "the version"); version != encoding_version)
+  const auto version = in.take(4, "the version");
+  if (version != 1 && version != encoding_version)
     in.fail("unknown encoding version " + std::to_string(version));
   KernelInfo kernel;
   kernel.name = name;
@@ -77,6 +80,7 @@ KernelInfo decode(const std::string& name, const PropertyValue& value) {
       in.fail("argument " + std::to_string(i) + " has unknown kind " + std::to_string(kind));
     arg.kind = static_cast<KernelArgKind>(kind);
     arg.size = static_cast<std::size_t>(in.take(8, "an argument size"));
+    if (version >= 2) arg.written = (in.take(4, "argument flags") & 1u) != 0;
     arg.name = in.take_text(static_cast<std::size_t>(in.take(4, "an argument name length")));
     kernel.args.push_back(std::move(arg));
   }

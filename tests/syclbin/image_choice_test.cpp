@@ -124,6 +124,7 @@ TEST_CASE("[Plexus/kernel info]: round trip and malformed values") {
   kernel.args = {{"x", plexus::KernelArgKind::global_pointer, 8},
                  {"a", plexus::KernelArgKind::scalar, 4},
                  {"scratch", plexus::KernelArgKind::local_pointer, 8}};
+  kernel.args[0].written = true;
   kernel.required_work_group_size = {16, 2, 1};
   kernel.uses_barriers = true;
   sb::PropertySetRegistry metadata;
@@ -137,6 +138,8 @@ TEST_CASE("[Plexus/kernel info]: round trip and malformed values") {
   CHECK(back[0].args[2].name == "scratch");
   CHECK(back[0].args[2].kind == plexus::KernelArgKind::local_pointer);
   CHECK(back[0].args[1].size == 4);
+  CHECK(back[0].args[0].written);
+  CHECK_FALSE(back[0].args[2].written);
   CHECK(back[0].required_work_group_size == std::array<std::size_t, 3>{16, 2, 1});
   CHECK(back[0].uses_barriers);
   CHECK_FALSE(back[0].uses_local_memory);

@@ -211,6 +211,7 @@ std::vector<std::byte> encode(const BinaryEntry& entry) {
       w.text(arg.name);
       w.u32(static_cast<std::uint32_t>(arg.kind));
       w.u64(arg.size);
+      w.u32(arg.written ? 1u : 0u);
     }
     for (std::size_t size : kernel.required_work_group_size) w.u64(size);
     w.u32((kernel.uses_barriers ? 1u : 0u) | (kernel.uses_local_memory ? 2u : 0u));
@@ -256,7 +257,7 @@ std::optional<BinaryEntry> decode_binary_entry(std::span<const std::byte> value,
   for (std::uint64_t i = 0; i < kernels && r.ok(); ++i) {
     KernelInfo kernel;
     kernel.name = r.text();
-    const std::uint64_t args = r.count(8 + 4 + 8);
+    const std::uint64_t args = r.count(8 + 4 + 8 + 4);
     for (std::uint64_t a = 0; a < args && r.ok(); ++a) {
       KernelArgInfo arg;
       arg.name = r.text();
@@ -267,6 +268,7 @@ std::optional<BinaryEntry> decode_binary_entry(std::span<const std::byte> value,
       }
       arg.kind = static_cast<KernelArgKind>(kind);
       arg.size = r.u64();
+      arg.written = (r.u32() & 1u) != 0;
       kernel.args.push_back(std::move(arg));
     }
     for (std::size_t& size : kernel.required_work_group_size) size = r.u64();

@@ -25,7 +25,7 @@
 namespace plexus::clang_compiler {
 
 // Bumped whenever the layout below or what a cached result means changes.
-inline constexpr std::uint32_t cache_entry_format_version = 1;
+inline constexpr std::uint32_t cache_entry_format_version = 2;  // 2: argument flags
 
 // Level 1: the frontend's LLVM bitcode (before device libraries and target optimisation)
 // and the frontend's diagnostics (warnings), replayed on a hit.

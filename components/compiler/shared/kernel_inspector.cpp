@@ -1,5 +1,7 @@
 #include "kernel_inspector.hpp"
 
+#include "argument_writes.hpp"
+
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/CallingConv.h>
 #include <llvm/IR/Constants.h>
@@ -146,6 +148,7 @@ std::vector<KernelInfo> KernelInspector::inspect(const llvm::Module& module) {
           argument.hasByValAttr() ? argument.getParamByValType() : argument.getType();
       arg.size = static_cast<std::size_t>(layout.getTypeAllocSize(type).getFixedSize());
       if (arg.kind == KernelArgKind::local_pointer) info.uses_local_memory = true;
+      if (arg.kind == KernelArgKind::global_pointer) arg.written = stores_through(argument);
       info.args.push_back(std::move(arg));
     }
     const llvm::MDNode* required = function.getMetadata("reqd_work_group_size");

@@ -17,7 +17,8 @@
 // (__local pointer parameters), pointers from Buffer::device_pointer (pointer parameters,
 // synchronised by the user). They are checked against the kernel's KernelInfo when
 // parallel_for is called: plexus::error(invalid_argument) naming the kernel, the argument
-// and what was expected. Thread-safety: a handler is used by one thread, inside submit().
+// and what was expected. A read accessor for a parameter the kernel stores through
+// (KernelArgInfo::written) is logged as a warning, once per kernel and argument. Thread-safety: a handler is used by one thread, inside submit().
 #pragma once
 
 #include <cstddef>

@@ -14,6 +14,9 @@ struct KernelArgInfo {
   std::string name;
   KernelArgKind kind = KernelArgKind::scalar;
   std::size_t size = 0;  // bytes of the value passed (pointer or scalar)
+  // __global pointers: the kernel's code stores through it (a definite store the compiler
+  // found: compiler_shared::stores_through). False when it only reads, or when unknown.
+  bool written = false;
 };
 
 struct KernelInfo {

@@ -9,6 +9,7 @@
 #include "native_task.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
+#include "plexus/warn_once.hpp"
 #include "runtime_state.hpp"
 
 namespace plexus {
@@ -104,6 +105,12 @@ void Handler::add_accessor(const Handler* owner, std::size_t requirement) {
                     ": the accessor was made for another command group's handler");
   }
   if (!is_pointer(parameter.kind)) wrong_argument(*group_, parameter, "an accessor");
+  if (parameter.written && group_->requirements[requirement].mode == AccessMode::read) {
+    warn_once("kernel '" + group_->kernel->name() + "', argument " +
+              std::to_string(group_->arguments.size() + 1) + " ('" + parameter.name +
+              "'): a read accessor, but the kernel stores through this parameter; its writes "
+              "may be lost or seen by other tasks unordered (use read_write or write)");
+  }
   detail::ArgumentSlot slot;
   slot.kind = detail::ArgumentSlot::Kind::accessor;
   slot.requirement = requirement;
