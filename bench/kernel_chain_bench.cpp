@@ -3,7 +3,9 @@
 // Plexus with the inorder and dag schedulers on the host device and on PoCL, and the same
 // kernel chained directly through OpenCL on PoCL (clEnqueueNDRangeKernel N times, then
 // clFinish) in the same process and run. Rounds interleave the variants.
-//   plexus-bench-chain [--kernels 2000] [--rounds 5]
+// Command graphs (issue 16), on every Plexus device: the same chain recorded once as a graph
+// of --per-graph kernels and replayed kernels / per-graph times (an explicit graph).
+//   plexus-bench-chain [--kernels 2000] [--rounds 5] [--per-graph 100]
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -119,11 +121,36 @@ double plexus_chain(plexus::Runtime& runtime, plexus::Device& device, std::size_
   return seconds / static_cast<double>(kernels);
 }
 
+// The same chain as replays of one recorded graph of `per_graph` kernels (explicit graph).
+double graph_chain(plexus::Runtime& runtime, plexus::Device& device, std::size_t kernels,
+                   std::size_t per_graph) {
+  plexus::Queue queue = runtime.queue(device);
+  const plexus::Kernel kernel = runtime.build(source).kernel("bump");
+  plexus::Buffer<int> buffer(std::vector<int>(elements, 0).data(), elements);
+  plexus::CommandGraph graph;
+  graph.begin_recording(queue);
+  for (std::size_t k = 0; k < per_graph; ++k)
+    queue.submit([&](plexus::Handler& h) {
+      h.parallel_for(kernel, plexus::Range{elements}, buffer.access(h, plexus::read_write));
+    });
+  graph.end_recording();
+  const plexus::ExecutableGraph replay = graph.finalize();
+  const std::size_t replays = kernels / per_graph;
+  const auto start = bench::clock::now();
+  for (std::size_t r = 0; r < replays; ++r) queue.submit(replay);
+  queue.wait();
+  const double seconds = bench::seconds_since(start);
+  if (buffer.host_access(plexus::read)[elements - 1] != static_cast<int>(replays * per_graph))
+    throw std::runtime_error("plexus graph chain: wrong result");
+  return seconds / static_cast<double>(replays * per_graph);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const auto options = bench::parse_options(argc, argv, {{"kernels", 2000}, {"rounds", 5}});
+  const auto options = bench::parse_options(argc, argv, {{"kernels", 2000}, {"rounds", 5}, {"per-graph", 100}});
   const auto kernels = static_cast<std::size_t>(options.at("kernels"));
+  const auto per_graph = std::min(kernels, static_cast<std::size_t>(options.at("per-graph")));
   std::optional<RawOpenclChain> raw = RawOpenclChain::on_pocl();
 
   struct Variant {
@@ -131,6 +158,7 @@ int main(int argc, char** argv) try {
     plexus::Runtime* runtime = nullptr;
     plexus::Device* device = nullptr;
     std::vector<double> samples;
+    bool graph = false;  // replays of a recorded graph
   };
   std::vector<std::unique_ptr<plexus::Runtime>> runtimes;
   std::vector<Variant> variants;
@@ -144,12 +172,17 @@ int main(int argc, char** argv) try {
       if (where.empty()) continue;
       variants.push_back({std::string("plexus ") + scheduler + " on " + where, runtime.get(),
                           device, {}});
+      variants.push_back({std::string("plexus ") + scheduler + " on " + where +
+                              ", graph of " + std::to_string(per_graph) + " replayed",
+                          runtime.get(), device, {}, true});
     }
   }
   std::vector<double> raw_samples;
   for (long round = 0; round <= options.at("rounds"); ++round) {  // round 0 warms up
     for (Variant& variant : variants) {
-      const double per_kernel = plexus_chain(*variant.runtime, *variant.device, kernels);
+      const double per_kernel =
+          variant.graph ? graph_chain(*variant.runtime, *variant.device, kernels, per_graph)
+                        : plexus_chain(*variant.runtime, *variant.device, kernels);
       if (round > 0) variant.samples.push_back(per_kernel);
     }
     if (raw) {
@@ -166,6 +199,7 @@ int main(int argc, char** argv) try {
     const double value = bench::median(variant.samples);
     std::cout << "  " << variant.name << ": " << value * 1e6;
     if (raw) std::cout << " (" << value / raw_median << "x raw PoCL)";
+    if (variant.graph) std::cout << " (" << value / bench::median((&variant - 1)->samples) << "x the plain chain)";
     std::cout << "\n";
   }
   return 0;

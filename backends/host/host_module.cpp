@@ -46,4 +46,13 @@ const DeviceKernel& HostModule::kernel(const std::string& name) const {
                   "'; its kernels: " + (known.empty() ? std::string("none") : known));
 }
 
+const HostKernel& host_kernel_of(const HostDevice& device, const DeviceKernel& kernel) {
+  const auto* host_kernel = dynamic_cast<const HostKernel*>(&kernel);
+  if (!host_kernel || &host_kernel->module().host_device() != &device)
+    throw error(error_category::invalid_argument,
+                "launch of '" + kernel.info().name + "' on '" + device.info().name +
+                    "': the kernel was loaded for another device; load its module on this one");
+  return *host_kernel;
+}
+
 }  // namespace plexus::host

@@ -47,6 +47,10 @@ class HostKernel final : public DeviceKernel {
   ItemEntry item_ = nullptr;
 };
 
+// `kernel` as a kernel of `device`; invalid_argument naming both when it was loaded for
+// another device (or backend).
+const HostKernel& host_kernel_of(const HostDevice& device, const DeviceKernel& kernel);
+
 class HostModule final : public DeviceModule {
  public:
   // Compiles `bitcode` (plexus::error(build) when it cannot).

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "host_device.hpp"
+#include "host_graph.hpp"
 #include "host_module.hpp"
 #include "kernel_launch.hpp"
 #include "plexus/copy_validation.hpp"
@@ -43,17 +44,12 @@ void HostQueue::copy_to_host(void* host_base, const void* allocation, const Copy
   copy(host_base, allocation, allocation, layout, "to the host");
 }
 
-void HostQueue::launch(const DeviceKernel& kernel, const NdRange& range,
-                       std::span<const KernelArgument> arguments) {
-  const auto* host_kernel = dynamic_cast<const HostKernel*>(&kernel);
-  if (!host_kernel || &host_kernel->module().host_device() != &device_)
-    throw error(error_category::invalid_argument,
-                "launch of '" + kernel.info().name + "' on '" + device_.info().name +
-                    "': the kernel was loaded for another device; load its module on this one");
+template <class Work>
+void HostQueue::run_guarded(Work&& work) {
   if (failure_) return;
   HostTiming::Scope timed(timing_.get());
   try {
-    run_kernel(device_, *host_kernel, range, arguments);
+    work();
   } catch (const error& problem) {
     if (problem.category() == error_category::invalid_argument ||
         problem.category() == error_category::unsupported)
@@ -62,6 +58,25 @@ void HostQueue::launch(const DeviceKernel& kernel, const NdRange& range,
   } catch (...) {
     failure_ = std::current_exception();
   }
+}
+
+void HostQueue::launch(const DeviceKernel& kernel, const NdRange& range,
+                       std::span<const KernelArgument> arguments) {
+  const HostKernel& host_kernel = host_kernel_of(device_, kernel);
+  run_guarded([&] { run_kernel(device_, host_kernel, range, arguments); });
+}
+
+std::unique_ptr<DeviceGraph> HostQueue::record_graph(std::span<const GraphLaunch> launches) {
+  return std::make_unique<HostGraph>(device_, launches);
+}
+
+void HostQueue::launch_graph(DeviceGraph& graph, std::span<const GraphLaunch> launches) {
+  auto* host_graph = dynamic_cast<HostGraph*>(&graph);
+  if (!host_graph)
+    throw error(error_category::invalid_argument,
+                "launch_graph on '" + device_.info().name + "': the graph was recorded by "
+                                                            "another backend's queue");
+  run_guarded([&] { host_graph->run(launches); });
 }
 
 void HostQueue::enqueue_native(const std::function<void(const NativeHandles&)>& work) {

@@ -31,6 +31,9 @@ class HostQueue final : public DeviceQueue {
   void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
+  // Device graphs: HostGraph (host_graph.hpp), replayed on the calling thread like launch().
+  std::unique_ptr<DeviceGraph> record_graph(std::span<const GraphLaunch> launches) override;
+  void launch_graph(DeviceGraph& graph, std::span<const GraphLaunch> launches) override;
   NativeHandles native_handles() override { return {"host", {}, {}, {}}; }
   void enqueue_native(const std::function<void(const NativeHandles&)>& work) override;
   void wait() override;
@@ -39,6 +42,10 @@ class HostQueue final : public DeviceQueue {
   std::shared_ptr<const OperationTiming> take_timing() override;
 
  private:
+  // Runs `work` unless a failure is kept; keeps a failure while running (errors found
+  // before anything ran, invalid_argument and unsupported, propagate).
+  template <class Work>
+  void run_guarded(Work&& work);
   void copy(void* destination, const void* source, const void* allocation, const CopyLayout& layout,
             const char* direction);
 

@@ -30,44 +30,6 @@ std::size_t divisor_at_most(std::size_t n, std::size_t limit) {
   return 1;
 }
 
-// Storage aligned for any OpenCL type (a double16 is 128 bytes).
-struct alignas(128) Chunk {
-  std::byte bytes[128];
-};
-
-// The arguments as the JIT entry reads them: one slot per parameter pointing at its value
-// (a copy of the scalar, the allocation's address, or the __local argument's offset).
-struct ArgumentBlock {
-  std::vector<void*> slots;
-  std::vector<std::vector<Chunk>> values;
-  std::size_t local_bytes = 0;  // the whole local block: variables, then arguments
-
-  ArgumentBlock(std::span<const KernelArgument> arguments, std::size_t static_local_bytes)
-      : local_bytes(static_local_bytes) {
-    for (const KernelArgument& argument : arguments) {
-      const std::size_t size =
-          argument.kind == KernelArgumentKind::scalar ? argument.size : sizeof(std::uint64_t);
-      std::byte* value =
-          values.emplace_back(round_up(size, sizeof(Chunk)) / sizeof(Chunk)).front().bytes;
-      switch (argument.kind) {
-        case KernelArgumentKind::scalar:
-          std::memcpy(value, argument.value, argument.size);
-          break;
-        case KernelArgumentKind::allocation:
-          std::memcpy(value, &argument.allocation, sizeof(void*));
-          break;
-        case KernelArgumentKind::local: {
-          const std::uint64_t offset = local_bytes;
-          std::memcpy(value, &offset, sizeof offset);
-          local_bytes = round_up(local_bytes + argument.size, local_block_alignment);
-          break;
-        }
-      }
-      slots.push_back(value);
-    }
-  }
-};
-
 // Per-thread scratch of one launch: the local block and the fibers.
 struct Scratch {
   std::vector<Chunk> local;
@@ -75,6 +37,35 @@ struct Scratch {
 };
 
 }  // namespace
+
+ArgumentBlock::ArgumentBlock(std::span<const KernelArgument> arguments,
+                             std::size_t static_local_bytes)
+    : local_bytes(static_local_bytes) {
+  for (const KernelArgument& argument : arguments) {
+    const std::size_t size =
+        argument.kind == KernelArgumentKind::scalar ? argument.size : sizeof(std::uint64_t);
+    std::byte* value =
+        values.emplace_back(round_up(size, sizeof(Chunk)) / sizeof(Chunk)).front().bytes;
+    if (argument.kind == KernelArgumentKind::local) {
+      const std::uint64_t offset = local_bytes;
+      std::memcpy(value, &offset, sizeof offset);
+      local_bytes = round_up(local_bytes + argument.size, local_block_alignment);
+    }
+    slots.push_back(value);
+  }
+  update(arguments);
+}
+
+void ArgumentBlock::update(std::span<const KernelArgument> arguments) {
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const KernelArgument& argument = arguments[i];
+    if (argument.kind == KernelArgumentKind::scalar) {
+      std::memcpy(slots[i], argument.value, argument.size);
+    } else if (argument.kind == KernelArgumentKind::allocation) {
+      std::memcpy(slots[i], &argument.allocation, sizeof(void*));
+    }
+  }
+}
 
 NdRange with_local_size(const NdRange& range, bool uses_barriers, std::size_t max_group) {
   NdRange chosen = range;
@@ -98,8 +89,8 @@ NdRange with_local_size(const NdRange& range, bool uses_barriers, std::size_t ma
   return chosen;
 }
 
-void run_kernel(HostDevice& device, const HostKernel& kernel, const NdRange& requested,
-                std::span<const KernelArgument> arguments) {
+PreparedLaunch prepare_launch(HostDevice& device, const HostKernel& kernel,
+                              const NdRange& requested, std::span<const KernelArgument> arguments) {
   const KernelInfo& info = kernel.info();
   // Names the launch in errors only: a valid launch builds no string.
   auto what = [&] { return "launch of '" + info.name + "' on '" + device.info().name + "'"; };
@@ -116,30 +107,39 @@ void run_kernel(HostDevice& device, const HostKernel& kernel, const NdRange& req
                     " exceeds the device's maximum of " +
                     std::to_string(device.info().max_work_group_size));
 
-  ArgumentBlock block(arguments, kernel.static_local_bytes());
-  if (block.local_bytes > device.info().local_memory_bytes)
+  PreparedLaunch prepared{&kernel, {}, 1, ArgumentBlock(arguments, kernel.static_local_bytes())};
+  if (prepared.block.local_bytes > device.info().local_memory_bytes)
     throw error(error_category::invalid_argument,
-                what() + ": the work-group needs " + std::to_string(block.local_bytes) +
+                what() + ": the work-group needs " + std::to_string(prepared.block.local_bytes) +
                     " bytes of local memory, more than the device's " +
                     std::to_string(device.info().local_memory_bytes));
 
-  plexus_work_item_state shape{};
+  plexus_work_item_state& shape = prepared.shape;
   shape.work_dim = range.dimensions;
-  std::size_t groups = 1;
   for (std::size_t d = 0; d < 3; ++d) {
     shape.global_size[d] = range.global[d];
     shape.local_size[d] = range.local[d];
     shape.num_groups[d] = range.global[d] / range.local[d];
     shape.global_offset[d] = d < range.dimensions ? range.offset[d] : 0;
-    groups *= shape.num_groups[d];
+    prepared.groups *= shape.num_groups[d];
   }
+  return prepared;
+}
+
+void run_prepared(HostDevice& device, const PreparedLaunch& prepared) {
+  const HostKernel& kernel = *prepared.kernel;
+  const plexus_work_item_state& shape = prepared.shape;
+  const ArgumentBlock& block = prepared.block;
+  auto what = [&] {
+    return "launch of '" + kernel.info().name + "' on '" + device.info().name + "'";
+  };
   ThreadPool& pool = device.pool();
   std::vector<Scratch> scratch(pool.participants());
-  void** slots = block.slots.data();
+  void* const* slots = block.slots.data();
   // Cooperative cancel (TaskEvent::cancel) at work-group granularity: the groups not yet
   // started when it is asked do not run, and the launch fails with error(cancelled).
   const TaskEvent* task = current_task();
-  pool.parallel_for(groups, [&](std::size_t group, std::size_t slot) {
+  pool.parallel_for(prepared.groups, [&](std::size_t group, std::size_t slot) {
     if (task && task->cancel_requested()) {
       throw error(error_category::cancelled,
                   what() + ": cancelled; the work-groups not started by then did not run");
@@ -154,11 +154,16 @@ void run_kernel(HostDevice& device, const HostKernel& kernel, const NdRange& req
     state.local_base = mine.local.empty() ? 0 : reinterpret_cast<std::uintptr_t>(mine.local.data());
     if (kernel.uses_barriers()) {
       if (!mine.fibers) mine.fibers = std::make_unique<FiberGroup>(kernel.private_bytes());
-      mine.fibers->run(kernel.item_entry(), slots, state);
+      mine.fibers->run(kernel.item_entry(), const_cast<void**>(slots), state);
     } else {
-      kernel.group_entry()(slots, &state);
+      kernel.group_entry()(const_cast<void**>(slots), &state);
     }
   });
+}
+
+void run_kernel(HostDevice& device, const HostKernel& kernel, const NdRange& range,
+                std::span<const KernelArgument> arguments) {
+  run_prepared(device, prepare_launch(device, kernel, range, arguments));
 }
 
 }  // namespace plexus::host

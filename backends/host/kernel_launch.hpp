@@ -9,8 +9,11 @@
 // Thread-safety: safe from any thread; launches of one kernel may run concurrently.
 #pragma once
 
+#include <cstddef>
 #include <span>
+#include <vector>
 
+#include "device_library/work_item_state.h"
 #include "plexus/kernel_argument.hpp"
 #include "plexus/nd_range.hpp"
 
@@ -18,6 +21,39 @@ namespace plexus::host {
 
 class HostDevice;
 class HostKernel;
+
+// Storage aligned for any OpenCL type (a double16 is 128 bytes).
+struct alignas(128) Chunk {
+  std::byte bytes[128];
+};
+
+// The arguments as the JIT entry reads them: one slot per parameter pointing at its value
+// (a copy of the scalar, the allocation's address, or the __local argument's offset).
+// Moving it keeps the slots valid (the values stay where they are).
+struct ArgumentBlock {
+  ArgumentBlock(std::span<const KernelArgument> arguments, std::size_t static_local_bytes);
+  // New values for the scalars and allocations (the same kinds and sizes as constructed).
+  void update(std::span<const KernelArgument> arguments);
+
+  std::vector<void*> slots;
+  std::vector<std::vector<Chunk>> values;
+  std::size_t local_bytes = 0;  // the whole local block: variables, then arguments
+};
+
+// A launch validated and laid out (run_kernel's first half), to run any number of times.
+struct PreparedLaunch {
+  const HostKernel* kernel = nullptr;
+  plexus_work_item_state shape{};
+  std::size_t groups = 1;
+  ArgumentBlock block;
+};
+
+// Errors as run_kernel's found before anything runs (invalid_argument).
+PreparedLaunch prepare_launch(HostDevice& device, const HostKernel& kernel, const NdRange& range,
+                              std::span<const KernelArgument> arguments);
+// Runs the work-groups of `prepared` (its block's current values); errors as run_kernel's
+// while running.
+void run_prepared(HostDevice& device, const PreparedLaunch& prepared);
 
 void run_kernel(HostDevice& device, const HostKernel& kernel, const NdRange& range,
                 std::span<const KernelArgument> arguments);

@@ -14,6 +14,7 @@ DeviceModule::~DeviceModule() = default;
 DeviceQueue::~DeviceQueue() = default;
 QueueMarker::~QueueMarker() = default;
 OperationTiming::~OperationTiming() = default;
+DeviceGraph::~DeviceGraph() = default;
 TaskBody::~TaskBody() = default;
 
 void Device::unsupported(const char* operation) const {
@@ -31,6 +32,12 @@ std::shared_ptr<DeviceModule> Device::load_module(BinaryFormat format, std::span
 }
 
 std::unique_ptr<DeviceQueue> Device::create_queue() { unsupported("create queues"); }
+
+void DeviceQueue::launch_graph(DeviceGraph&, std::span<const GraphLaunch>) {
+  throw error(error_category::unsupported,
+              "this device's backend cannot replay device graphs (DeviceQueue::launch_graph is "
+              "not implemented); launch the kernels one by one");
+}
 
 NativeHandles DeviceQueue::native_handles() {
   throw error(error_category::unsupported,

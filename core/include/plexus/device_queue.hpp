@@ -42,6 +42,7 @@
 #include <optional>
 #include <span>
 
+#include "plexus/device_graph.hpp"
 #include "plexus/device_module.hpp"
 #include "plexus/export.hpp"
 #include "plexus/kernel_argument.hpp"
@@ -130,6 +131,19 @@ class PLEXUS_API DeviceQueue {
   // match the kernel (count, kinds, scalar sizes) or the range does not suit it.
   virtual void launch(const DeviceKernel& kernel, const NdRange& range,
                       std::span<const KernelArgument> arguments) = 0;
+
+  // Device graphs (device_graph.hpp), optional. record_graph: a replayable form of
+  // `launches` (run in order, each after the previous), checked as launch() checks each
+  // (invalid_argument), enqueueing nothing; nullptr when this queue has no such capability
+  // (the default): the caller launches them one by one instead. launch_graph: enqueues the
+  // launches of `graph` (recorded by this queue) with the argument values of `launches`
+  // (the same kernels, ranges and argument kinds as recorded), as one operation that
+  // fails as the launches would; the default throws plexus::error(unsupported).
+  virtual std::unique_ptr<DeviceGraph> record_graph(std::span<const GraphLaunch> launches) {
+    (void)launches;
+    return nullptr;
+  }
+  virtual void launch_graph(DeviceGraph& graph, std::span<const GraphLaunch> launches);
 
   // Native tasks (interop.hpp). native_handles(): this queue's native objects (its backend's
   // name, context, queue, device); the default throws plexus::error(unsupported).

@@ -14,7 +14,8 @@
 //
 // Kernel arguments, in the kernel's order: accessors (pointer parameters), values of any
 // trivially copyable type (scalar parameters; the size must match), plexus::local<T>(n)
-// (__local pointer parameters), pointers from Buffer::device_pointer (pointer parameters,
+// (__local pointer parameters), plexus::GraphParameter<T> (a scalar that command graphs
+// replay with its current value: graph.hpp), pointers from Buffer::device_pointer (pointer parameters,
 // synchronised by the user). They are checked against the kernel's KernelInfo when
 // parallel_for is called: plexus::error(invalid_argument) naming the kernel, the argument
 // and what was expected. A read accessor for a parameter the kernel stores through
@@ -31,6 +32,7 @@
 #include "plexus/buffer_handle.hpp"
 #include "plexus/event.hpp"
 #include "plexus/export.hpp"
+#include "plexus/graph_parameter.hpp"
 #include "plexus/interop.hpp"
 #include "plexus/kernel_bundle.hpp"
 #include "plexus/nd_range.hpp"
@@ -107,12 +109,18 @@ class PLEXUS_API Handler {
   void add_scalar(const void* value, std::size_t size, const char* type_name);
   void add_local(std::size_t bytes);
   void add_pointer(void* pointer);
+  void add_parameter(const std::shared_ptr<detail::ParameterValue>& value, std::size_t size,
+                     const char* type_name);
 
   template <class T, int Dims>
   void add_argument(const Accessor<T, Dims>& accessor) {
     add_accessor(accessor.handler(), accessor.requirement_index());
   }
   void add_argument(const LocalMemory& memory) { add_local(memory.bytes); }
+  template <class T>
+  void add_argument(const GraphParameter<T>& parameter) {
+    add_parameter(parameter.cell(), sizeof(T), typeid(T).name());
+  }
   // A pointer from Buffer::device_pointer (USM style) for a pointer parameter.
   template <class T>
   void add_argument(T* const& pointer) {

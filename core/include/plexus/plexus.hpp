@@ -7,6 +7,8 @@
 #include "plexus/buffer.hpp"
 #include "plexus/error.hpp"
 #include "plexus/event.hpp"
+#include "plexus/graph.hpp"
+#include "plexus/graph_parameter.hpp"
 #include "plexus/handler.hpp"
 #include "plexus/host_view.hpp"
 #include "plexus/interop.hpp"

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <chrono>
+#include <concepts>
 #include <memory>
 #include <utility>
 
@@ -26,6 +27,8 @@
 namespace plexus {
 
 class Device;
+class CommandGraph;
+class ExecutableGraph;
 
 enum class QueueOrder { in_order, out_of_order };
 
@@ -34,11 +37,16 @@ class PLEXUS_API Queue {
   explicit Queue(std::shared_ptr<detail::QueueState> state);
 
   template <class CommandGroupFunction>
+    requires std::invocable<CommandGroupFunction&, Handler&>
   Event submit(CommandGroupFunction&& function) {
     Handler handler = begin_group();
     std::forward<CommandGroupFunction>(function)(handler);
     return end_group(handler);
   }
+
+  // Submits an executable command graph as one command (graph.hpp). invalid_argument when
+  // the graph belongs to another runtime or one of its buffers has been destroyed.
+  Event submit(const ExecutableGraph& graph);
 
   // Blocks until every command group submitted to this queue is done; rethrows the first
   // failure among them (the others count as observed too: runtime_options.hpp).
@@ -64,6 +72,7 @@ class PLEXUS_API Queue {
   std::weak_ptr<detail::RuntimeState> runtime_state() const;
 
  private:
+  friend class CommandGraph;
   Handler begin_group();
   Event end_group(Handler& handler);
 

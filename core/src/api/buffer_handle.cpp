@@ -75,6 +75,7 @@ BufferHandle::BufferHandle(std::size_t element_size, const Extent3& extent, int 
                                                        options.page_extent)) {}
 
 BufferHandle::~BufferHandle() {
+  storage_->mark_handle_destroyed();
   std::shared_ptr<detail::RuntimeState> runtime;
   try {
     runtime = storage_->bound_runtime("a buffer");

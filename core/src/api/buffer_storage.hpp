@@ -65,6 +65,11 @@ class BufferStorage : public std::enable_shared_from_this<BufferStorage> {
                                       bool whole_buffer);
   void wait_for_tasks() noexcept;
 
+  // The Buffer (its last handle) has been destroyed: command graphs using the storage are
+  // invalid (graph.hpp).
+  void mark_handle_destroyed() noexcept { handle_destroyed_.store(true); }
+  bool handle_destroyed() const noexcept { return handle_destroyed_.load(); }
+
   // Forgets the memory-model buffer and frees the device allocations (once).
   void release(RuntimeState& runtime) noexcept;
 
@@ -80,6 +85,7 @@ class BufferStorage : public std::enable_shared_from_this<BufferStorage> {
   std::atomic<BufferId> id_{0};
   std::weak_ptr<RuntimeState> runtime_;
   bool released_ = false;
+  std::atomic<bool> handle_destroyed_{false};
   bool host_valid_ = false;  // unbound: the host copy holds data (host data or a write)
   std::atomic<std::byte*> host_{nullptr};
   std::array<void*, max_locations> allocations_{};  // by location; [0] unused (host_)

@@ -42,7 +42,19 @@ void CommandBody::check_runnable(const DeviceQueue* queue) const {
 
 bool CommandBody::can_run_on(const Device& device) const {
   if (group_.kernel) return group_.kernel->available_on(device);
+  if (group_.graph) {
+    return std::all_of(group_.graph->kernels.begin(), group_.graph->kernels.end(),
+                       [&](const GraphKernel& k) { return k.kernel.available_on(device); });
+  }
   return implementation_for(group_.natives, device) != nullptr;
+}
+
+std::size_t CommandBody::work_items() const {
+  if (group_.kernel) return group_.range.global_count();
+  std::size_t items = 0;
+  if (group_.graph)
+    for (const GraphKernel& k : group_.graph->kernels) items += k.range.global_count();
+  return items;
 }
 
 std::size_t CommandBody::tasks_at_once(const Device& device) const {
@@ -102,6 +114,11 @@ std::vector<std::shared_ptr<TaskEvent>> CommandBody::place(
   placed_ = true;
   location_ = runtime_.location_of(placement);
   if (group_.kernel) module_ = group_.kernel->module_on(*placement);
+  if (group_.graph) {
+    graph_modules_.clear();
+    for (const GraphKernel& k : group_.graph->kernels)
+      graph_modules_.push_back(k.kernel.module_on(*placement));
+  }
   std::vector<std::shared_ptr<TaskEvent>> dependencies;
   const auto& recorded = record_as_ ? record_as_ : event;
   if (group_.requirements.size() > 1) more_plans_.reserve(group_.requirements.size() - 1);
@@ -168,6 +185,8 @@ bool CommandBody::enqueue(DeviceQueue* queue) {
 void CommandBody::start_work(DeviceQueue& queue) {
   if (group_.kernel) {
     launch(queue);
+  } else if (group_.graph) {
+    launch_graph(queue);
   } else {
     enqueue_native_task(group_.native_name, group_.natives, *placement_, queue, *this);
   }
@@ -184,19 +203,10 @@ NativeHandle CommandBody::memory(const BufferStorage* storage, std::size_t requi
       group_.requirements[requirement].storage->allocation(location_, runtime_));
 }
 
-void CommandBody::launch(DeviceQueue& queue) {
-  TraceOpScope traced(TraceOp::Kind::launch, &queue, placement_->info().name, 0,
-                      group_.kernel->name());
-  // The usual few arguments on the stack, more on the heap.
-  constexpr std::size_t on_stack = 16;
-  std::array<KernelArgument, on_stack> few;
-  const std::size_t count = group_.arguments.size();
-  std::vector<KernelArgument> many(count > on_stack ? count : 0);
-  const std::span<KernelArgument> arguments =
-      many.empty() ? std::span<KernelArgument>(few.data(), count)
-                   : std::span<KernelArgument>(many);
-  for (std::size_t i = 0; i < count; ++i) {
-    const ArgumentSlot& slot = group_.arguments[i];
+void CommandBody::fill_arguments(const ArgumentSlots& slots,
+                                 std::span<KernelArgument> arguments) const {
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const ArgumentSlot& slot = slots[i];
     switch (slot.kind) {
       case ArgumentSlot::Kind::accessor:
         arguments[i] = KernelArgument::of_allocation(
@@ -213,9 +223,54 @@ void CommandBody::launch(DeviceQueue& queue) {
         break;
     }
   }
+}
+
+void CommandBody::launch(DeviceQueue& queue) {
+  TraceOpScope traced(TraceOp::Kind::launch, &queue, placement_->info().name, 0,
+                      group_.kernel->name());
+  // The usual few arguments on the stack, more on the heap.
+  constexpr std::size_t on_stack = 16;
+  std::array<KernelArgument, on_stack> few;
+  const std::size_t count = group_.arguments.size();
+  std::vector<KernelArgument> many(count > on_stack ? count : 0);
+  const std::span<KernelArgument> arguments =
+      many.empty() ? std::span<KernelArgument>(few.data(), count)
+                   : std::span<KernelArgument>(many);
+  fill_arguments(group_.arguments, arguments);
   const DeviceKernel& kernel = module_->kernel(group_.kernel->name());
   traced.range(group_.range);
   queue.launch(kernel, group_.range, arguments);
+}
+
+void CommandBody::launch_graph(DeviceQueue& queue) {
+  const std::vector<GraphKernel>& kernels = group_.graph->kernels;
+  std::size_t total = 0;
+  for (const GraphKernel& k : kernels) total += k.arguments.size();
+  std::vector<KernelArgument> arguments(total);
+  std::vector<GraphLaunch> launches(kernels.size());
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const std::span<KernelArgument> mine(arguments.data() + at, kernels[i].arguments.size());
+    fill_arguments(kernels[i].arguments, mine);
+    launches[i] = {&graph_modules_[i]->kernel(kernels[i].kernel.name()), kernels[i].range, mine};
+    at += mine.size();
+  }
+  DeviceGraph* recorded = runtime_.device_graphs.get(
+      group_.graph->owner.get(), queue, [&] { return queue.record_graph(launches); });
+  if (recorded) {
+    const std::string label = active_tracer() ? "graph of " + std::to_string(kernels.size()) +
+                                                    " kernels, replayed: " + name()
+                                              : std::string();
+    TraceOpScope traced(TraceOp::Kind::launch, &queue, placement_->info().name, 0, label);
+    queue.launch_graph(*recorded, launches);
+    return;
+  }
+  for (const GraphLaunch& launch : launches) {  // no capability: the same launches in order
+    TraceOpScope traced(TraceOp::Kind::launch, &queue, placement_->info().name, 0,
+                        launch.kernel->info().name);
+    traced.range(launch.range);
+    queue.launch(*launch.kernel, launch.range, launch.arguments);
+  }
 }
 
 }  // namespace plexus::detail

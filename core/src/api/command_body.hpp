@@ -16,6 +16,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,7 @@ class CommandBody final : public TaskBody, private InteropHandle::Memory {
   bool can_run_on(const Device& device) const override;
   std::size_t transfer_bytes(Device* placement) const override;
   std::vector<InboundTransfer> transfers_in(Device* placement) const override;
-  std::size_t work_items() const override { return group_.kernel ? group_.range.global_count() : 0; }
+  std::size_t work_items() const override;
   std::size_t tasks_at_once(const Device& device) const override;
   std::vector<std::shared_ptr<TaskEvent>> preview_dependencies(Device* placement) const override;
 
@@ -46,7 +47,7 @@ class CommandBody final : public TaskBody, private InteropHandle::Memory {
   bool enqueue(DeviceQueue* queue) override;
 
  private:
-  bool runs_on_device() const { return group_.kernel || !group_.natives.empty(); }
+  bool runs_on_device() const { return group_.kernel || !group_.natives.empty() || group_.graph; }
   BufferAccess access_at(std::size_t requirement, LocationId location) const;
   // Throws an error naming the scheduler's missing call (place_task, the device queue) when
   // the body cannot run as it is.
@@ -58,12 +59,16 @@ class CommandBody final : public TaskBody, private InteropHandle::Memory {
   // The kernel's launch or the native task's implementation, enqueued on `queue`.
   void start_work(DeviceQueue& queue);
   void launch(DeviceQueue& queue);
+  void launch_graph(DeviceQueue& queue);
+  // The kernel arguments of `slots` on the placement (accessors: their allocations).
+  void fill_arguments(const ArgumentSlots& slots, std::span<KernelArgument> arguments) const;
 
   RuntimeState& runtime_;
   CommandGroup group_;
   std::shared_ptr<TaskEvent> event_;
   std::shared_ptr<TaskEvent> record_as_;
   std::shared_ptr<DeviceModule> module_;  // kernels: loaded on the placement
+  std::vector<std::shared_ptr<DeviceModule>> graph_modules_;  // a graph's, by kernel
   Device* placement_ = nullptr;
   bool placed_ = false;  // place() was called
   LocationId location_ = host_location;

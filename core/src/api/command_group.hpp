@@ -23,6 +23,8 @@
 namespace plexus::detail {
 
 class RuntimeState;
+class ParameterValue;
+class DeviceGraphKey;
 
 struct ArgumentSlot {
   enum class Kind { accessor, scalar, local, pointer } kind = Kind::scalar;
@@ -30,6 +32,27 @@ struct ArgumentSlot {
   std::size_t requirement = 0;   // accessor: index into CommandGroup::requirements
   std::size_t local_bytes = 0;   // local
   void* pointer = nullptr;       // pointer (USM style, from Buffer::device_pointer)
+  // scalar from a GraphParameter: `value` is its value when submitted (refresh_parameters)
+  std::shared_ptr<ParameterValue> parameter;
+};
+
+using ArgumentSlots = boost::container::small_vector<ArgumentSlot, 4>;
+
+// Re-reads the slots' graph parameters into their values (a replay's snapshot).
+void refresh_parameters(ArgumentSlots& slots);
+
+// A replayed command graph's kernels, all on the group's device (graph_replay.hpp):
+// accessor slots index the group's requirements (one per buffer for the whole graph).
+struct GraphKernel {
+  Kernel kernel;
+  NdRange range;
+  ArgumentSlots arguments;
+};
+struct GraphKernels {
+  std::vector<GraphKernel> kernels;
+  // Keys the device graphs recorded for these kernels (RuntimeState::device_graphs) and
+  // keeps their owner alive while a replay runs.
+  std::shared_ptr<const DeviceGraphKey> owner;
 };
 
 struct CommandGroup {
@@ -40,11 +63,12 @@ struct CommandGroup {
   std::vector<std::shared_ptr<TaskEvent>> dependencies;
   std::optional<Kernel> kernel;
   NdRange range;
-  boost::container::small_vector<ArgumentSlot, 4> arguments;
+  ArgumentSlots arguments;
   std::function<void()> host_work;
   bool has_host_task = false;
   std::string native_name;  // a native task: its name (non-empty) and implementations
   std::vector<NativeImplementation> natives;
+  std::shared_ptr<const GraphKernels> graph;  // a replayed graph: its kernels, in order
 };
 
 }  // namespace plexus::detail

@@ -90,6 +90,23 @@ const KernelArgInfo& next_parameter(const detail::CommandGroup& group) {
                   ", got " + given);
 }
 
+// A scalar argument (`parameter`: the GraphParameter it comes from, or nullptr).
+void push_scalar(detail::CommandGroup& group, const void* value, std::size_t size,
+                 const char* type_name, std::shared_ptr<detail::ParameterValue> parameter) {
+  const KernelArgInfo& expected = next_parameter(group);
+  if (expected.kind != KernelArgKind::scalar || expected.size != size) {
+    wrong_argument(group, expected,
+                   "a value of " + std::to_string(size) + " bytes (type " +
+                       detail::demangle(type_name) + (parameter ? ", a GraphParameter" : "") + ")");
+  }
+  detail::ArgumentSlot slot;
+  slot.kind = detail::ArgumentSlot::Kind::scalar;
+  const auto* bytes = static_cast<const std::byte*>(value);
+  slot.value.assign(bytes, bytes + size);
+  slot.parameter = std::move(parameter);
+  group.arguments.push_back(std::move(slot));
+}
+
 bool is_pointer(KernelArgKind kind) {
   return kind == KernelArgKind::global_pointer || kind == KernelArgKind::constant_pointer;
 }
@@ -118,16 +135,14 @@ void Handler::add_accessor(const Handler* owner, std::size_t requirement) {
 }
 
 void Handler::add_scalar(const void* value, std::size_t size, const char* type_name) {
-  const KernelArgInfo& parameter = next_parameter(*group_);
-  if (parameter.kind != KernelArgKind::scalar || parameter.size != size) {
-    wrong_argument(*group_, parameter,
-                   "a value of " + std::to_string(size) + " bytes (type " + detail::demangle(type_name) + ")");
-  }
-  detail::ArgumentSlot slot;
-  slot.kind = detail::ArgumentSlot::Kind::scalar;
-  const auto* bytes = static_cast<const std::byte*>(value);
-  slot.value.assign(bytes, bytes + size);
-  group_->arguments.push_back(std::move(slot));
+  push_scalar(*group_, value, size, type_name, nullptr);
+}
+
+void Handler::add_parameter(const std::shared_ptr<detail::ParameterValue>& value,
+                            std::size_t size, const char* type_name) {
+  std::vector<std::byte> current(size);
+  detail::load_parameter_value(*value, current.data(), size);
+  push_scalar(*group_, current.data(), size, type_name, value);
 }
 
 void Handler::add_local(std::size_t bytes) {

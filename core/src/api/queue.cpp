@@ -5,6 +5,8 @@
 #include "command_body.hpp"
 #include "command_group.hpp"
 #include "fusion_session.hpp"
+#include "graph_state.hpp"
+#include "queue_submit.hpp"
 #include "plexus/error.hpp"
 #include "queue_state.hpp"
 #include "runtime_state.hpp"
@@ -35,6 +37,10 @@ Event Queue::end_group(Handler& handler) {
                      : !group.natives.empty()   ? "native task " + group.native_name
                      : group.has_host_task      ? std::string("host task")
                                                 : std::string("barrier");
+  if (state_->recording.load(std::memory_order_acquire) &&
+      detail::record_group(*state_, group, name)) {
+    return Event();  // recorded into a command graph (graph.hpp), not run
+  }
   // Kernel fusion: early cancellation of fusions this group depends on; kernels are held.
   detail::cancel_conflicting(*runtime, state_.get(), group.requirements, group.dependencies, name);
   if (detail::in_fusion(*state_)) {
@@ -51,23 +57,8 @@ Event Queue::end_group(Handler& handler) {
   auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), event);
   std::unique_lock in_order(state_->submit_mutex, std::defer_lock);
   if (state_->order == QueueOrder::in_order) in_order.lock();
-  {
-    std::lock_guard lock(state_->mutex);
-    // The previous group. One that has completed orders nothing and is left out (a failed
-    // one fails this one), unless a trace records the queue's order.
-    if (state_->order == QueueOrder::in_order && state_->last &&
-        (state_->last->status() != TaskStatus::complete || detail::active_tracer())) {
-      dependencies.push_back(state_->last);
-    }
-    state_->last = event;
-    state_->pending.add(event);
-  }
-  try {
-    scheduler.submit(Task{event, std::move(dependencies), {}, std::move(body)});
-  } catch (...) {
-    if (!event->is_done()) event->mark_failed(std::current_exception());  // later groups fail too
-    throw;
-  }
+  detail::submit_to_queue(scheduler, *state_,
+                          Task{event, std::move(dependencies), {}, std::move(body)});
   return Event(std::move(event), state_->runtime);
 }
 

@@ -17,6 +17,7 @@
 namespace plexus::detail {
 
 class RuntimeState;
+class GraphState;
 
 class QueueState {
  public:
@@ -42,6 +43,10 @@ class QueueState {
   // fusion && fusion->active, written under `mutex`, read without it (in_fusion(), at every
   // submit).
   std::atomic<bool> fusing{false};
+  // The command graph this queue records into (graph.hpp), under `mutex`; `recording`
+  // mirrors it for lock-free reads at every submit.
+  std::shared_ptr<GraphState> graph;
+  std::atomic<bool> recording{false};
 };
 
 }  // namespace plexus::detail

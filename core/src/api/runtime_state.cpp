@@ -181,6 +181,7 @@ bool RuntimeState::shutdown() noexcept {
     if (auto buffer = weak.lock()) buffer->release(*this);
   }
   staging.clear();
+  device_graphs.clear();
   if (components->memory())
     logger().debug("plexus memory report: {}", describe(memory_stats(), *this));
   try {

@@ -20,6 +20,7 @@
 #include "plexus/plugin_registry.hpp"
 #include "plexus/runtime_options.hpp"
 #include "plexus/scheduler.hpp"
+#include "device_graph_cache.hpp"
 #include "failure_sink.hpp"
 #include "fusion_session.hpp"
 #include "pending_events.hpp"
@@ -56,6 +57,7 @@ class RuntimeState {
   DeviceCopyCounters device_copies;  // how CopyRunner ran device -> device copies
   StagingPool staging;  // host memory of staged copies; emptied by shutdown() (and first
                         // destroyed: declared after the components owning the devices)
+  DeviceGraphCache device_graphs;  // replayed command graphs; emptied by shutdown()
 
   // The configured components, or plexus::error(config) saying how to select one.
   Scheduler& scheduler() const;

@@ -1,0 +1,43 @@
+#include "host_graph.hpp"
+
+#include <string>
+
+#include "host_device.hpp"
+#include "host_module.hpp"
+#include "plexus/error.hpp"
+
+namespace plexus::host {
+
+HostGraph::HostGraph(HostDevice& device, std::span<const GraphLaunch> launches) : device_(device) {
+  prepared_.reserve(launches.size());
+  for (const GraphLaunch& launch : launches) {
+    prepared_.push_back(
+        prepare_launch(device, host_kernel_of(device, *launch.kernel), launch.range,
+                       launch.arguments));
+  }
+}
+
+void HostGraph::run(std::span<const GraphLaunch> launches) {
+  if (launches.size() != prepared_.size())
+    throw error(error_category::invalid_argument,
+                "host graph replay: " + std::to_string(launches.size()) + " launches given, " +
+                    std::to_string(prepared_.size()) + " recorded");
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    const auto& given = launches[i].arguments;
+    const auto& recorded = prepared_[i].block.slots;
+    bool same = given.size() == recorded.size() && launches[i].kernel == prepared_[i].kernel;
+    for (std::size_t a = 0; same && a < given.size(); ++a)
+      same = given[a].kind != KernelArgumentKind::scalar ||
+             given[a].size <= prepared_[i].block.values[a].size() * sizeof(Chunk);
+    if (!same)
+      throw error(error_category::invalid_argument,
+                  "host graph replay: launch " + std::to_string(i + 1) +
+                      " differs from the recorded one (kernel or arguments)");
+  }
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    prepared_[i].block.update(launches[i].arguments);
+    run_prepared(device_, prepared_[i]);
+  }
+}
+
+}  // namespace plexus::host
