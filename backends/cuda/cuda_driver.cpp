@@ -63,6 +63,13 @@ CudaDriver::CudaDriver(std::string library) : library_(std::move(library)) {
     for (const char* symbol : {"cuEventElapsedTime_v2", "cuEventElapsedTime"})
       if (!event_elapsed_time)
         event_elapsed_time = reinterpret_cast<decltype(event_elapsed_time)>(dlsym(handle_, symbol));
+    resolve_optional(graph_create, "cuGraphCreate");
+    resolve_optional(graph_add_kernel_node, "cuGraphAddKernelNode_v2");
+    resolve_optional(graph_instantiate, "cuGraphInstantiateWithFlags");
+    resolve_optional(graph_launch, "cuGraphLaunch");
+    resolve_optional(graph_exec_kernel_node_set_params, "cuGraphExecKernelNodeSetParams_v2");
+    resolve_optional(graph_exec_destroy, "cuGraphExecDestroy");
+    resolve_optional(graph_destroy, "cuGraphDestroy");
   } catch (...) {
     dlclose(handle_);
     throw;
@@ -82,6 +89,11 @@ void CudaDriver::resolve(Function& function, const char* symbol) {
                     (why ? why : "null symbol") + "): the driver is too old or not libcuda");
   }
   function = reinterpret_cast<Function>(address);
+}
+
+template <class Function>
+void CudaDriver::resolve_optional(Function& function, const char* symbol) {
+  function = reinterpret_cast<Function>(dlsym(handle_, symbol));
 }
 
 bool CudaDriver::sticky(CUresult result) {

@@ -77,10 +77,25 @@ class CudaDriver {
   // Optional (nullptr when the driver has neither cuEventElapsedTime_v2 nor the first
   // version): only device timing (CudaTiming) needs it.
   decltype(&::cuEventElapsedTime) event_elapsed_time = nullptr;
+  // Optional (nullptr when the driver lacks one): device graphs (cuda_graph.*) need them all,
+  // has_graphs() says whether they are there.
+  decltype(&::cuGraphCreate) graph_create = nullptr;
+  decltype(&::cuGraphAddKernelNode) graph_add_kernel_node = nullptr;  // cuGraphAddKernelNode_v2
+  decltype(&::cuGraphInstantiate) graph_instantiate = nullptr;  // cuGraphInstantiateWithFlags
+  decltype(&::cuGraphLaunch) graph_launch = nullptr;
+  decltype(&::cuGraphExecKernelNodeSetParams) graph_exec_kernel_node_set_params = nullptr;
+  decltype(&::cuGraphExecDestroy) graph_exec_destroy = nullptr;
+  decltype(&::cuGraphDestroy) graph_destroy = nullptr;
+  bool has_graphs() const {
+    return graph_create && graph_add_kernel_node && graph_instantiate && graph_launch &&
+           graph_exec_kernel_node_set_params && graph_exec_destroy && graph_destroy;
+  }
 
  private:
   template <class Function>
   void resolve(Function& function, const char* symbol);
+  template <class Function>
+  void resolve_optional(Function& function, const char* symbol);
 
   std::string library_;
   void* handle_ = nullptr;

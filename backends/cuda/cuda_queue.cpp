@@ -1,6 +1,7 @@
 #include "cuda_queue.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -8,6 +9,8 @@
 
 #include "cuda_context.hpp"
 #include "cuda_device.hpp"
+#include "cuda_graph.hpp"
+#include "cuda_launch_plan.hpp"
 #include "cuda_marker.hpp"
 #include "cuda_module.hpp"
 #include "plexus/copy_validation.hpp"
@@ -16,20 +19,6 @@
 
 namespace plexus::cuda {
 namespace {
-
-constexpr std::size_t default_block = 256;
-constexpr std::size_t local_alignment = 16;
-
-std::size_t align_up(std::size_t value, std::size_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
-
-// The largest divisor of `global` that is at most `limit`.
-std::size_t block_for(std::size_t global, std::size_t limit) {
-  for (std::size_t block = std::min(global, limit); block > 1; --block)
-    if (global % block == 0) return block;
-  return 1;
-}
 
 // Names a launch in errors.
 std::string launch_name(const DeviceKernel& kernel) {
@@ -139,84 +128,12 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                        std::span<const KernelArgument> arguments) {
   CudaTiming::Scope timed(timing_.get(), stream_);  // nothing when timing is off
   const auto started = stats_ ? CudaQueueStats::clock::now() : CudaQueueStats::clock::time_point{};
-  // Names the launch in errors; built only for one (a launch's path allocates nothing).
-  const auto what = [&] { return launch_name(kernel); };
-  const auto on_device = [&] { return "CUDA device '" + device_.info().name + "': " + what(); };
-  const auto* loaded = dynamic_cast<const CudaKernel*>(&kernel);
-  if (!loaded || &loaded->device() != &device_)
-    throw error(
-        error_category::invalid_argument,
-        on_device() + ": the kernel was loaded for another device; load its module on this one");
-  validate_launch(loaded->info(), range, arguments,
-                  [&] { return what() + " on CUDA device '" + device_.info().name + "'"; });
-  if (range.offset != std::array<std::size_t, 3>{0, 0, 0})
-    throw error(error_category::unsupported,
-                on_device() +
-                    ": the cuda backend cannot apply a global offset (PTX compiled with "
-                    "libclc reads none); launch with offset 0 and add it in the kernel");
-
-  std::array<std::size_t, 3> block{1, 1, 1};
-  if (range.has_local_size()) {
-    block = range.local;
-  } else {
-    block[0] = block_for(range.global[0], std::min(default_block, loaded->max_threads()));
-  }
-  const std::size_t threads = block[0] * block[1] * block[2];
-  if (threads > loaded->max_threads())
-    throw error(error_category::invalid_argument, on_device() + ": a work-group of " +
-                                                      std::to_string(threads) +
-                                                      " work-items exceeds the kernel's limit of " +
-                                                      std::to_string(loaded->max_threads()));
-
-  // Parameter storage: the values cuLaunchKernel reads through `params` (on the stack for
-  // the usual few arguments).
-  constexpr std::size_t inline_arguments = 16;
-  std::array<std::uint64_t, inline_arguments> inline_words;
-  std::array<void*, inline_arguments> inline_params;
-  std::vector<std::uint64_t> heap_words;
-  std::vector<void*> heap_params;
-  std::uint64_t* words = inline_words.data();
-  void** params = inline_params.data();
-  if (arguments.size() > inline_arguments) {
-    heap_words.resize(arguments.size());
-    heap_params.resize(arguments.size());
-    words = heap_words.data();
-    params = heap_params.data();
-  }
-  std::size_t dynamic_shared = 0;
-  std::uint64_t shared_base = 0;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    const KernelArgument& argument = arguments[i];
-    switch (argument.kind) {
-      case KernelArgumentKind::allocation:
-        words[i] = reinterpret_cast<std::uint64_t>(argument.allocation);
-        params[i] = &words[i];
-        break;
-      case KernelArgumentKind::scalar:
-        params[i] = const_cast<void*>(argument.value);
-        break;
-      case KernelArgumentKind::local:
-        if (shared_base == 0)
-          shared_base = device_.dynamic_shared_base() +
-                        align_up(loaded->static_shared_bytes(), local_alignment);
-        words[i] = shared_base + dynamic_shared;
-        params[i] = &words[i];
-        dynamic_shared += align_up(argument.size, local_alignment);
-        break;
-    }
-  }
-  auto count = [&](std::size_t d) { return static_cast<unsigned>(range.global[d] / block[d]); };
-  const CudaLauncher::Launch prepared{
-      loaded->handle(),
-      &kernel,
-      {count(0), count(1), count(2)},
-      {static_cast<unsigned>(block[0]), static_cast<unsigned>(block[1]),
-       static_cast<unsigned>(block[2])},
-      static_cast<unsigned>(dynamic_shared)};
+  LaunchPlan plan;
+  plan_launch(device_, kernel, range, arguments, plan);
   // With timing on, the timing events bracket the launch here, on this thread.
-  if (timing_ || !launcher_->hand_off(prepared, params, arguments)) {
-    const CUresult result = launcher_->launch_here(prepared, params);
-    if (result != CUDA_SUCCESS) check(result, "cuLaunchKernel", what());
+  if (timing_ || !launcher_->hand_off(plan.launch, plan.params, arguments)) {
+    const CUresult result = launcher_->launch_here(plan.launch, plan.params);
+    if (result != CUDA_SUCCESS) check(result, "cuLaunchKernel", launch_name(kernel));
   }
   if (stats_) {
     stats_->launches += 1;
@@ -258,6 +175,25 @@ bool CudaQueue::wait_for(const QueueMarker& marker) {
   check(device_.driver().stream_wait_event(stream_, recorded->event(), 0), "cuStreamWaitEvent",
         "ordering a queue behind another");
   return true;
+}
+
+std::unique_ptr<DeviceGraph> CudaQueue::record_graph(std::span<const GraphLaunch> launches) {
+  const char* enabled = std::getenv("PLEXUS_CUDA_GRAPHS");
+  if (!device_.driver().has_graphs() || (enabled && std::string(enabled) == "0")) return nullptr;
+  ScopedContext scope(device_.driver(), device_.context());
+  return std::make_unique<CudaGraph>(device_, launches);
+}
+
+void CudaQueue::launch_graph(DeviceGraph& graph, std::span<const GraphLaunch> launches) {
+  auto* recorded = dynamic_cast<CudaGraph*>(&graph);
+  if (!recorded)
+    throw error(error_category::invalid_argument,
+                "CUDA device '" + device_.info().name +
+                    "': launch_graph was given a graph that another backend recorded");
+  CudaTiming::Scope timed(timing_.get(), stream_);
+  launcher_->drain();
+  ScopedContext scope(device_.driver(), device_.context());
+  recorded->launch(stream_, launches);
 }
 
 NativeHandles CudaQueue::native_handles() {

@@ -66,6 +66,12 @@ class CudaQueue final : public DeviceQueue {
                         const CopyLayout& layout) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
+  // Device graphs: CudaGraph (cuda_graph.hpp) when the driver has the graph entry points and
+  // PLEXUS_CUDA_GRAPHS is not "0" (else nullptr: launched one by one); a replay is one
+  // cuGraphLaunch on this stream, issued on the calling thread after the launches handed to
+  // the launch thread, timed like a launch when timing is on.
+  std::unique_ptr<DeviceGraph> record_graph(std::span<const GraphLaunch> launches) override;
+  void launch_graph(DeviceGraph& graph, std::span<const GraphLaunch> launches) override;
   // Native tasks: the primary CUcontext, this queue's CUstream and the CUdevice.
   // enqueue_native() first has the launches handed to the launch thread issued, then calls
   // the work on the calling thread with the context current (timed like a launch when

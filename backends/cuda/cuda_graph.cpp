@@ -1,0 +1,99 @@
+#include "cuda_graph.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "cuda_device.hpp"
+#include "cuda_launch_plan.hpp"
+#include "plexus/error.hpp"
+
+namespace plexus::cuda {
+namespace {
+
+// The bytes of a planned launch's parameters, one after another.
+std::vector<std::byte> parameter_bytes(const LaunchPlan& plan,
+                                       std::span<const KernelArgument> arguments) {
+  std::vector<std::byte> bytes;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::size_t size = arguments[i].kind == KernelArgumentKind::scalar
+                                 ? arguments[i].size
+                                 : sizeof(std::uint64_t);
+    const auto* first = static_cast<const std::byte*>(plan.params[i]);
+    bytes.insert(bytes.end(), first, first + size);
+  }
+  return bytes;
+}
+
+CUDA_KERNEL_NODE_PARAMS node_parameters(const LaunchPlan& plan) {
+  CUDA_KERNEL_NODE_PARAMS parameters{};
+  parameters.func = plan.launch.function;
+  parameters.gridDimX = plan.launch.grid[0];
+  parameters.gridDimY = plan.launch.grid[1];
+  parameters.gridDimZ = plan.launch.grid[2];
+  parameters.blockDimX = plan.launch.block[0];
+  parameters.blockDimY = plan.launch.block[1];
+  parameters.blockDimZ = plan.launch.block[2];
+  parameters.sharedMemBytes = plan.launch.shared_bytes;
+  parameters.kernelParams = plan.params;
+  return parameters;
+}
+
+}  // namespace
+
+CudaGraph::CudaGraph(CudaDevice& device, std::span<const GraphLaunch> launches)
+    : device_(device) {
+  const CudaDriver& driver = device.driver();
+  driver.check("cuGraphCreate", driver.graph_create(&graph_, 0));
+  try {
+    CUgraphNode previous = nullptr;
+    for (const GraphLaunch& launch : launches) {
+      LaunchPlan plan;
+      plan_launch(device, *launch.kernel, launch.range, launch.arguments, plan);
+      const CUDA_KERNEL_NODE_PARAMS parameters = node_parameters(plan);
+      Node node;
+      node.kernel = launch.kernel;
+      driver.check("cuGraphAddKernelNode",
+                   driver.graph_add_kernel_node(&node.node, graph_, previous ? &previous : nullptr,
+                                                previous ? 1 : 0, &parameters));
+      node.values = parameter_bytes(plan, launch.arguments);
+      previous = node.node;
+      nodes_.push_back(std::move(node));
+    }
+    driver.check("cuGraphInstantiate", driver.graph_instantiate(&exec_, graph_, 0));
+  } catch (...) {
+    driver.graph_destroy(graph_);
+    throw;
+  }
+}
+
+CudaGraph::~CudaGraph() {
+  const CudaDriver& driver = device_.driver();
+  if (exec_) driver.graph_exec_destroy(exec_);
+  driver.graph_destroy(graph_);
+}
+
+void CudaGraph::launch(CUstream stream, std::span<const GraphLaunch> launches) {
+  const CudaDriver& driver = device_.driver();
+  if (launches.size() != nodes_.size())
+    throw error(error_category::invalid_argument,
+                "CUDA graph replay: " + std::to_string(launches.size()) + " launches given, " +
+                    std::to_string(nodes_.size()) + " recorded");
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    const GraphLaunch& launch = launches[i];
+    if (launch.kernel != nodes_[i].kernel)
+      throw error(error_category::invalid_argument,
+                  "CUDA graph replay: launch " + std::to_string(i + 1) +
+                      " has another kernel than the recorded one");
+    LaunchPlan plan;
+    plan_launch(device_, *launch.kernel, launch.range, launch.arguments, plan);
+    std::vector<std::byte> values = parameter_bytes(plan, launch.arguments);
+    if (values == nodes_[i].values) continue;
+    const CUDA_KERNEL_NODE_PARAMS parameters = node_parameters(plan);
+    driver.check("cuGraphExecKernelNodeSetParams",
+                 driver.graph_exec_kernel_node_set_params(exec_, nodes_[i].node, &parameters));
+    nodes_[i].values = std::move(values);
+  }
+  driver.check("cuGraphLaunch", driver.graph_launch(exec_, stream));
+}
+
+}  // namespace plexus::cuda
