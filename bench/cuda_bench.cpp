@@ -7,9 +7,13 @@
 //   2. vector add c = a + b and a copy kernel b = a over n floats (data resident on the GPU
 //      after a warm-up): Plexus (submit -> event done) vs raw (launch + synchronize), GB/s,
 //      against cuMemcpyDtoD of the same bytes (the copy ceiling).
+//   3. command graphs (issue 16), the same chain: an explicit graph of --per-graph kernels
+//      replayed, the plain chain with automatic replay on ([graphs] auto), and raw: a CUDA
+//      graph of --per-graph kernel nodes (cuGraphAddKernelNode chain) instantiated once and
+//      launched kernels / per-graph times.
 // Exits 0 with a note when there is no CUDA device. PLEXUS_BENCH_BREAKDOWN=1 also prints
 // the host time per submission, and the cuda queue its stage times (CudaQueueStats).
-//   plexus-bench-cuda [--kernels 10000] [--mi 256] [--reps 5]
+//   plexus-bench-cuda [--kernels 10000] [--mi 256] [--reps 5] [--per-graph 100]
 #include <cuda.h>
 #include <dlfcn.h>
 
@@ -61,6 +65,15 @@ struct RawDriver {
   decltype(&cuStreamCreate) stream_create = get<decltype(&cuStreamCreate)>("cuStreamCreate");
   decltype(&cuStreamSynchronize) sync = get<decltype(&cuStreamSynchronize)>("cuStreamSynchronize");
   decltype(&cuLaunchKernel) launch = get<decltype(&cuLaunchKernel)>("cuLaunchKernel");
+  decltype(&cuGraphCreate) graph_create = get<decltype(&cuGraphCreate)>("cuGraphCreate");
+  decltype(&cuGraphAddKernelNode) graph_add_kernel =
+      get<decltype(&cuGraphAddKernelNode)>("cuGraphAddKernelNode_v2");
+  decltype(&cuGraphInstantiate) graph_instantiate =
+      get<decltype(&cuGraphInstantiate)>("cuGraphInstantiateWithFlags");
+  decltype(&cuGraphLaunch) graph_launch = get<decltype(&cuGraphLaunch)>("cuGraphLaunch");
+  decltype(&cuGraphExecDestroy) graph_exec_destroy =
+      get<decltype(&cuGraphExecDestroy)>("cuGraphExecDestroy");
+  decltype(&cuGraphDestroy) graph_destroy = get<decltype(&cuGraphDestroy)>("cuGraphDestroy");
 };
 
 void check(CUresult result, const char* what) {
@@ -96,6 +109,30 @@ struct Raw {
           "cuLaunchKernel");
   }
   void sync() { check(driver.sync(stream), "cuStreamSynchronize"); }
+  // A CUDA graph of `count` launches of `f` over `global` work-items, each after the one
+  // before, instantiated.
+  CUgraphExec chain_graph(CUfunction f, std::size_t global, void** args, std::size_t count) {
+    CUgraph graph = nullptr;
+    check(driver.graph_create(&graph, 0), "cuGraphCreate");
+    CUDA_KERNEL_NODE_PARAMS node{};
+    node.func = f;
+    node.blockDimX = 256 < global ? 256 : static_cast<unsigned>(global);
+    node.gridDimX = static_cast<unsigned>((global + node.blockDimX - 1) / node.blockDimX);
+    node.gridDimY = node.gridDimZ = node.blockDimY = node.blockDimZ = 1;
+    node.kernelParams = args;
+    CUgraphNode previous = nullptr;
+    for (std::size_t k = 0; k < count; ++k) {
+      CUgraphNode added = nullptr;
+      check(driver.graph_add_kernel(&added, graph, previous ? &previous : nullptr,
+                                    previous ? 1 : 0, &node),
+            "cuGraphAddKernelNode");
+      previous = added;
+    }
+    CUgraphExec exec = nullptr;
+    check(driver.graph_instantiate(&exec, graph, 0), "cuGraphInstantiate");
+    driver.graph_destroy(graph);
+    return exec;
+  }
 };
 
 template <class Body>
@@ -109,7 +146,8 @@ double timed(Body&& body) {
 
 int main(int argc, char** argv) try {
   const auto options =
-      bench::parse_options(argc, argv, {{"kernels", 10000}, {"mi", 256}, {"reps", 5}});
+      bench::parse_options(argc, argv, {{"kernels", 10000}, {"mi", 256}, {"reps", 5}, {"per-graph", 100}});
+  const auto per_graph = static_cast<std::size_t>(options.at("per-graph"));
   const auto kernels = static_cast<std::size_t>(options.at("kernels"));
   const std::size_t n = static_cast<std::size_t>(options.at("mi")) << 20;
   const char* breakdown_env = std::getenv("PLEXUS_BENCH_BREAKDOWN");
@@ -161,6 +199,56 @@ int main(int argc, char** argv) try {
   }
   if (counter.host_access(plexus::read)[63] != static_cast<int>(kernels * (options.at("reps") + 1)))
     throw std::runtime_error("the Plexus chain counted wrong");
+  std::cout << std::fixed << std::setprecision(2);
+
+  // 3. Command graphs: explicit replay, automatic replay, a raw CUDA graph; the same chain.
+  const std::size_t replays = std::max<std::size_t>(kernels / per_graph, 1);
+  plexus::CommandGraph recorded;
+  recorded.begin_recording(queue);
+  for (std::size_t k = 0; k < per_graph; ++k)
+    queue.submit([&](plexus::Handler& h) {
+      h.parallel_for(bump, plexus::Range{std::size_t{64}}, counter.access(h, plexus::read_write));
+    });
+  recorded.end_recording();
+  const plexus::ExecutableGraph replay = recorded.finalize();
+  plexus::Runtime automatic(
+      bench::config_with({{"backends", "cuda"}, {"graphs.auto", "true"}}));
+  plexus::Queue auto_queue = automatic.queue(*automatic.devices().front());
+  const plexus::Kernel auto_bump = automatic.build(source).kernel("bump");
+  plexus::Buffer<int> auto_counter(std::vector<int>(64, 0).data(), 64);
+  void* raw_args[] = {&raw_counter};
+  const CUgraphExec raw_chain = raw.chain_graph(raw_bump, 64, raw_args, per_graph);
+  std::vector<double> graph_launch, auto_launch, raw_graph_launch;
+  for (long rep = 0; rep <= options.at("reps"); ++rep) {
+    const double g = timed([&] {
+      for (std::size_t r = 0; r < replays; ++r) queue.submit(replay);
+      queue.wait();
+    });
+    const double a = timed([&] {
+      for (std::size_t k = 0; k < replays * per_graph; ++k)
+        auto_queue.submit([&](plexus::Handler& h) {
+          h.parallel_for(auto_bump, plexus::Range{std::size_t{64}},
+                         auto_counter.access(h, plexus::read_write));
+        });
+      auto_queue.wait();
+    });
+    const double r = timed([&] {
+      for (std::size_t k = 0; k < replays; ++k)
+        check(raw.driver.graph_launch(raw_chain, raw.stream), "cuGraphLaunch");
+      raw.sync();
+    });
+    if (rep == 0) continue;
+    graph_launch.push_back(g / double(replays * per_graph));
+    auto_launch.push_back(a / double(replays * per_graph));
+    raw_graph_launch.push_back(r / double(replays * per_graph));
+  }
+  raw.driver.graph_exec_destroy(raw_chain);
+  const int counted = static_cast<int>((kernels + replays * per_graph) * (options.at("reps") + 1));
+  if (counter.host_access(plexus::read)[63] != counted)
+    throw std::runtime_error("the Plexus graph replays counted wrong");
+  if (auto_counter.host_access(plexus::read)[63] !=
+      static_cast<int>(replays * per_graph * (options.at("reps") + 1)))
+    throw std::runtime_error("the automatic replay counted wrong");
 
   // 2. Vector add and copy at n floats.
   plexus::Buffer<float> a(std::vector<float>(n, 1.0f).data(), n),
@@ -218,6 +306,15 @@ int main(int argc, char** argv) try {
             << bench::median(plexus_launch) * 1e6 << " us/kernel, raw cuLaunchKernel "
             << bench::median(raw_launch) * 1e6 << " us/kernel, ratio "
             << bench::median(plexus_launch) / bench::median(raw_launch) << "\n";
+  const double raw_graph_median = bench::median(raw_graph_launch);
+  std::cout << "command graphs, the same chain as " << replays << " replays of " << per_graph
+            << " kernels, us/kernel: raw CUDA graph " << raw_graph_median * 1e6
+            << "; plexus explicit graph " << bench::median(graph_launch) * 1e6 << " ("
+            << bench::median(graph_launch) / raw_graph_median << "x raw graph); plexus automatic replay "
+            << bench::median(auto_launch) * 1e6 << " ("
+            << bench::median(auto_launch) / raw_graph_median << "x raw graph); raw stream launches "
+            << bench::median(raw_launch) * 1e6 << "; plexus in-order "
+            << bench::median(plexus_launch) * 1e6 << "\n";
   if (breakdown)  // the queue's own stage times follow on stderr when it goes
     std::cout << "  breakdown: plexus submit() returns after " << bench::median(plexus_submit) * 1e6
               << " us/kernel (host time per submission; the rest is waiting for the device)\n";

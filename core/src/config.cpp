@@ -195,14 +195,14 @@ void Config::set(std::string_view key, std::string_view value, std::string_view 
   const std::string top = split(canonical, '.').empty() ? "" : split(canonical, '.').front();
   static const std::vector<std::string> settable = {
       "backends", "scheduler", "memory", "cache",    "compiler",      "fusion",
-      "log",      "trace",     "plugins", "config", "program_cache"};
+      "log",      "trace",     "plugins", "config", "program_cache", "graphs"};
   if (std::find(settable.begin(), settable.end(), top) == settable.end()) {
     throw error(error_category::config,
                 std::string(why) + ": unknown setting '" + std::string(key) + "'" +
                     detail::did_you_mean(top, settable) +
                     " (expected a kind: backends, scheduler, memory, cache, compiler, fusion; "
                     "a component option such as scheduler.dag.workers; or log.level, "
-                    "trace.file, program_cache.max_bytes)");
+                    "trace.file, program_cache.max_bytes, graphs.auto)");
   }
   // Copy on write: other copies of this config keep their view.
   auto updated = std::make_shared<Impl>();
@@ -347,6 +347,17 @@ std::string Config::trace_file() const {
 std::uint64_t Config::program_cache_max_bytes() const {
   const toml::node* node = impl_->table["program_cache"]["max_bytes"].node();
   return node ? detail::byte_size_value(*node).value_or(0) : 0;  // validated when loaded
+}
+
+AutoGraphOptions Config::auto_graph() const {
+  AutoGraphOptions options;
+  const auto& graphs = impl_->table["graphs"];  // validated when loaded
+  options.enabled = graphs["auto"].value_or(options.enabled);
+  options.repeats = static_cast<std::size_t>(graphs["auto_repeats"].value_or(std::int64_t(3)));
+  options.max_period =
+      static_cast<std::size_t>(graphs["auto_max_period"].value_or(std::int64_t(64)));
+  options.batch = static_cast<std::size_t>(graphs["auto_batch"].value_or(std::int64_t(32)));
+  return options;
 }
 
 std::string Config::log_level() const {

@@ -15,9 +15,9 @@ namespace plexus::detail {
 
 namespace {
 
-constexpr std::array<std::string_view, 11> top_level_tables = {
+constexpr std::array<std::string_view, 12> top_level_tables = {
     "config",   "log",       "plugins", "trace", "program_cache", "backends",
-    "scheduler", "memory",  "cache",   "compiler", "fusion"};
+    "scheduler", "memory",  "cache",   "compiler", "fusion", "graphs"};
 
 std::string joined(const auto& names) {
   std::string text;
@@ -110,6 +110,33 @@ class SchemaChecker {
     }
   }
 
+  // `[graphs]`: auto (a boolean), auto_repeats, auto_max_period, auto_batch (integers).
+  void check_graphs(const toml::table& table) const {
+    struct Limit {
+      std::string_view key;
+      std::int64_t low, high;
+    };
+    static constexpr std::array<Limit, 3> limits = {
+        Limit{"auto_repeats", 2, 64}, Limit{"auto_max_period", 1, 1024}, Limit{"auto_batch", 1, 4096}};
+    for (const auto& [key, node] : table) {
+      std::string path = "graphs." + std::string(key.str());
+      if (key.str() == "auto") {
+        expect_type(node, path, toml::node_type::boolean, "true or false");
+        continue;
+      }
+      const auto limit = std::find_if(limits.begin(), limits.end(),
+                                      [&](const Limit& l) { return l.key == key.str(); });
+      if (limit == limits.end())
+        fail(node, "unknown key '" + path +
+                       "' (expected: auto, auto_repeats, auto_max_period, auto_batch)");
+      const auto value = node.value<std::int64_t>();
+      if (!node.is_integer() || !value || *value < limit->low || *value > limit->high)
+        fail(node, "'" + path + "' must be an integer from " + std::to_string(limit->low) +
+                       " to " + std::to_string(limit->high) + ", found " +
+                       std::string(node_type_name(node.type())) + " " + node_value_text(node));
+    }
+  }
+
   void check_plugins(const toml::table& table) const {
     for (const auto& [key, node] : table) {
       std::string path = "plugins." + std::string(key.str());
@@ -172,6 +199,8 @@ void validate_config(const toml::table& table, const std::string& source_name) {
       checker.check_trace(sub);
     } else if (name == "program_cache") {
       checker.check_program_cache(sub);
+    } else if (name == "graphs") {
+      checker.check_graphs(sub);
     } else {
       checker.check_kind(name, sub);
     }

@@ -75,7 +75,7 @@ const std::vector<std::string>& known_variables() {
       // the config
       "PLEXUS_CONFIG", "PLEXUS_SCHEDULER", "PLEXUS_MEMORY", "PLEXUS_CACHE", "PLEXUS_COMPILER",
       "PLEXUS_FUSION", "PLEXUS_BACKENDS", "PLEXUS_LOG_LEVEL", "PLEXUS_TRACE",
-      "PLEXUS_PROGRAM_CACHE_MAX_BYTES", "PLEXUS_PLUGIN_PATH",
+      "PLEXUS_PROGRAM_CACHE_MAX_BYTES", "PLEXUS_PLUGIN_PATH", "PLEXUS_AUTO_GRAPH",
       // components
       "PLEXUS_CACHE_DIR", "PLEXUS_HEFT_HISTORY", "PLEXUS_LIBCLC_DIR",
       "PLEXUS_CLANG_RESOURCE_DIR", "PLEXUS_HOST_DEVICE_LIBRARY", "PLEXUS_LLVM_TOOLS_DIR",
@@ -143,6 +143,13 @@ void apply_environment_overrides(Config& config) {
   }
   if (const char* file = non_empty_env("PLEXUS_TRACE")) {
     config.set("trace.file", file, std::string("PLEXUS_TRACE=") + file);
+  }
+  if (const char* automatic = non_empty_env("PLEXUS_AUTO_GRAPH")) {
+    const std::string value = automatic;
+    if (value != "0" && value != "1")
+      throw error(error_category::config, "PLEXUS_AUTO_GRAPH=" + value +
+                                              ": expected 0 (automatic replay off) or 1 (on)");
+    config.set("graphs.auto", value == "1" ? "true" : "false", "PLEXUS_AUTO_GRAPH=" + value);
   }
   if (const char* size = non_empty_env("PLEXUS_PROGRAM_CACHE_MAX_BYTES")) {
     config.set("program_cache.max_bytes", size,

@@ -1,5 +1,6 @@
 #include "plexus/runtime.hpp"
 
+#include "api/auto_replay.hpp"
 #include "api/held_views.hpp"
 #include "api/memory_report.hpp"
 #include "api/queue_state.hpp"
@@ -68,8 +69,10 @@ Queue Runtime::queue() {
                 "no device is available for a queue; `plexus info` lists the backends and why "
                 "each is unavailable");
   }
-  return Queue(std::make_shared<detail::QueueState>(state_, *state_->devices.front(),
-                                                    QueueOrder::in_order, false));
+  auto queue = std::make_shared<detail::QueueState>(state_, *state_->devices.front(),
+                                                    QueueOrder::in_order, false);
+  detail::enable_auto_replay(*state_, *queue);
+  return Queue(std::move(queue));
 }
 
 Queue Runtime::queue(Device& device, QueueOrder order) {
@@ -77,7 +80,9 @@ Queue Runtime::queue(Device& device, QueueOrder order) {
     throw error(error_category::invalid_argument,
                 "queue: device '" + device.info().name + "' is not one of this runtime's devices");
   }
-  return Queue(std::make_shared<detail::QueueState>(state_, device, order));
+  auto queue = std::make_shared<detail::QueueState>(state_, device, order);
+  detail::enable_auto_replay(*state_, *queue);
+  return Queue(std::move(queue));
 }
 
 ProgramCacheStats Runtime::program_cache_stats() const {

@@ -59,6 +59,15 @@ struct ConfigValue {
   std::string origin;
 };
 
+// `[graphs]`: automatic replay of repeated kernel submissions (docs/api.md, "Command
+// graphs"; PLEXUS_AUTO_GRAPH=0/1 overrides `auto`).
+struct AutoGraphOptions {
+  bool enabled = false;         // auto
+  std::size_t repeats = 3;      // auto_repeats: periods seen before replaying (2..64)
+  std::size_t max_period = 64;  // auto_max_period: longest period recognised, kernels (1..1024)
+  std::size_t batch = 32;       // auto_batch: kernels a replay holds at least (1..4096)
+};
+
 class PLEXUS_API Config {
  public:
   class Impl;
@@ -117,6 +126,7 @@ class PLEXUS_API Config {
   // level of the runtime's in-memory program cache (see Runtime::program_cache_stats); an
   // integer or a size string such as "256MiB"; 0 (the default): unbounded.
   std::uint64_t program_cache_max_bytes() const;
+  AutoGraphOptions auto_graph() const;
 
   std::string to_toml() const;  // the config in force (every layer and override applied)
 

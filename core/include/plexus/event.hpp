@@ -51,6 +51,7 @@ class PLEXUS_API Event {
 
  private:
   const TaskEvent& checked() const;
+  void release_if_held() const;  // automatic replay (docs/api.md)
 
   std::shared_ptr<TaskEvent> event_;
   std::weak_ptr<detail::RuntimeState> runtime_;

@@ -32,8 +32,23 @@ void Event::cancel() const {
   if (event_) checked();  // the runtime must be alive
   if (event_) event_->cancel();
 }
-TaskStatus Event::status() const { return event_ ? checked().status() : TaskStatus::complete; }
-bool Event::is_done() const { return !event_ || checked().is_done(); }
+TaskStatus Event::status() const {
+  if (!event_) return TaskStatus::complete;
+  release_if_held();
+  return checked().status();
+}
+bool Event::is_done() const {
+  if (!event_) return true;
+  release_if_held();
+  return checked().is_done();
+}
+
+void Event::release_if_held() const {
+  if (event_->is_done()) return;
+  // A poll would never see a kernel held for automatic replay end: it runs now.
+  if (auto runtime = runtime_.lock())
+    detail::cancel_conflicting(*runtime, nullptr, {}, {event_}, "a poll of an event", false, true);
+}
 Event::clock::time_point Event::submit_time() const { return checked().submitted_at(); }
 Event::clock::time_point Event::start_time() const { return checked().started_at(); }
 Event::clock::time_point Event::end_time() const { return checked().finished_at(); }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "auto_replay.hpp"
 #include "command_body.hpp"
 #include "plexus/log.hpp"
 #include "queue_state.hpp"
@@ -13,6 +14,9 @@ namespace plexus::detail {
 
 void FusionRegistry::add(const std::shared_ptr<QueueState>& queue) {
   std::lock_guard lock(mutex_);
+  // Once per queue (automatic replay starts a session per unit).
+  for (const auto& known : queues_)
+    if (!known.owner_before(queue) && !queue.owner_before(known)) return;
   queues_.push_back(queue);
   registered_.store(queues_.size(), std::memory_order_release);
 }
@@ -101,6 +105,17 @@ std::shared_ptr<FusionSession> take_active(QueueState& queue) {
 }
 
 void cancel_fusion(RuntimeState& runtime, QueueState& queue, const std::string& why) {
+  {
+    std::unique_lock lock(queue.mutex);
+    if (queue.fusion && queue.fusion->active && queue.fusion->automatic) {
+      lock.unlock();
+      // In queue order with the submitter's own decisions (it holds submit_mutex then).
+      std::lock_guard in_order(queue.submit_mutex);
+      if (!why.empty()) logger().debug("automatic graph replay released: {}", why);
+      release_automatic_locked(runtime, queue);
+      return;
+    }
+  }
   std::shared_ptr<FusionSession> session = take_active(queue);
   if (!session) {
     if (why.empty()) logger().debug("cancel_fusion: the queue is not in fusion mode");
@@ -115,13 +130,14 @@ void cancel_fusion(RuntimeState& runtime, QueueState& queue, const std::string& 
 void cancel_conflicting(RuntimeState& runtime, const QueueState* except,
                         std::span<const Requirement> requirements,
                         const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
-                        const std::string& what, bool all) {
+                        const std::string& what, bool all, bool automatic_only) {
   for (const std::shared_ptr<QueueState>& queue : runtime.fusions.fusing()) {
     if (queue.get() == except) continue;
     bool depends = all;
     {
       std::lock_guard lock(queue->mutex);
       if (!queue->fusion || !queue->fusion->active) continue;
+      if (automatic_only && !queue->fusion->automatic) continue;
       const FusionSession& session = *queue->fusion;
       for (const auto& dependency : dependencies)
         depends = depends || dependency == session.command ||

@@ -38,6 +38,9 @@ struct FusionSession {
       : command(std::move(fusion_command)) {}
   const std::shared_ptr<TaskEvent> command;
   bool active = true;
+  // Held for automatic replay (auto_replay.hpp), not by start_fusion: released quietly, never
+  // fused; the queue's `fusing` stays false.
+  bool automatic = false;
   std::vector<HeldKernel> held;
 };
 
@@ -71,10 +74,12 @@ std::shared_ptr<FusionSession> take_active(QueueState& queue);
 void release_unfused(RuntimeState& runtime, QueueState& queue,
                      std::shared_ptr<FusionSession> session);
 // Cancels the fusion of every queue but `except` whose held kernels the command described
-// by `requirements` and `dependencies` depends on (or every fusion when `all`).
+// by `requirements` and `dependencies` depends on (or every fusion when `all`); with
+// `automatic_only`, only automatic sessions.
 void cancel_conflicting(RuntimeState& runtime, const QueueState* except,
                         std::span<const Requirement> requirements,
                         const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
-                        const std::string& what, bool all = false);
+                        const std::string& what, bool all = false,
+                        bool automatic_only = false);
 
 }  // namespace plexus::detail

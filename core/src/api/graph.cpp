@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "auto_replay.hpp"
 #include "buffer_storage.hpp"
 #include "graph_state.hpp"
 #include "plexus/error.hpp"
@@ -77,7 +78,8 @@ CommandGraph::CommandGraph() : state_(std::make_shared<detail::GraphState>()) {}
 
 void CommandGraph::begin_recording(Queue& queue) {
   detail::QueueState& target = *queue.state_;
-  detail::RuntimeState::check(target.runtime, "a queue");
+  auto runtime = detail::RuntimeState::lock(target.runtime, "a queue");
+  detail::release_automatic(*runtime, target);  // kernels held for automatic replay run first
   std::lock_guard graph_lock(state_->mutex);
   if (state_->has_runtime && (state_->runtime.owner_before(target.runtime) ||
                               target.runtime.owner_before(state_->runtime))) {

@@ -4,6 +4,7 @@
 // other graphs submit their nodes as ordinary tasks, then one command after them all.
 #include <algorithm>
 
+#include "auto_replay.hpp"
 #include "command_body.hpp"
 #include "graph_group.hpp"
 #include "graph_state.hpp"
@@ -45,6 +46,10 @@ Event Queue::submit(const ExecutableGraph& graph) {
 
   std::unique_lock in_order(state_->submit_mutex, std::defer_lock);
   if (state_->order == QueueOrder::in_order) in_order.lock();
+  if (state_->auto_graph) {  // what automatic replay holds runs first; the pattern ends
+    detail::release_automatic_locked(*runtime, *state_);
+    state_->auto_graph->reset();
+  }
   if (owner->single_task) {
     auto event = TaskEvent::make("graph of " + std::to_string(nodes.size()) + " kernels");
     runtime->track(event);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "auto_replay.hpp"
 #include "command_body.hpp"
 #include "command_group.hpp"
 #include "fusion_session.hpp"
@@ -51,12 +52,16 @@ Event Queue::end_group(Handler& handler) {
     }
     detail::cancel_fusion(*runtime, *state_, "a " + name + " was submitted to the queue");
   }
+  std::unique_lock in_order(state_->submit_mutex, std::defer_lock);
+  if (state_->order == QueueOrder::in_order) in_order.lock();
+  if (state_->auto_graph) {  // automatic replay (auto_replay.hpp): held, or submitted below
+    if (auto held = detail::auto_replay(*runtime, state_, group, name))
+      return Event(std::move(held), state_->runtime);
+  }
   auto event = TaskEvent::make(std::move(name));  // the body's name too
   runtime->track(event);
   std::vector<std::shared_ptr<TaskEvent>> dependencies = std::move(group.dependencies);
   auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), event);
-  std::unique_lock in_order(state_->submit_mutex, std::defer_lock);
-  if (state_->order == QueueOrder::in_order) in_order.lock();
   detail::submit_to_queue(scheduler, *state_,
                           Task{event, std::move(dependencies), {}, std::move(body)});
   return Event(std::move(event), state_->runtime);

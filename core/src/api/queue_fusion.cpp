@@ -1,4 +1,5 @@
 // Queue's kernel fusion members: thin forwards to fusion_session.cpp / fusion_complete.cpp.
+#include "auto_replay.hpp"
 #include "fusion_session.hpp"
 #include "plexus/queue.hpp"
 #include "queue_state.hpp"
@@ -8,6 +9,7 @@ namespace plexus {
 
 void Queue::start_fusion() {
   auto runtime = detail::RuntimeState::lock(state_->runtime, "a queue");
+  detail::release_automatic(*runtime, *state_);  // kernels held for automatic replay run first
   detail::start_fusion(*runtime, state_);
 }
 
@@ -18,6 +20,7 @@ void Queue::cancel_fusion() {
 
 Event Queue::complete_fusion(const std::vector<FusionProperty>& properties) {
   auto runtime = detail::RuntimeState::lock(state_->runtime, "a queue");
+  if (!detail::in_fusion(*state_)) detail::release_automatic(*runtime, *state_);
   return Event(detail::complete_fusion(*runtime, *state_, properties), state_->runtime);
 }
 

@@ -8,6 +8,8 @@
 #include <mutex>
 #include <vector>
 
+#include "auto_graph.hpp"
+#include "device_graph_cache.hpp"
 #include "fusion_session.hpp"
 #include "pending_events.hpp"
 
@@ -47,6 +49,11 @@ class QueueState {
   // mirrors it for lock-free reads at every submit.
   std::shared_ptr<GraphState> graph;
   std::atomic<bool> recording{false};
+  // Automatic replay (auto_replay.hpp): set at construction on in-order queues when it is on;
+  // used under submit_mutex, like the key of the pattern's device graphs.
+  std::unique_ptr<AutoGraph> auto_graph;
+  std::shared_ptr<DeviceGraphKey> auto_key;
+  std::uint64_t auto_key_pattern = 0;
 };
 
 }  // namespace plexus::detail

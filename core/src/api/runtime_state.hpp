@@ -81,6 +81,7 @@ class RuntimeState {
   bool detach(const BufferStorage* buffer);
 
   RuntimeOptions options;  // set by Runtime before the first task
+  const AutoGraphOptions auto_graph = config.auto_graph();  // [graphs]
   const std::shared_ptr<FailureSink> failures = std::make_shared<FailureSink>();
   // Every event the API makes for this runtime: its failure goes to `failures`; with a
   // shutdown timeout, shutdown() can also name it while it still runs.

@@ -1,0 +1,113 @@
+#include "auto_replay.hpp"
+
+#include <algorithm>
+
+#include "auto_graph.hpp"
+#include "command_body.hpp"
+#include "fusion_session.hpp"
+#include "graph_group.hpp"
+#include "plexus/log.hpp"
+#include "queue_state.hpp"
+#include "runtime_state.hpp"
+
+namespace plexus::detail {
+
+namespace {
+
+bool holding_automatically(QueueState& queue) {
+  std::lock_guard lock(queue.mutex);
+  return queue.fusion && queue.fusion->active && queue.fusion->automatic;
+}
+
+void start_session(RuntimeState& runtime, const std::shared_ptr<QueueState>& queue) {
+  {
+    std::lock_guard lock(queue->mutex);
+    auto session = std::make_shared<FusionSession>(TaskEvent::make("automatic graph replay"));
+    session->automatic = true;
+    queue->fusion = std::move(session);
+  }
+  runtime.fusions.add(queue);
+}
+
+// Submits the held unit as one task, and the session's command after it.
+void replay_unit(RuntimeState& runtime, QueueState& queue) {
+  std::shared_ptr<FusionSession> session = take_active(queue);
+  if (!session) return;
+  std::vector<CommandGroup> groups;
+  std::vector<std::shared_ptr<TaskEvent>> dependencies;
+  groups.reserve(session->held.size());
+  for (HeldKernel& held : session->held) {
+    groups.push_back(std::move(held.group));
+    for (auto& dependency : held.dependencies) {
+      const bool internal =
+          std::any_of(session->held.begin(), session->held.end(),
+                      [&](const HeldKernel& other) { return other.event == dependency; });
+      if (!internal && std::find(dependencies.begin(), dependencies.end(), dependency) ==
+                           dependencies.end())
+        dependencies.push_back(dependency);
+    }
+  }
+  if (!queue.auto_key || queue.auto_key_pattern != queue.auto_graph->pattern()) {
+    queue.auto_key = std::make_shared<DeviceGraphKey>(queue.runtime);
+    queue.auto_key_pattern = queue.auto_graph->pattern();
+  }
+  CommandGroup group = group_of_kernels(groups, queue.auto_key);
+  auto event = TaskEvent::make("graph of " + std::to_string(groups.size()) +
+                               " kernels (automatic replay)");
+  runtime.track(event);
+  {
+    std::lock_guard lock(queue.mutex);
+    if (queue.last == session->held.back().event) queue.last = event;
+  }
+  auto body = std::make_shared<CommandBody>(runtime, std::move(group), event);
+  try {
+    runtime.scheduler().submit(Task{event, std::move(dependencies), {}, std::move(body)});
+  } catch (...) {
+    if (!event->is_done()) event->mark_failed(std::current_exception());
+  }
+  session->held.clear();
+  runtime.scheduler().submit(Task{session->command, {event}, [] {}, nullptr});
+}
+
+}  // namespace
+
+void release_automatic_locked(RuntimeState& runtime, QueueState& queue) {
+  if (!holding_automatically(queue)) return;
+  if (std::shared_ptr<FusionSession> session = take_active(queue))
+    release_unfused(runtime, queue, std::move(session));
+}
+
+void release_automatic(RuntimeState& runtime, QueueState& queue) {
+  if (!queue.auto_graph) return;
+  std::lock_guard in_order(queue.submit_mutex);
+  release_automatic_locked(runtime, queue);
+  queue.auto_graph->reset();
+}
+
+void enable_auto_replay(const RuntimeState& runtime, QueueState& queue) {
+  if (queue.order != QueueOrder::in_order || !runtime.auto_graph.enabled) return;
+  queue.auto_graph = std::make_unique<AutoGraph>(runtime.auto_graph);
+}
+
+std::shared_ptr<TaskEvent> auto_replay(RuntimeState& runtime,
+                                       const std::shared_ptr<QueueState>& shared,
+                                       CommandGroup& group, const std::string& name) {
+  QueueState& queue = *shared;
+  AutoGraph& detector = *queue.auto_graph;
+  const bool held_now = holding_automatically(queue);
+  if (detector.holding() && !held_now && detector.position() != 0) {
+    detector.reset();  // released meanwhile (a wait, a host access...): start over
+  }
+  const bool eligible = group.kernel && group.dependencies.empty() && !group.graph;
+  const AutoGraph::Step step = detector.next(eligible ? &group : nullptr);
+  if (step == AutoGraph::Step::submit) {
+    if (held_now) release_automatic_locked(runtime, queue);
+    return nullptr;
+  }
+  if (!held_now) start_session(runtime, shared);
+  std::shared_ptr<TaskEvent> command = hold(queue, std::move(group), {}, name);
+  if (step == AutoGraph::Step::replay) replay_unit(runtime, queue);
+  return command;
+}
+
+}  // namespace plexus::detail
