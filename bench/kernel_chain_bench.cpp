@@ -4,7 +4,8 @@
 // kernel chained directly through OpenCL on PoCL (clEnqueueNDRangeKernel N times, then
 // clFinish) in the same process and run. Rounds interleave the variants.
 // Command graphs (issue 16), on every Plexus device: the same chain recorded once as a graph
-// of --per-graph kernels and replayed kernels / per-graph times (an explicit graph).
+// of --per-graph kernels and replayed kernels / per-graph times (an explicit graph), and the
+// plain chain again with automatic replay on ([graphs] auto = true).
 //   plexus-bench-chain [--kernels 2000] [--rounds 5] [--per-graph 100]
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -158,23 +159,32 @@ int main(int argc, char** argv) try {
     plexus::Runtime* runtime = nullptr;
     plexus::Device* device = nullptr;
     std::vector<double> samples;
-    bool graph = false;  // replays of a recorded graph
+    bool graph = false;      // replays of a recorded graph
+    bool automatic = false;  // the plain chain with automatic replay on
   };
   std::vector<std::unique_ptr<plexus::Runtime>> runtimes;
   std::vector<Variant> variants;
   for (const char* scheduler : {"inorder", "dag"}) {
-    auto& runtime = runtimes.emplace_back(std::make_unique<plexus::Runtime>(
-        bench::config_with({{"scheduler", scheduler}, {"backends", "host,opencl"}})));
+    plexus::Runtime* runtime = runtimes.emplace_back(std::make_unique<plexus::Runtime>(
+        bench::config_with({{"scheduler", scheduler}, {"backends", "host,opencl"}}))).get();
+    plexus::Runtime* automatic = runtimes.emplace_back(std::make_unique<plexus::Runtime>(bench::config_with(
+        {{"scheduler", scheduler}, {"backends", "host,opencl"}, {"graphs.auto", "true"}}))).get();
     for (plexus::Device* device : runtime->devices()) {
       // Here: the host device, and PoCL (an OpenCL CPU device with its own memory).
       const bool opencl_cpu = !device->shares_host_memory() && device->info().type == plexus::DeviceType::cpu;
       const std::string where = device->shares_host_memory() ? "host" : (opencl_cpu ? "PoCL" : "");
       if (where.empty()) continue;
-      variants.push_back({std::string("plexus ") + scheduler + " on " + where, runtime.get(),
+      variants.push_back({std::string("plexus ") + scheduler + " on " + where, runtime,
                           device, {}});
       variants.push_back({std::string("plexus ") + scheduler + " on " + where +
                               ", graph of " + std::to_string(per_graph) + " replayed",
-                          runtime.get(), device, {}, true});
+                          runtime, device, {}, true});
+      // The same device of the runtime with automatic replay (devices in the same order).
+      const auto& same = runtime->devices();
+      const auto index = std::find(same.begin(), same.end(), device) - same.begin();
+      variants.push_back({std::string("plexus ") + scheduler + " on " + where +
+                              ", automatic replay",
+                          automatic, automatic->devices()[index], {}, false, true});
     }
   }
   std::vector<double> raw_samples;
@@ -199,7 +209,10 @@ int main(int argc, char** argv) try {
     const double value = bench::median(variant.samples);
     std::cout << "  " << variant.name << ": " << value * 1e6;
     if (raw) std::cout << " (" << value / raw_median << "x raw PoCL)";
-    if (variant.graph) std::cout << " (" << value / bench::median((&variant - 1)->samples) << "x the plain chain)";
+    if (variant.graph || variant.automatic) {
+      const Variant& plain = *(&variant - (variant.graph ? 1 : 2));
+      std::cout << " (" << value / bench::median(plain.samples) << "x the plain chain)";
+    }
     std::cout << "\n";
   }
   return 0;
