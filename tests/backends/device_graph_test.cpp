@@ -9,6 +9,7 @@
 #include <array>
 #include <vector>
 
+#include "../graph/graph_test_kernels.hpp"
 #include "device_under_test.hpp"
 #include "plexus/device_queue.hpp"
 
@@ -23,16 +24,7 @@ using plexus::test::load_program;
 
 namespace {
 
-const char* const source = R"(
-__kernel void axpb(__global float* x, float a, float b) {
-  size_t i = get_global_id(0);
-  x[i] = x[i] * a + b;
-}
-__kernel void accumulate(__global const float* x, __global float* y) {
-  size_t i = get_global_id(0);
-  y[i] += x[i];
-}
-)";
+const char* const source = plexus::test::graph_test_source;
 
 constexpr std::size_t n = 512;
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../runtime/runtime_test_support.hpp"
+#include "graph_test_kernels.hpp"
 
 using plexus::AccessMode;
 using plexus::Buffer;
@@ -24,16 +25,7 @@ using plexus::test::runtime_config;
 
 namespace {
 
-const char* const source = R"(
-__kernel void axpb(__global float* x, float a, float b) {
-  size_t i = get_global_id(0);
-  x[i] = x[i] * a + b;
-}
-__kernel void accumulate(__global const float* x, __global float* y) {
-  size_t i = get_global_id(0);
-  y[i] += x[i];
-}
-)";
+const char* const source = plexus::test::graph_test_source;
 
 constexpr std::size_t n = 128;
 
@@ -43,11 +35,7 @@ std::vector<float> start_values(float first) {
   return values;
 }
 
-std::vector<float> contents(Buffer<float>& buffer) {
-  std::vector<float> out(buffer.size());
-  buffer.copy_to(out.data());
-  return out;
-}
+using plexus::test::contents;
 
 std::string graphs_table(bool on) {
   return std::string("[graphs]\nauto = ") + (on ? "true" : "false") +

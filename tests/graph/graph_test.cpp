@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../runtime/runtime_test_support.hpp"
+#include "graph_test_kernels.hpp"
 #include "plexus/graph.hpp"
 
 using plexus::AccessMode;
@@ -28,16 +29,7 @@ using plexus::test::runtime_matrix;
 
 namespace {
 
-const char* const source = R"(
-__kernel void axpb(__global float* x, float a, float b) {
-  size_t i = get_global_id(0);
-  x[i] = x[i] * a + b;
-}
-__kernel void accumulate(__global const float* x, __global float* y) {
-  size_t i = get_global_id(0);
-  y[i] += x[i];
-}
-)";
+const char* const source = plexus::test::graph_test_source;
 
 constexpr std::size_t n = 256;
 
@@ -47,11 +39,7 @@ std::vector<float> iota_values(float start) {
   return values;
 }
 
-std::vector<float> contents(Buffer<float>& buffer) {
-  std::vector<float> out(buffer.size());
-  buffer.copy_to(out.data());
-  return out;
-}
+using plexus::test::contents;
 
 // One step: x = x * a + b; y += x; x = x * 0.5 + 1.
 struct Step {
