@@ -24,9 +24,23 @@ void start_session(RuntimeState& runtime, const std::shared_ptr<QueueState>& que
     std::lock_guard lock(queue->mutex);
     auto session = std::make_shared<FusionSession>(TaskEvent::make("automatic graph replay"));
     session->automatic = true;
+    queue->pending.add(session->command);
     queue->fusion = std::move(session);
   }
   runtime.fusions.add(queue);
+}
+
+// Holds a kernel in the queue's automatic session (as fusion's hold(), whose check that the
+// command is pending costs a scan of the queue's pending events at every kernel: here the
+// session's start made it pending); returns the session's command.
+std::shared_ptr<TaskEvent> hold_kernel(QueueState& queue, CommandGroup group, std::string name) {
+  auto event = TaskEvent::make(std::move(name));
+  std::lock_guard lock(queue.mutex);
+  std::vector<std::shared_ptr<TaskEvent>> dependencies;
+  if (queue.last) dependencies.push_back(queue.last);  // in order: the previous command
+  queue.last = event;
+  queue.fusion->held.push_back({std::move(group), std::move(event), std::move(dependencies)});
+  return queue.fusion->command;
 }
 
 // Submits the held unit as one task, and the session's command after it.
@@ -105,7 +119,7 @@ std::shared_ptr<TaskEvent> auto_replay(RuntimeState& runtime,
     return nullptr;
   }
   if (!held_now) start_session(runtime, shared);
-  std::shared_ptr<TaskEvent> command = hold(queue, std::move(group), {}, name);
+  std::shared_ptr<TaskEvent> command = hold_kernel(queue, std::move(group), name);
   if (step == AutoGraph::Step::replay) replay_unit(runtime, queue);
   return command;
 }
