@@ -200,6 +200,18 @@ TEST_CASE("automatic replay on a device without device graphs gives the same res
   CHECK(replayed.y == plain.y);
 }
 
+TEST_CASE("automatic replay on a CUDA device gives the same results", "[graph][auto][cuda]") {
+  const Program plain = run(false, "\"cuda\"", 30, no_breaks, "cuda");
+  if (plain.x.empty()) {
+    WARN("no CUDA device here (see `plexus info`: the cuda backend says why): skipped");
+    return;
+  }
+  const Program replayed = run(true, "\"cuda\"", 30, no_breaks, "cuda");
+  CHECK(replayed.replays >= 3);
+  CHECK(replayed.x == plain.x);
+  CHECK(replayed.y == plain.y);
+}
+
 TEST_CASE("automatic replay with several threads submitting stays correct", "[graph][auto]") {
   plexus::Runtime rt(runtime_config({"dag", "exact"}, "\"host\"", graphs_table(true)));
   const plexus::Kernel axpb = rt.build(source).kernel("axpb");

@@ -312,3 +312,36 @@ TEST_CASE("a graph submitted from several threads stays correct", "[graph]") {
     CHECK(contents(shared) == std::vector<float>(n, float(threads * rounds * 4)));
   }
 }
+
+TEST_CASE("a graph on a CUDA device replays as a CUDA graph with the results of plain "
+          "submission", "[graph][cuda]") {
+  auto rt = make_runtime({"dag", "paged"}, "\"cuda\"");
+  if (rt->devices().empty()) {
+    WARN("no CUDA device here (see `plexus info`: the cuda backend says why): skipped");
+    return;
+  }
+  Queue q = rt->queue();
+  const Step step{rt->build(source)};
+  Buffer<float> px(iota_values(1).data(), n), py(iota_values(2).data(), n);
+  Buffer<float> gx(iota_values(1).data(), n), gy(iota_values(2).data(), n);
+  GraphParameter<float> a(1.25f);
+  CommandGraph graph;
+  graph.begin_recording(q);
+  step.submit(q, gx, gy, a, 0.5f);
+  graph.end_recording();
+  ExecutableGraph exec = graph.finalize();
+  REQUIRE(exec.single_task());
+  for (int round = 0; round < 6; ++round) {
+    a.update(1.0f + 0.25f * float(round % 3));  // changed kernel-node parameters
+    step.submit(q, px, py, a, 0.5f);
+    q.submit(exec);
+  }
+  CHECK(contents(gx) == contents(px));
+  CHECK(contents(gy) == contents(py));
+  Buffer<float> other(iota_values(5).data(), n), other_plain(iota_values(5).data(), n);
+  exec.rebind(gx, other);  // a changed allocation
+  q.submit(exec);
+  step.submit(q, other_plain, py, a, 0.5f);
+  CHECK(contents(other) == contents(other_plain));
+  CHECK(contents(gy) == contents(py));
+}
