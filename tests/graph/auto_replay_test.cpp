@@ -238,6 +238,22 @@ TEST_CASE("automatic replay with several threads submitting stays correct", "[gr
   for (auto& buffer : own) CHECK(contents(*buffer) == std::vector<float>(n, float(kernels * 9 / 10)));
 }
 
+TEST_CASE("kernels held for automatic replay run when their queue's last handle goes",
+          "[graph][auto]") {
+  plexus::Runtime rt(runtime_config({"dag", "exact"}, "\"host\"", graphs_table(true)));
+  const plexus::Kernel axpb = rt.build(source).kernel("axpb");
+  Buffer<float> x(std::vector<float>(n, 0.0f).data(), n);
+  {
+    Queue q = rt.queue();
+    // Period 1 seen 3 times, then units of 8: kernels 4-11 and 12-19 replayed, 20 held.
+    for (int k = 0; k < 20; ++k)
+      q.submit([&](Handler& h) {
+        h.parallel_for(axpb, Range{n}, x.access(h, AccessMode::read_write), 1.0f, 1.0f);
+      });
+  }
+  CHECK(contents(x) == std::vector<float>(n, 20.0f));
+}
+
 TEST_CASE("PLEXUS_AUTO_GRAPH=0 and [graphs] auto = false turn automatic replay off",
           "[graph][auto]") {
   ::setenv("PLEXUS_AUTO_GRAPH", "0", 1);

@@ -91,6 +91,15 @@ void release_automatic_locked(RuntimeState& runtime, QueueState& queue) {
     release_unfused(runtime, queue, std::move(session));
 }
 
+QueueState::~QueueState() {
+  if (!auto_graph || !holding_automatically(*this)) return;
+  try {
+    if (auto owner = runtime.lock()) release_automatic_locked(*owner, *this);
+  } catch (const std::exception& failure) {
+    logger().error("a queue going with kernels held for automatic replay: {}", failure.what());
+  }
+}
+
 void release_automatic(RuntimeState& runtime, QueueState& queue) {
   if (!queue.auto_graph) return;
   std::lock_guard in_order(queue.submit_mutex);

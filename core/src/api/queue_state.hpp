@@ -26,6 +26,11 @@ class QueueState {
   QueueState(std::weak_ptr<RuntimeState> owner, Device& target, QueueOrder queue_order,
              bool bound_to_device = true)
       : runtime(std::move(owner)), device(&target), order(queue_order), bound(bound_to_device) {}
+  // Submits what automatic replay still holds (auto_replay.cpp): the last handle going must
+  // not drop submitted work.
+  ~QueueState();
+  QueueState(const QueueState&) = delete;
+  QueueState& operator=(const QueueState&) = delete;
 
   const std::weak_ptr<RuntimeState> runtime;
   Device* const device;
