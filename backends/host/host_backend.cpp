@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "plexus/error.hpp"
+#include "plexus/kernel_fault_report.hpp"
 #include "plexus/log.hpp"
 
 namespace plexus::host {
@@ -40,6 +41,7 @@ std::vector<std::vector<int>> split_cpus(const std::vector<int>& cpus, std::size
 }
 
 HostBackend::HostBackend(PluginContext& context) {
+  install_kernel_fault_report();  // a kernel that faults is named before the process ends
   const ComponentOptions& options = context.options;
   // Ranges (docs/configuration.md): each device has its own threads, so both are bounded.
   const std::int64_t devices = options.get_in_range("devices", 1, 1, max_devices);

@@ -13,7 +13,8 @@ constexpr std::uint32_t encoding_version = 2;
 std::vector<std::byte> encode(const KernelInfo& kernel) {
   std::vector<std::byte> out;
   detail::store_u32(out, encoding_version);
-  detail::store_u32(out, (kernel.uses_barriers ? 1u : 0u) | (kernel.uses_local_memory ? 2u : 0u));
+  detail::store_u32(out, (kernel.uses_barriers ? 1u : 0u) | (kernel.uses_local_memory ? 2u : 0u) |
+                             (kernel.bounds_checked ? 4u : 0u));
   for (std::size_t size : kernel.required_work_group_size) detail::store_u64(out, size);
   detail::store_u32(out, static_cast<std::uint32_t>(kernel.args.size()));
   for (const KernelArgInfo& arg : kernel.args) {
@@ -69,6 +70,7 @@ KernelInfo decode(const std::string& name, const PropertyValue& value) {
   const auto flags = in.take(4, "the flags");
   kernel.uses_barriers = flags & 1u;
   kernel.uses_local_memory = flags & 2u;
+  kernel.bounds_checked = flags & 4u;
   for (std::size_t& size : kernel.required_work_group_size)
     size = static_cast<std::size_t>(in.take(8, "the required work-group size"));
   const auto count = in.take(4, "the argument count");

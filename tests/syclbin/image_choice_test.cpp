@@ -127,6 +127,7 @@ TEST_CASE("[Plexus/kernel info]: round trip and malformed values") {
   kernel.args[0].written = true;
   kernel.required_work_group_size = {16, 2, 1};
   kernel.uses_barriers = true;
+  kernel.bounds_checked = true;
   sb::PropertySetRegistry metadata;
   sb::set_kernel_info(metadata, {kernel});
   // Through the text form, as a file holds it.
@@ -143,6 +144,7 @@ TEST_CASE("[Plexus/kernel info]: round trip and malformed values") {
   CHECK(back[0].required_work_group_size == std::array<std::size_t, 3>{16, 2, 1});
   CHECK(back[0].uses_barriers);
   CHECK_FALSE(back[0].uses_local_memory);
+  CHECK(back[0].bounds_checked);
   // A name the set does not describe: no info (the compiler inspects the IR instead).
   CHECK(sb::kernel_info(parsed, {"k", "other"}).empty());
   CHECK(sb::kernel_info(sb::PropertySetRegistry{}, {"k"}).empty());

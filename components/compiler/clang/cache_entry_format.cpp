@@ -214,7 +214,8 @@ std::vector<std::byte> encode(const BinaryEntry& entry) {
       w.u32(arg.written ? 1u : 0u);
     }
     for (std::size_t size : kernel.required_work_group_size) w.u64(size);
-    w.u32((kernel.uses_barriers ? 1u : 0u) | (kernel.uses_local_memory ? 2u : 0u));
+    w.u32((kernel.uses_barriers ? 1u : 0u) | (kernel.uses_local_memory ? 2u : 0u) |
+          (kernel.bounds_checked ? 4u : 0u));
   }
   w.blob(entry.binary);
   return with_header(binary_kind, std::move(w.out()));
@@ -275,6 +276,7 @@ std::optional<BinaryEntry> decode_binary_entry(std::span<const std::byte> value,
     const std::uint32_t flags = r.u32();
     kernel.uses_barriers = (flags & 1u) != 0;
     kernel.uses_local_memory = (flags & 2u) != 0;
+    kernel.bounds_checked = (flags & 4u) != 0;
     entry.kernels.push_back(std::move(kernel));
   }
   entry.binary = r.blob();

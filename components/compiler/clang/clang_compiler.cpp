@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "bounds_checks.hpp"
 #include "device_libraries.hpp"
 #include "diagnostic_log.hpp"
 #include "direct_cache.hpp"
@@ -102,6 +103,7 @@ ClangCompiler::ClangCompiler(PluginContext& context)
   TargetEmitter::initialize_llvm_targets();
   const bool use_cache = context.options.get<bool>("frontend_cache", true);
   binary_cache_ = context.options.get<bool>("binary_cache", true);
+  bounds_checks_ = compiler_shared::bounds_checks_enabled(context.options);
   if (CacheStore* store = context.components.cache(); store && use_cache) {
     cache_ = std::make_unique<FrontendCache>(*store, component_version);
     if (context.options.get<bool>("direct_cache", true))
@@ -159,10 +161,13 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
   // IR-only results (request.emit_ir) are not binaries: the binary cache is not used.
   const bool binary_cache = binary_cache_ && !request.emit_ir;
   if (cache_) {
+    // What the back end adds to the frontend's module: the device libraries, and the
+    // bounds checks (a checked build is another binary).
     const std::string libraries =
         library_identity(spec.libclc_file.empty() ? "" : libclc_dir_ + "/" + spec.libclc_file) +
         "; " +
-        library_identity(request.target == BinaryFormat::llvm_bitcode ? host_device_library_ : "");
+        library_identity(request.target == BinaryFormat::llvm_bitcode ? host_device_library_ : "") +
+        (bounds_checks_ ? "; checks bounds" : "");
     if (source && binary_cache && direct_) {
       direct = direct_->key(request, spec, libraries);
       if (std::optional<FrontendCache::Key> known = direct_->resolve(*direct)) {
@@ -255,6 +260,8 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
     module.reset();
     return finish(std::move(result), log, std::move(replayed));
   }
+  if (bounds_checks_ && !compiler_shared::add_bounds_checks(*module, result.kernels, log))
+    return finish(std::move(result), log, std::move(replayed));
   std::optional<std::vector<std::byte>> binary = emitter_->emit(
       *module, spec, compiler_shared::FrontendOptions::optimization_level(request), log);
   module.reset();  // before the context and the log it reports to

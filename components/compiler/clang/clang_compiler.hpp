@@ -51,6 +51,7 @@ class ClangCompiler final : public Compiler {
   std::unique_ptr<TargetEmitter> emitter_;
   std::unique_ptr<FrontendCache> cache_;  // nullptr: no store configured, or turned off
   bool binary_cache_ = true;              // option binary_cache: keep finished binaries too
+  bool bounds_checks_ = false;            // option checks = "bounds" (PLEXUS_KERNEL_CHECKS)
   std::unique_ptr<DirectCache> direct_;   // option direct_cache: hits without preprocessing
 };
 

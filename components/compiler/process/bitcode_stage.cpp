@@ -10,6 +10,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "barrier_lowering.hpp"
+#include "bounds_checks.hpp"
 #include "device_code_checks.hpp"
 #include "kernel_inspector.hpp"
 #include "kernel_selector.hpp"
@@ -45,7 +46,7 @@ std::string write(const llvm::Module& module) {
 std::optional<StagedBitcode> BitcodeStage::prepare(const std::string& bitcode,
                                                    const CompileRequest& request,
                                                    const compiler_shared::TargetSpec& spec,
-                                                   bool from_source,
+                                                   bool from_source, bool bounds_checks,
                                                    compiler_shared::DiagnosticLog& log) {
   llvm::LLVMContext context;
   // The pointer mode of the next tool's input: typed for SPIR (the SPIR-V translator
@@ -91,14 +92,18 @@ std::optional<StagedBitcode> BitcodeStage::prepare(const std::string& bitcode,
       return std::nullopt;
     changed = true;
   }
+  StagedBitcode staged;
+  staged.kernels = compiler_shared::KernelInspector::inspect(*module);
+  if (bounds_checks && !request.emit_ir) {
+    if (!compiler_shared::add_bounds_checks(*module, staged.kernels, log)) return std::nullopt;
+    changed = true;
+  }
   // As compiler/clang does before linking libclc (which lacks work_group_barrier).
   if (spec.format == BinaryFormat::ptx || spec.format == BinaryFormat::amdgcn)
     changed = compiler_shared::BarrierLowering::lower_work_group_barrier(*module) || changed;
   // As compiler/clang does before translating (no freeze; dominators first).
   if (spec.format == BinaryFormat::spirv && !request.emit_ir)
     changed = compiler_shared::prepare_for_spirv_translator(*module) || changed;
-  StagedBitcode staged;
-  staged.kernels = compiler_shared::KernelInspector::inspect(*module);
   staged.bitcode = changed ? write(*module) : bitcode;
   return staged;
 }

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "bitcode_stage.hpp"
+#include "bounds_checks.hpp"
 #include "clang_output_parser.hpp"
 #include "device_code_checks.hpp"
 #include "diagnostic_log.hpp"
@@ -55,6 +56,7 @@ ProcessCompiler::ProcessCompiler(PluginContext& context)
           // llvm-spirv-15 is not among the LLVM binaries on Debian; used when tools_dir
           // lacks it.
           context.options.get_or_env("llvm_spirv", "PLEXUS_LLVM_SPIRV", PLEXUS_LLVM_SPIRV_TOOL)) {
+  bounds_checks_ = compiler_shared::bounds_checks_enabled(context.options);
   logger().debug("compiler process: tools_dir {}, resource_dir {}, libclc_dir {}",
                  tools_.tools_dir(), resource_dir_, libclc_dir_);
 }
@@ -147,7 +149,8 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
     return finish(std::move(result), log);
   }
   std::optional<StagedBitcode> staged = BitcodeStage::prepare(
-      *bitcode, request, spec, compiler_shared::FrontendOptions::is_source(request.language), log);
+      *bitcode, request, spec, compiler_shared::FrontendOptions::is_source(request.language),
+      bounds_checks_, log);
   if (!staged || log.has_errors()) return finish(std::move(result), log);
   result.kernels = std::move(staged->kernels);
   const auto frontend_done = std::chrono::steady_clock::now();

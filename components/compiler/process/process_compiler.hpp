@@ -38,6 +38,7 @@ class ProcessCompiler final : public Compiler {
   std::string libclc_dir_;
   std::string host_device_library_;
   ToolRunner tools_;
+  bool bounds_checks_ = false;  // option checks = "bounds" (PLEXUS_KERNEL_CHECKS)
 };
 
 }  // namespace plexus::process_compiler

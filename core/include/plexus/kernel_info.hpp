@@ -25,6 +25,12 @@ struct KernelInfo {
   std::array<std::size_t, 3> required_work_group_size{0, 0, 0};  // 0: none required
   bool uses_barriers = false;
   bool uses_local_memory = false;
+  // A checked kernel (kernel_checks.hpp): its last parameter, args.back(), is the check
+  // record the runtime passes; the application gives the others.
+  bool bounds_checked = false;
+
+  // The parameters the application gives (all but the check record).
+  std::size_t user_arg_count() const { return args.size() - (bounds_checked && !args.empty() ? 1 : 0); }
 };
 
 }  // namespace plexus

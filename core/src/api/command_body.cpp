@@ -6,6 +6,7 @@
 
 #include "buffer_copies.hpp"
 #include "buffer_storage.hpp"
+#include "kernel_check_buffer.hpp"
 #include "native_task.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
@@ -18,6 +19,8 @@ CommandBody::CommandBody(RuntimeState& runtime, CommandGroup group,
                          std::shared_ptr<TaskEvent> event, std::shared_ptr<TaskEvent> record_as)
     : runtime_(runtime), group_(std::move(group)), event_(std::move(event)),
       record_as_(std::move(record_as)) {}
+
+CommandBody::~CommandBody() = default;
 
 void CommandBody::check_runnable(const DeviceQueue* queue) const {
   if (!placed_) {
@@ -155,6 +158,7 @@ void CommandBody::run(DeviceQueue* queue) {
   if (runs_on_device()) {
     start_work(*queue);
     queue->wait();
+    if (checks_) std::unique_ptr<KernelCheckBuffer>(std::move(checks_))->verify(*queue);
   } else {
     if (queue) queue->wait();  // copies enqueued on a device queue (none for host bodies)
     if (group_.host_work) group_.host_work();
@@ -172,7 +176,8 @@ void CommandBody::stage(DeviceQueue* queue) {
 }
 
 bool CommandBody::enqueue(DeviceQueue* queue) {
-  if (!runs_on_device() || !queue) {
+  // A checked kernel's record is read back once it has run: it runs to the end here.
+  if (!runs_on_device() || !queue || (group_.kernel && group_.kernel->info().bounds_checked)) {
     run(queue);
     return false;
   }
@@ -231,12 +236,17 @@ void CommandBody::launch(DeviceQueue& queue) {
   // The usual few arguments on the stack, more on the heap.
   constexpr std::size_t on_stack = 16;
   std::array<KernelArgument, on_stack> few;
-  const std::size_t count = group_.arguments.size();
+  const bool checked = group_.kernel->info().bounds_checked;
+  const std::size_t count = group_.arguments.size() + (checked ? 1 : 0);
   std::vector<KernelArgument> many(count > on_stack ? count : 0);
   const std::span<KernelArgument> arguments =
       many.empty() ? std::span<KernelArgument>(few.data(), count)
                    : std::span<KernelArgument>(many);
-  fill_arguments(group_.arguments, arguments);
+  fill_arguments(group_.arguments, arguments.first(group_.arguments.size()));
+  if (checked) {  // the check record, the hidden last argument
+    checks_ = std::make_unique<KernelCheckBuffer>(group_, *placement_, queue);
+    arguments[count - 1] = checks_->argument();
+  }
   const DeviceKernel& kernel = module_->kernel(group_.kernel->name());
   traced.range(group_.range);
   queue.launch(kernel, group_.range, arguments);
@@ -244,6 +254,12 @@ void CommandBody::launch(DeviceQueue& queue) {
 
 void CommandBody::launch_graph(DeviceQueue& queue) {
   const std::vector<GraphKernel>& kernels = group_.graph->kernels;
+  for (const GraphKernel& k : kernels)
+    if (k.kernel.info().bounds_checked)
+      throw error(error_category::unsupported,
+                  "kernel '" + k.kernel.name() + "' is bounds-checked (checks = \"bounds\"): "
+                  "checked kernels do not run in command graphs; submit it outside the graph, "
+                  "or build without checks");
   std::size_t total = 0;
   for (const GraphKernel& k : kernels) total += k.arguments.size();
   std::vector<KernelArgument> arguments(total);

@@ -8,7 +8,8 @@
 // copies (CopyRunner), then launches or runs the host work, and waits for the queue;
 // enqueue() does the same for a kernel or a native task without the final wait (copies that
 // need the host in the middle, device -> host and staged device -> device, are still waited
-// for). A native task runs the implementation of its placement's backend
+// for). A checked kernel (KernelInfo::bounds_checked) always runs to the end (enqueue()
+// runs it): its check record is read back and a violation fails the task. A native task runs the implementation of its placement's backend
 // (DeviceQueue::enqueue_native); it can run on the devices that have one.
 // The body is named after `event`, its task's event (its label), which it keeps.
 // Thread-safety and ownership: see task_body.hpp. The runtime outlives every body (it
@@ -26,10 +27,13 @@
 
 namespace plexus::detail {
 
+class KernelCheckBuffer;
+
 class CommandBody final : public TaskBody, private InteropHandle::Memory {
  public:
   CommandBody(RuntimeState& runtime, CommandGroup group, std::shared_ptr<TaskEvent> event,
               std::shared_ptr<TaskEvent> record_as = nullptr);
+  ~CommandBody() override;
 
   const std::string& name() const override { return event_->label(); }
   bool runs_on_host() const override { return !runs_on_device(); }
@@ -69,6 +73,8 @@ class CommandBody final : public TaskBody, private InteropHandle::Memory {
   std::shared_ptr<TaskEvent> record_as_;
   std::shared_ptr<DeviceModule> module_;  // kernels: loaded on the placement
   std::vector<std::shared_ptr<DeviceModule>> graph_modules_;  // a graph's, by kernel
+  // A checked kernel's record, from its launch until run() verifies it.
+  std::unique_ptr<KernelCheckBuffer> checks_;
   Device* placement_ = nullptr;
   bool placed_ = false;  // place() was called
   LocationId location_ = host_location;

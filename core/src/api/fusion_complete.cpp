@@ -57,6 +57,11 @@ Built build_request(RuntimeState& runtime, const std::vector<HeldKernel>& held, 
       built.reason = "the code of kernel '" + kernel.name() + "' for this device is not known";
       return built;
     }
+    if (kernel.info().bounds_checked) {  // its IR for fusion has no check record
+      built.reason = "kernel '" + kernel.name() + "' is bounds-checked (checks = \"bounds\"); "
+                     "checked kernels are not fused";
+      return built;
+    }
     FusionInput input;
     try {
       input = fusion_input(runtime.programs, runtime.components->compiler(), *kernel.bundle(),

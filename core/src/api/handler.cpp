@@ -70,9 +70,9 @@ namespace {
 const KernelArgInfo& next_parameter(const detail::CommandGroup& group) {
   const KernelInfo& info = group.kernel->info();
   const std::size_t index = group.arguments.size();
-  if (index >= info.args.size()) {
+  if (index >= info.user_arg_count()) {
     throw error(error_category::invalid_argument,
-                "kernel '" + info.name + "' takes " + std::to_string(info.args.size()) +
+                "kernel '" + info.name + "' takes " + std::to_string(info.user_arg_count()) +
                     " arguments; argument " + std::to_string(index + 1) + " is one too many");
   }
   return info.args[index];
@@ -172,9 +172,9 @@ void Handler::add_pointer(void* pointer) {
 
 void Handler::end_kernel() {
   const KernelInfo& info = group_->kernel->info();
-  if (group_->arguments.size() != info.args.size()) {
+  if (group_->arguments.size() != info.user_arg_count()) {
     const KernelArgInfo& missing = info.args[group_->arguments.size()];
-    std::string message = "kernel '" + info.name + "' takes " + std::to_string(info.args.size()) +
+    std::string message = "kernel '" + info.name + "' takes " + std::to_string(info.user_arg_count()) +
                           " arguments, " + std::to_string(group_->arguments.size()) +
                           " given; the next is '" + missing.name + "', " +
                           std::string(kind_name(missing.kind));

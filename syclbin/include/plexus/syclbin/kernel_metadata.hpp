@@ -2,7 +2,8 @@
 // (a Plexus addition; DPC++ ignores unknown sets) maps each kernel name to a byte array with
 // what the runtime needs to launch it without a compiler (argument kinds and sizes, required
 // work-group size, barrier and local-memory use). Encoding, little-endian: u32 version (2),
-// u32 flags (1: barriers, 2: local memory), 3 x u64 required work-group size, u32 argument
+// u32 flags (1: barriers, 2: local memory, 4: bounds-checked: the last argument is the
+// check record), 3 x u64 required work-group size, u32 argument
 // count, then per argument u32 kind, u64 size, u32 argument flags (1: written; not in
 // version 1, which is still read), u32 name length, the name's bytes.
 // Pure functions; thread-safe.
