@@ -72,7 +72,7 @@ std::string BlasTiles::failure() const {
   return "";
 }
 
-void BlasTiles::record(plexus::Handler& h, const TileOp& op,
+void BlasTiles::record(plexus::Handler& h, const TileOp& op, std::size_t /*step: one*/,
                        const plexus::Accessor<double, 2>& target) {
   std::vector<plexus::NativeImplementation> implementations;
   const TileLayout layout = layout_;

@@ -30,11 +30,10 @@ class BlasTiles final : public TileKernels {
 
   std::string describe() const override;
   std::string failure() const override;
-  void record(plexus::Handler& h, const TileOp& op,
+  void record(plexus::Handler& h, const TileOp& op, std::size_t step,
               const plexus::Accessor<double, 2>& target) override;
-  // A native task "resident" that does nothing on the device the scheduler picks but has
-  // `data`'s range made valid there: the benchmarks' "data already on the device".
-  void record_resident(plexus::Handler& h, const plexus::Accessor<double, 2>& data) const;
+  // A native task "resident" (nothing to do: every backend's implementation is empty).
+  void record_resident(plexus::Handler& h, const plexus::Accessor<double, 2>& data) const override;
 
  private:
   TileLayout layout_;

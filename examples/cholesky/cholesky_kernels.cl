@@ -4,17 +4,18 @@
 // read and written; each kernel touches exactly the tiles its task declares.
 //
 // Every product here is a dot product of two rows (C -= A * B^T with A and B row-major), so
-// the contiguous dimension is the reduction. Two shapes of the same four kernels, chosen by
-// the host program with a build option (cholesky_shape.hpp says which launch each needs):
+// the contiguous dimension is the reduction. Two shapes, chosen by the host program with a
+// build option (cholesky_shape.hpp says which kernels and launches each needs):
 //
-// - SHAPE_CPU (default): no barriers, no __local memory. A work-item owns a register block of
-//   the output and keeps one double4 partial sum per output along the reduction: RB x CB
-//   blocks of 4 doubles, loaded once per step and used CB (or RB) times. Caches do the
-//   tiling. On the host backend a barrier-free kernel runs as a plain loop over the group.
-// - SHAPE_GPU: a work-group stages BK-deep slices of both operands in __local memory
-//   (coalesced loads, transposed so a thread reads consecutive entries) and each of its
-//   GT x GT threads computes a GW x GW register block of a GB x GB output block; trsm and
-//   potrf stage the triangular factor's blocks in __local memory the same way.
+// - SHAPE_CPU (default): potrf, trsm, syrk and gemm of a tile, one launch each; no barriers,
+//   no __local memory. A work-item owns a register block of the output and keeps one
+//   double4 partial sum per output along the reduction: RB x CB blocks of 4 doubles, loaded
+//   once per step and used CB (or RB) times. Caches do the tiling. On the host backend a
+//   barrier-free kernel runs as a plain loop over the group.
+// - SHAPE_GPU: update, factor and solve, generic steps over absolute positions; gemm and
+//   syrk are one update, potrf and trsm a chain of steps by panels of PB columns. update
+//   stages BK-deep slices of both operands in __local memory and each of its GT x GT threads
+//   computes a GW x GW register block of a GB x GB output block.
 //
 // Rows and columns past the tile's end (TILE not a multiple of a block) are clamped on load
 // and never stored; reduction steps past it are a scalar tail (CPU) or zeros (GPU).
@@ -176,21 +177,33 @@ __kernel void gemm(__global double* a, int n, int i, int j, int k) {
 
 #else
 // ---------------------------------------------------------------------------------------
-// GPU shape
-#define GT 16          // threads per side of a gemm/syrk work-group (GT x GT)
-#define GW 4           // outputs per thread per side
-#define GB (GT * GW)   // output block side of a work-group
+// GPU shape: three generic steps over absolute positions in the matrix, so that every
+// launch fills the GPU. gemm and syrk are one `update` each; potrf and trsm go by panels of
+// PB columns (OpenClTiles says which steps a tile operation takes), each panel a `factor`
+// (potrf only: the PB x PB diagonal block in one work-group), a `solve` of the rows below or
+// beside it against that block (a thread a row, many groups) and an `update` of what lies
+// right of the panel (the same kernel as gemm's). A potrf or trsm of a large tile thus runs
+// as a chain of short launches, each wide, instead of one long launch of a few groups.
+#ifndef GW
+#define GW 4           // outputs per thread per side (update)
+#endif
+#ifndef PB
+#define PB 64          // panel width of potrf and trsm
+#endif
+#define GT 16          // threads per side of an update work-group (GT x GT)
+#define GB (GT * GW)   // output block side of an update work-group
 #define BK 16          // reduction depth staged per step
 #define GS (GB + 1)    // __local row stride (a pad against bank conflicts)
-#define NB 16          // column block of trsm and potrf
-#define TR 32          // rows (threads) of a trsm work-group
-#define PT 256         // threads of the potrf work-group
+#define PS (PB + 1)    // the same for a PB x PB block
 
-// C -= X * Y^T for the GB x GB block (get_group_id(1), get_group_id(0)) of the output tile at
-// `out`, X's rows at x and Y's rows at y (stride n); `lower`: only c <= r.
-INLINE void update_block(__global double* a, int n, size_t out, const __global double* x,
-                         const __global double* y, int lower, __local double* xs,
-                         __local double* ys) {
+// UPDATE: A(r0 + r, c0 + c) -= sum_{m < depth} A(r0 + r, d0 + m) * A(c0 + c, d0 + m) for
+// r < rows, c < cols (`lower`: only c <= r, with r0 == c0); GB x GB outputs a work-group,
+// operands staged BK columns at a time in __local memory (coalesced loads, transposed so a
+// thread reads consecutive entries), GW x GW outputs a thread. The depth columns never
+// overlap the output's: callers update right of (or below) what they read.
+__kernel void update(__global double* a, int n, int r0, int c0, int rows, int cols, int d0,
+                     int depth, int lower) {
+  __local double xs[BK * GS], ys[BK * GS];
   const int tx = (int)get_local_id(0), ty = (int)get_local_id(1), tid = ty * GT + tx;
   const int br = (int)get_group_id(1) * GB, bc = (int)get_group_id(0) * GB;
   if (lower && bc > br + GB - 1) return;  // the whole group: no barrier reached by anyone
@@ -199,16 +212,16 @@ INLINE void update_block(__global double* a, int n, size_t out, const __global d
   for (int q = 0; q < GW; ++q)
     #pragma unroll
     for (int p = 0; p < GW; ++p) acc[q][p] = 0.0;
-  for (int m0 = 0; m0 < TILE; m0 += BK) {
+  for (int m0 = 0; m0 < depth; m0 += BK) {
     // GB rows x BK columns of each operand; consecutive threads read consecutive columns.
-    // (e - row * BK, not e % BK: LLVM freezes a divided value used by / and %, and the
-    // SPIR-V translator has no freeze.)
+    // (e - row * BK, not e % BK: LLVM freezes a divided value used by / and %.)
     for (int e = tid; e < GB * BK; e += GT * GT) {
       const int row = e / BK, col = e - row * BK, m = m0 + col;
-      const size_t xo = (size_t)min(br + row, TILE - 1) * (size_t)n + (size_t)m;
-      const size_t yo = (size_t)min(bc + row, TILE - 1) * (size_t)n + (size_t)m;
-      xs[col * GS + row] = m < TILE ? x[xo] : 0.0;
-      ys[col * GS + row] = m < TILE ? y[yo] : 0.0;
+      const size_t mc = (size_t)(d0 + min(m, depth - 1));
+      const size_t xo = (size_t)(r0 + min(br + row, rows - 1)) * (size_t)n + mc;
+      const size_t yo = (size_t)(c0 + min(bc + row, cols - 1)) * (size_t)n + mc;
+      xs[col * GS + row] = m < depth ? a[xo] : 0.0;
+      ys[col * GS + row] = m < depth ? a[yo] : 0.0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     #pragma unroll
@@ -230,135 +243,70 @@ INLINE void update_block(__global double* a, int n, size_t out, const __global d
     #pragma unroll
     for (int p = 0; p < GW; ++p) {
       const int r = br + ty + q * GT, c = bc + tx + p * GT;
-      if (r < TILE && c < TILE && (!lower || c <= r))
-        a[out + (size_t)r * (size_t)n + (size_t)c] -= acc[q][p];
+      if (r < rows && c < cols && (!lower || c <= r))
+        a[(size_t)(r0 + r) * (size_t)n + (size_t)(c0 + c)] -= acc[q][p];
     }
 }
 
-// Stages the NB x NB block of the tile at t (stride n) whose top-left is (r0, c0) in ls
-// (row-major, stride NB): entries past the tile read 0, or 1 on the diagonal.
-INLINE void stage_block(const __global double* t, int n, int r0, int c0, __local double* ls) {
-  for (int e = (int)get_local_id(0); e < NB * NB; e += (int)get_local_size(0)) {
-    const int q = e / NB, r = r0 + q, c = c0 + e - q * NB;  // (no %: see update_block)
-    ls[e] = r < TILE && c < TILE ? t[(size_t)r * (size_t)n + (size_t)c] : (r == c ? 1.0 : 0.0);
+// Stages the w x w diagonal block at (c, c) in ls (stride PS), padded to PB x PB with the
+// identity; every thread of the group takes part (consecutive threads, consecutive columns).
+INLINE void stage_diagonal(const __global double* a, int n, int c, int w, __local double* ls) {
+  for (int e = (int)get_local_id(0); e < PB * PB; e += (int)get_local_size(0)) {
+    const int r = e / PB, col = e - r * PB;  // (no %: see update)
+    ls[r * PS + col] = r < w && col < w ? a[(size_t)(c + r) * (size_t)n + (size_t)(c + col)]
+                                        : (r == col ? 1.0 : 0.0);
   }
 }
 
-// acc[c] = sum_{m < depth} row[m] * L(r0 + c, m) for c < NB, L the tile at t (stride n), its
-// NB x NB blocks staged in ls. Every thread of the group calls it alike (it has barriers).
-INLINE void block_product(double* acc, const __global double* row, const __global double* t,
-                          int n, int r0, int depth, __local double* ls) {
+// FACTOR: the w x w diagonal block at (c, c) := its Cholesky factor (lower), in one
+// work-group of PB threads, thread t owning row t, right-looking column by column in __local
+// memory.
+__kernel void factor(__global double* a, int n, int c, int w) {
+  __local double ls[PB * PS];
+  const int t = (int)get_local_id(0);
+  stage_diagonal(a, n, c, w, ls);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int j = 0; j < w; ++j) {
+    if (t == j) ls[j * PS + j] = sqrt(ls[j * PS + j]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t > j && t < w) ls[t * PS + j] /= ls[j * PS + j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t > j && t < w)
+      for (int c2 = j + 1; c2 <= t; ++c2) ls[t * PS + c2] -= ls[t * PS + j] * ls[c2 * PS + j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int e = t; e < PB * PB; e += (int)get_local_size(0)) {
+    const int r = e / PB, col = e - r * PB;
+    if (r < w && col <= r) a[(size_t)(c + r) * (size_t)n + (size_t)(c + col)] = ls[r * PS + col];
+  }
+}
+
+// SOLVE: rows r0 .. r0 + rows - 1 at columns c .. c + w - 1 := themselves * L^-T, L the
+// factored w x w diagonal block at (c, c) staged in __local memory; a thread a row, its w
+// entries in registers (forward substitution).
+__kernel void solve(__global double* a, int n, int c, int w, int r0, int rows) {
+  __local double ls[PB * PS];
+  stage_diagonal(a, n, c, w, ls);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int g = (int)get_global_id(0);
+  __global double* row = a + (size_t)(r0 + min(g, rows - 1)) * (size_t)n + (size_t)c;
+  double x[PB];
   #pragma unroll
-  for (int c = 0; c < NB; ++c) acc[c] = 0.0;
-  for (int m0 = 0; m0 < depth; m0 += NB) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    stage_block(t, n, r0, m0, ls);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    #pragma unroll
-    for (int mm = 0; mm < NB; ++mm) {
-      const double v = row[m0 + mm];
-      #pragma unroll
-      for (int c = 0; c < NB; ++c) acc[c] = fma(v, ls[c * NB + mm], acc[c]);
-    }
-  }
-}
-
-// x = x * L^-T in place (forward substitution) for the lower NB x NB block L staged in ls.
-INLINE void solve_block(double* x, __local const double* ls) {
+  for (int j = 0; j < PB; ++j) x[j] = j < w ? row[j] : 0.0;
   #pragma unroll
-  for (int c = 0; c < NB; ++c) {
-    double v = x[c];
+  for (int j = 0; j < PB; ++j) {
+    double v = x[j];
     #pragma unroll
-    for (int m = 0; m < NB; ++m)
-      if (m < c) v -= x[m] * ls[c * NB + m];
-    x[c] = v / ls[c * NB + c];
+    for (int m = 0; m < j; ++m) v = fma(-x[m], ls[j * PS + m], v);
+    x[j] = v / ls[j * PS + j];
   }
-}
-
-// POTRF: factor the diagonal tile (k, k) in place, left-looking by panels of NB columns, in
-// one work-group of PT threads: (1) panel rows -= L(rows, :p) * L(panel, :p)^T, a thread a
-// row with L's panel rows staged NB columns at a time; (2) the NB x NB diagonal block is
-// factored in __local memory; (3) each row below solves against it.
-__kernel void potrf(__global double* a, int n, int k) {
-  __local double ls[NB * NB];
-  const int tid = (int)get_local_id(0);
-  __global double* t = &AT(k * TILE, k * TILE);
-  for (int p = 0; p < TILE; p += NB) {
-    for (int r0 = p; r0 < TILE; r0 += PT) {
-      const int r = min(r0 + tid, TILE - 1);
-      __global double* row = t + (size_t)r * (size_t)n;
-      double acc[NB];
-      block_product(acc, row, t, n, p, p, ls);
-      #pragma unroll
-      for (int c = 0; c < NB; ++c)
-        if (r0 + tid < TILE && p + c <= r) row[p + c] -= acc[c];
-    }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    stage_block(t, n, p, p, ls);
-    barrier(CLK_LOCAL_MEM_FENCE);
+  if (g < rows)
     #pragma unroll
-    for (int c = 0; c < NB; ++c) {  // unblocked right-looking factorisation of ls
-      if (tid == 0) ls[c * NB + c] = sqrt(ls[c * NB + c]);
-      barrier(CLK_LOCAL_MEM_FENCE);
-      if (tid > c && tid < NB) ls[tid * NB + c] /= ls[c * NB + c];
-      barrier(CLK_LOCAL_MEM_FENCE);
-      if (tid > c && tid < NB)
-        for (int c2 = c + 1; c2 <= tid; ++c2) ls[tid * NB + c2] -= ls[tid * NB + c] * ls[c2 * NB + c];
-      barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    for (int r = p + tid; r < TILE; r += PT) {
-      __global double* row = t + (size_t)r * (size_t)n;
-      if (r < p + NB) {  // the diagonal block's own rows
-        for (int c = 0; c <= r - p; ++c) row[p + c] = ls[(r - p) * NB + c];
-        continue;
-      }
-      double xv[NB];
-      #pragma unroll
-      for (int c = 0; c < NB; ++c) xv[c] = p + c < TILE ? row[p + c] : 0.0;
-      solve_block(xv, ls);
-      #pragma unroll
-      for (int c = 0; c < NB; ++c)
-        if (p + c < TILE) row[p + c] = xv[c];
-    }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  }
-}
-
-// TRSM: tile (i, k) = tile (i, k) * L(k, k)^-T. A thread a row, TR rows a work-group; by
-// blocks of NB columns: the block -= X(row, :cb) * L(block, :cb)^T with L's blocks staged in
-// __local memory, then the row solves against the staged diagonal block.
-__kernel void trsm(__global double* a, int n, int i, int k) {
-  __local double ls[NB * NB];
-  const int r = (int)get_global_id(0);
-  const __global double* l = &AT(k * TILE, k * TILE);
-  __global double* row = &AT(i * TILE + min(r, TILE - 1), k * TILE);
-  for (int cb = 0; cb < TILE; cb += NB) {
-    double acc[NB];
-    block_product(acc, row, l, n, cb, cb, ls);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    stage_block(l, n, cb, cb, ls);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    double xv[NB];
-    #pragma unroll
-    for (int c = 0; c < NB; ++c) xv[c] = cb + c < TILE ? row[cb + c] - acc[c] : 0.0;
-    solve_block(xv, ls);
-    #pragma unroll
-    for (int c = 0; c < NB; ++c)
-      if (r < TILE && cb + c < TILE) row[cb + c] = xv[c];
-  }
-}
-
-// SYRK: tile (i, i) -= tile (i, k) * tile (i, k)^T, lower triangle only; GB x GB blocks.
-__kernel void syrk(__global double* a, int n, int i, int k) {
-  __local double xs[BK * GS], ys[BK * GS];
-  const __global double* x = &AT(i * TILE, k * TILE);
-  update_block(a, n, (size_t)(i * TILE) * (size_t)n + (size_t)(i * TILE), x, x, 1, xs, ys);
-}
-
-// GEMM: tile (i, j) -= tile (i, k) * tile (j, k)^T, for i > j; GB x GB blocks.
-__kernel void gemm(__global double* a, int n, int i, int j, int k) {
-  __local double xs[BK * GS], ys[BK * GS];
-  update_block(a, n, (size_t)(i * TILE) * (size_t)n + (size_t)(j * TILE), &AT(i * TILE, k * TILE),
-               &AT(j * TILE, k * TILE), 0, xs, ys);
+    for (int j = 0; j < PB; ++j)
+      if (j < w) row[j] = x[j];
 }
 #endif
+
+// RESIDENT: does nothing; a task of it has its accessor's data made valid on the device
+// (the benchmarks' "data already on the device").
+__kernel void resident(__global double* a) { (void)a; }

@@ -1,8 +1,11 @@
 // OpenClTiles: the tile operations as the demo's OpenCL C kernels (cholesky_kernels.cl),
 // built once for the tile size in the shape chosen for the device (cholesky_shape.hpp);
-// every backend with a compiler target runs them.
-// Thread-safety: record() from the submitting thread.
+// every backend with a compiler target runs them. In the CPU shape a tile operation is one
+// launch; in the GPU shape potrf and trsm are chains of steps (gpu_tile_steps.hpp).
+// Thread-safety: steps() and record() from the submitting thread.
 #pragma once
+
+#include <vector>
 
 #include "cholesky_shape.hpp"
 #include "tile_graph.hpp"
@@ -13,15 +16,22 @@ class OpenClTiles final : public TileKernels {
  public:
   OpenClTiles(plexus::Runtime& runtime, const plexus::Device& device, const TileLayout& layout,
               examples::CholeskyShape shape);
-  std::string describe() const override { return "opencl"; }
-  void record(plexus::Handler& h, const TileOp& op,
+  std::string describe() const override;
+  std::size_t steps(const TileOp& op) const override;
+  void record(plexus::Handler& h, const TileOp& op, std::size_t step,
               const plexus::Accessor<double, 2>& target) override;
+  void record_resident(plexus::Handler& h, const plexus::Accessor<double, 2>& data) const override;
 
  private:
+  void record_gpu(plexus::Handler& h, const TileOp& op, std::size_t step,
+                  const plexus::Accessor<double, 2>& target) const;
+
   TileLayout layout_;
   examples::CholeskyLaunch launch_;
   plexus::KernelBundle bundle_;
-  plexus::Kernel potrf_, trsm_, syrk_, gemm_;
+  // cpu shape: potrf, trsm, syrk, gemm; gpu shape: factor, solve, update.
+  std::vector<plexus::Kernel> kernels_;
+  plexus::Kernel resident_;
 };
 
 }  // namespace cholesky

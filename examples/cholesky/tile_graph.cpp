@@ -27,15 +27,17 @@ std::size_t submit_factorisation(plexus::Queue& queue, plexus::Buffer<double, 2>
   const std::size_t tile = layout.tile, tiles = layout.n / tile;
   const plexus::Range<2> extent{tile, tile};
   std::size_t tasks = 0;
-  // One task: read_write of tile (op.i, op.j), read of each tile in `reads`.
+  // One task per step of `op`: read_write of tile (op.i, op.j), read of each tile in `reads`.
   const auto submit = [&](const TileOp& op,
                           std::initializer_list<std::pair<std::size_t, std::size_t>> reads) {
-    queue.submit([&](plexus::Handler& h) {
-      const auto target = a.access(h, plexus::read_write, extent, {op.i * tile, op.j * tile});
-      for (const auto& [row, col] : reads) a.access(h, plexus::read, extent, {row * tile, col * tile});
-      kernels.record(h, op, target);
-    });
-    ++tasks;
+    for (std::size_t step = 0, steps = kernels.steps(op); step < steps; ++step) {
+      queue.submit([&](plexus::Handler& h) {
+        const auto target = a.access(h, plexus::read_write, extent, {op.i * tile, op.j * tile});
+        for (const auto& [row, col] : reads) a.access(h, plexus::read, extent, {row * tile, col * tile});
+        kernels.record(h, op, step, target);
+      });
+      ++tasks;
+    }
   };
   for (std::size_t k = 0; k < tiles; ++k) {
     submit({TileKind::potrf, k, k, k}, {});

@@ -7,7 +7,7 @@
 // The matrix is row-major n x n doubles; a tile is `tile` x `tile` and is named by its tile
 // row and column. TileKernels says how one tile operation is carried out (OpenCL C kernels,
 // native tasks over BLAS): submit_factorisation declares the accesses and asks it to add
-// the command. Thread-safety: one thread submits.
+// the commands. Thread-safety: one thread submits.
 #pragma once
 
 #include <cstddef>
@@ -49,10 +49,19 @@ class TileKernels {
   // Once every task is done: "" or a failure found only then (e.g. an asynchronous POTRF
   // that met a matrix that is not positive definite).
   virtual std::string failure() const { return ""; }
-  // Adds to `h` the command of `op`: `target` is the read_write access of tile (op.i, op.j);
-  // the tiles it reads are declared already (read accesses of the same group).
-  virtual void record(plexus::Handler& h, const TileOp& op,
+  // How many commands `op` takes (each a command group with the same accesses, in order):
+  // 1 unless the kernels split a tile operation into steps.
+  virtual std::size_t steps(const TileOp& op) const {
+    (void)op;
+    return 1;
+  }
+  // Adds to `h` command `step` of `op`: `target` is the read_write access of tile
+  // (op.i, op.j); the tiles it reads are declared already (read accesses of the same group).
+  virtual void record(plexus::Handler& h, const TileOp& op, std::size_t step,
                       const plexus::Accessor<double, 2>& target) = 0;
+  // A command that does nothing on the device the scheduler picks but has `data`'s range
+  // made valid there: the benchmarks' "data already on the device".
+  virtual void record_resident(plexus::Handler& h, const plexus::Accessor<double, 2>& data) const = 0;
 };
 
 // Submits the whole factorisation of `a` (n x n, n a multiple of layout.tile) to `queue`;

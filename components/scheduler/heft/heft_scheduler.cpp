@@ -116,7 +116,9 @@ HeftScheduler::HeftScheduler(PluginContext& context)
   const auto hardware = static_cast<std::int64_t>(std::thread::hardware_concurrency());
   std::int64_t busiest = 1;  // the host lane: one at a time is enough to make progress
   for (std::size_t i = 1; i < lanes_.size(); ++i) {
-    busiest += static_cast<std::int64_t>(lanes_[i]->enqueued.capacity);
+    const Lane& lane = *lanes_[i];
+    busiest += static_cast<std::int64_t>(lane.enqueued.capacity +
+                                         (lane.on_caller.gate ? lane.on_caller.capacity : 0));
   }
   std::int64_t count = context.options.get_in_range(
       "workers", std::min(std::max<std::int64_t>(hardware, busiest), max_workers), 0, max_workers);
