@@ -1,8 +1,6 @@
 #include "bounds_checks.hpp"
 
 #include <llvm/ADT/Triple.h>
-#include <llvm/Analysis/CGSCCPassManager.h>
-#include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
@@ -13,8 +11,6 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/PassManager.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
@@ -25,6 +21,7 @@
 
 #include "argument_writes.hpp"
 #include "kernel_inspector.hpp"
+#include "module_pass.hpp"
 #include "plexus/error.hpp"
 #include "plexus/kernel_checks.hpp"
 
@@ -44,17 +41,7 @@ void inline_and_promote(llvm::Module& module) {
     function.removeFnAttr(llvm::Attribute::OptimizeNone);
     function.addFnAttr(llvm::Attribute::AlwaysInline);
   }
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager sccs;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(sccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, sccs, modules);
-  llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false).run(module, modules);
+  run_module_pass(module, llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
   for (llvm::Function& function : module) {
     if (function.isDeclaration() || !KernelInspector::is_kernel(function)) continue;
     std::vector<llvm::AllocaInst*> promotable;

@@ -3,14 +3,13 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/PassManager.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 #include <llvm/Transforms/IPO/Internalize.h>
 
 #include <vector>
 
 #include "kernel_inspector.hpp"
+#include "module_pass.hpp"
 
 namespace plexus::compiler_shared {
 
@@ -52,17 +51,7 @@ bool KernelSelector::keep_only(llvm::Module& module, const std::string& name, Di
   // Every other definition becomes internal, so what the kept kernel does not use goes.
   llvm::internalizeModule(module,
                           [kept](const llvm::GlobalValue& value) { return &value == kept; });
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager sccs;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(sccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, sccs, modules);
-  llvm::GlobalDCEPass().run(module, modules);
+  run_module_pass(module, llvm::GlobalDCEPass());
   return true;
 }
 
