@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <system_error>
 
 #include "cuda_context.hpp"
 #include "cuda_device.hpp"
@@ -107,30 +106,38 @@ CudaLauncher::Slot& CudaLauncher::free_slot(std::uint64_t number) {
   return ring_[number & (ring_size - 1)];
 }
 
-void CudaLauncher::publish(std::uint64_t number) {
+void CudaLauncher::publish(std::uint64_t number) noexcept {
+  // Once published, the slot is the thread's to issue: nothing after this may throw (an
+  // exception would report a launch as refused that still runs, or free a marker the ring
+  // still points to). The thread exists: hand_off() and hand_off_record() publish only then.
+  static_assert(noexcept(wake()), "waking the launch thread must not throw");
   handed_off_.store(number + 1);  // sequentially consistent: pairs with sleeping_ below
   if (sleeping_.load()) wake();
 }
 
-bool CudaLauncher::try_wake() {
-  try {
-    wake();
-    return true;
-  } catch (const std::system_error&) {
-    return false;  // no thread to be had: launches keep going from the caller
-  }
-}
-
-void CudaLauncher::wake() {
+bool CudaLauncher::try_wake() noexcept {
   {
     std::lock_guard lock(mutex_);
     if (!thread_.joinable()) {
-      // The ring only now: queues that never chain launches (many do not) pay nothing.
-      ring_.reset(new Slot[ring_size]);
-      sleeping_.store(true);  // until it runs: hand_off() keeps launching itself meanwhile
-      thread_ = std::thread([this] { run(); });
+      try {
+        // The ring only now: queues that never chain launches (many do not) pay nothing.
+        if (!ring_) ring_.reset(new Slot[ring_size]);
+        sleeping_.store(true);  // until it runs: hand_off() keeps launching itself meanwhile
+        thread_ = std::thread([this] { run(); });
+      } catch (const std::exception&) {
+        return false;  // std::system_error, std::bad_alloc: launches keep going from the caller
+      }
       thread_started_.store(true);
     }
+    wake_requested_ = true;
+  }
+  wake_cv_.notify_one();
+  return true;
+}
+
+void CudaLauncher::wake() noexcept {
+  {
+    std::lock_guard lock(mutex_);
     wake_requested_ = true;
   }
   wake_cv_.notify_one();

@@ -126,12 +126,17 @@ class CudaLauncher {
   // The ring slot for handed-off number `number`, once the thread has issued what was in it.
   Slot& free_slot(std::uint64_t number);
   // Makes slot `number` visible to the thread and wakes it when it sleeps.
-  void publish(std::uint64_t number);
+  void publish(std::uint64_t number) noexcept;
   void issue(const Slot& slot, std::uint64_t number);
   // cuLaunchKernel on the queue's stream, timed into stats_ (the context must be current).
   CUresult call_driver(const Launch& launch, void** parameters);
-  void wake();  // starts the thread on first use: std::system_error when it cannot
-  bool try_wake();  // wake(), false when no thread can be started
+  // Wakes the thread, starting it (and making the ring) on first use: false, with nothing
+  // started, when the system refuses a thread or the ring's memory. Never throws: a refused
+  // thread only means the caller launches itself.
+  bool try_wake() noexcept;
+  // Wakes the thread, already started (hand_off() and hand_off_record() publish a slot only
+  // then). Never throws: a slot published is issued, never left behind an exception.
+  void wake() noexcept;
 
   CudaDevice& device_;
   CUstream stream_;
