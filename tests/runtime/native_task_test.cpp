@@ -5,7 +5,8 @@
 // kernels; a throw or a nonzero return fails the event (and its dependents) with the message;
 // a task without an implementation for its device is an error at submit; heft chooses among
 // implementations by their measured cost; independent native tasks on one host device run at
-// once and dependent ones never do. The CUDA case is in native_task_cuda_test.cpp.
+// once (under heft, one per compute unit) and dependent ones never do. The CUDA case is in
+// native_task_cuda_test.cpp.
 #include <catch2/catch.hpp>
 
 #include <CL/cl.h>
@@ -90,6 +91,36 @@ std::vector<int> iota_values() {
   std::vector<int> values(n);
   std::iota(values.begin(), values.end(), 0);
   return values;
+}
+
+// Submits `count` independent native tasks to `q`, each of which waits (up to 10 s) for all of
+// them to have started, and returns how many ran at once at most: `count` when they all
+// overlap, fewer when the scheduler holds some back until others end.
+// With `after`, each also reads it (and so depends on the last task that wrote it).
+int most_at_once(plexus::Queue& q, int count, plexus::Buffer<int>* after = nullptr) {
+  std::atomic<int> running{0}, most{0}, arrived{0};
+  auto meet = [&] {
+    const int now = ++running;
+    int seen = most.load();
+    while (seen < now && !most.compare_exchange_weak(seen, now)) {
+    }
+    ++arrived;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (arrived.load() < count && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::yield();
+    --running;
+  };
+  std::vector<std::unique_ptr<plexus::Buffer<int>>> buffers;
+  for (int i = 0; i < count; ++i) {
+    buffers.push_back(std::make_unique<plexus::Buffer<int>>(plexus::Range{n}));
+    q.submit([&](plexus::Handler& h) {
+      auto a = buffers.back()->access(h, plexus::discard_write);
+      if (after) after->access(h, plexus::read);
+      h.native_task("meet", {{"host", [&meet](plexus::InteropHandle&) { meet(); }}});
+    });
+  }
+  q.wait();
+  return most.load();
 }
 
 }  // namespace
@@ -337,36 +368,22 @@ TEST_CASE("native tasks: independent ones overlap on one host device, dependent 
   auto rt = make_runtime({"dag", "exact"}, "\"host\"", "[scheduler.dag]\nworkers = 4\n");
   plexus::Device& device = *rt->devices().front();
   plexus::Queue q = rt->queue(device, plexus::QueueOrder::out_of_order);
-  std::atomic<int> running{0}, most{0}, arrived{0};
-  // Each task waits (up to 10 s) for the others to have started: they all overlap, or the
-  // wait ends without them and `most` stays below their count.
-  constexpr int independent = 3;
-  auto meet = [&] {
-    const int now = ++running;
-    int seen = most.load();
-    while (seen < now && !most.compare_exchange_weak(seen, now)) {
-    }
-    ++arrived;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (arrived.load() < independent && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::yield();
-    --running;
-  };
-  std::vector<std::unique_ptr<plexus::Buffer<int>>> buffers;
-  for (int i = 0; i < independent; ++i) {
-    buffers.push_back(std::make_unique<plexus::Buffer<int>>(plexus::Range{n}));
-    q.submit([&](plexus::Handler& h) {
-      auto a = buffers.back()->access(h, plexus::discard_write);
-      h.native_task("meet", {{"host", [&meet](plexus::InteropHandle&) { meet(); }}});
-    });
-  }
-  q.wait();
-  CHECK(most.load() == independent);
+  CHECK(most_at_once(q, 3) == 3);
+
+  // Forks: three tasks that read what one task writes wait for it, then run at once (they
+  // are not lined up behind it on its worker), on a device of several compute units.
+  plexus::Buffer<int> source{plexus::Range{n}};
+  q.submit([&](plexus::Handler& h) {
+    auto a = source.access(h, plexus::discard_write);
+    h.native_task("source", {{"host", [](plexus::InteropHandle&) {
+                                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                              }}});
+  });
+  if (device.info().compute_units >= 2) CHECK(most_at_once(q, 3, &source) == 3);
 
   // A chain on one buffer: each task depends on the one before (read_write), so they run one
   // at a time, in submission order.
-  running = 0;
-  most = 0;
+  std::atomic<int> running{0}, most{0};
   std::mutex order_mutex;
   std::vector<int> order;
   plexus::Buffer<int> chain{plexus::Range{n}};
@@ -393,4 +410,19 @@ TEST_CASE("native tasks: independent ones overlap on one host device, dependent 
   std::vector<int> expected(links);
   std::iota(expected.begin(), expected.end(), 0);
   CHECK(order == expected);
+}
+
+// A host-backend native task runs on the scheduler's thread and takes one core
+// (Device::native_work_on_caller): heft runs one per compute unit at once, as StarPU runs one
+// sequential codelet per CPU worker, although it runs one kernel at a time on a CPU.
+TEST_CASE("native tasks: heft runs one host native task per compute unit at once") {
+  auto rt = make_runtime({"heft", "exact"}, "\"host\"");
+  plexus::Device& device = *rt->devices().front();
+  const int units = static_cast<int>(std::min<std::uint32_t>(device.info().compute_units, 4));
+  if (units < 2) {
+    WARN("skipped: the host device has " << units << " compute unit: nothing can overlap");
+    return;
+  }
+  plexus::Queue q = rt->queue(device, plexus::QueueOrder::out_of_order);
+  CHECK(most_at_once(q, units) == units);
 }

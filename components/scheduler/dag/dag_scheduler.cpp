@@ -128,7 +128,9 @@ std::pair<DagScheduler::Worker*, DeviceQueue*> DagScheduler::early_queue(const T
   if (!any) return none;  // ready now
   if (!markers) {
     // Without markers only an in-order queue orders tasks on the device: the one queue.
-    if (!one_queue) return none;
+    // Not for a task the device runs several of at once (a host-backend native task on the
+    // worker's thread): the forks of one task would all line up behind it on one worker.
+    if (!one_queue || (task.body && task.body->tasks_at_once(*placement) > 1)) return none;
     return {owners_.at(first).worker, first};
   }
   if (chain.first) return chain;
