@@ -215,6 +215,16 @@ int main(int argc, char** argv) try {
     }
     std::cout << "\n";
   }
+  // Issue 21's goal: dag within 1.2x of inorder on the dependent chain, per device.
+  for (const Variant& dag : variants) {
+    if (dag.name.rfind("plexus dag on ", 0) != 0) continue;
+    const std::string where = dag.name.substr(std::string("plexus dag on ").size());
+    for (const Variant& inorder : variants) {
+      if (inorder.name == "plexus inorder on " + where)
+        std::cout << "  dag / inorder on " << where << ": "
+                  << bench::median(dag.samples) / bench::median(inorder.samples) << "x\n";
+    }
+  }
   return 0;
 } catch (const std::exception& e) {
   std::cerr << "plexus-bench-chain: " << e.what() << "\n";

@@ -7,7 +7,6 @@
 
 #include "opencl_copy_origin.hpp"
 #include "opencl_device.hpp"
-#include "opencl_library_pin.hpp"
 #include "opencl_marker.hpp"
 #include "opencl_module.hpp"
 #include "opencl_query.hpp"
@@ -40,50 +39,16 @@ cl_command_queue create_queue(const OpenclDevice& device) {
   return queue;
 }
 
-// State of one on_complete call, owned by the marker's callback.
-struct Completion {
-  std::function<void(std::exception_ptr)> done;
-  std::vector<OpenclQueue::Pending> pending;  // commands not finished at on_complete time
-  std::string failure;                        // a failure already known then
-  std::string device;
-  CallbacksInFlight* callbacks = nullptr;  // the queue's: told when the callback is over
-};
-
-std::string status_failure(const OpenclQueue::Pending& pending) {
-  cl_int status = CL_COMPLETE;
-  const cl_int code = clGetEventInfo(pending.event.get(), CL_EVENT_COMMAND_EXECUTION_STATUS,
-                                     sizeof status, &status, nullptr);
-  if (code != CL_SUCCESS) return pending.what + ": clGetEventInfo failed: " + error_name(code);
-  return status < 0 ? pending.what + " failed: " + error_name(status) : "";
-}
-
-void CL_CALLBACK marker_done(cl_event marker, cl_int status, void* data) {
-  CallbacksInFlight* callbacks = nullptr;
-  {
-    std::unique_ptr<Completion> completion(static_cast<Completion*>(data));
-    callbacks = completion->callbacks;
-    std::string failure = completion->failure;
-    for (const auto& pending : completion->pending)
-      if (failure.empty()) failure = status_failure(pending);
-    if (failure.empty() && status < 0) failure = "a command failed: " + error_name(status);
-    clReleaseEvent(marker);
-    completion->done(failure.empty()
-                         ? nullptr
-                         : std::make_exception_ptr(
-                               error(error_category::device,
-                                     "OpenCL device '" + completion->device + "': " + failure)));
-    // `done` and what it holds (a task's body, its buffers) are released here
-  }
-  callbacks->finished();  // last: the queue may be destroyed from here on
-}
-
 }  // namespace
 
-OpenclQueue::OpenclQueue(OpenclDevice& device) : device_(device), queue_(create_queue(device)) {}
+OpenclQueue::OpenclQueue(OpenclDevice& device)
+    : device_(device),
+      queue_(create_queue(device)),
+      completions_(std::make_unique<OpenclCompletions>(queue_.get(), device.info().name)) {}
 
 OpenclQueue::~OpenclQueue() {
   clFinish(queue_.get());
-  callbacks_.wait_none();  // the markers are complete, but their callbacks may still run
+  completions_.reset();  // the markers are complete, but their callbacks may still run
   pending_.clear();
 }
 
@@ -255,6 +220,7 @@ void OpenclQueue::wait() {
   const cl_int code = clFinish(queue_.get());
   collect_finished();
   if (code != CL_SUCCESS && failure_.empty()) failure_ = "clFinish failed: " + error_name(code);
+  completions_->finish_waiting();  // any the driver's thread could not mark (done now)
   if (failure_.empty()) return;
   const std::string failure = std::exchange(failure_, {});
   pending_.clear();
@@ -263,32 +229,8 @@ void OpenclQueue::wait() {
 
 void OpenclQueue::on_complete(std::function<void(std::exception_ptr)> done) {
   collect_finished();
-  auto completion = std::make_unique<Completion>();
-  completion->done = std::move(done);
   // The completion takes over reporting what is enqueued so far: the queue runs on.
-  completion->failure = std::exchange(failure_, {});
-  completion->device = device_.info().name;
-  completion->pending = std::exchange(pending_, {});
-  completion->callbacks = &callbacks_;
-  cl_event marker = nullptr;
-  cl_int code = clEnqueueMarkerWithWaitList(queue_.get(), 0, nullptr, &marker);
-  if (code == CL_SUCCESS) {
-    keep_library_loaded();  // the driver's thread runs marker_done's last instructions
-    callbacks_.started();   // before: the callback may run at once
-    code = clSetEventCallback(marker, CL_COMPLETE, marker_done, completion.get());
-    if (code == CL_SUCCESS) {
-      completion.release();  // the callback owns it now
-      clFlush(queue_.get());
-      return;
-    }
-    callbacks_.finished();  // not registered: it will not run
-    clReleaseEvent(marker);
-  }
-  clFinish(queue_.get());  // no marker: report the commands taken over once they are done
-  completion->done(std::make_exception_ptr(
-      error(error_category::device, "OpenCL device '" + device_.info().name +
-                                        "': on_complete could not enqueue a marker: " +
-                                        error_name(code))));
+  completions_->add({std::move(done), std::exchange(pending_, {}), std::exchange(failure_, {})});
 }
 
 bool OpenclQueue::enable_timing() {

@@ -9,9 +9,10 @@
 // Failures: each enqueued command's event is kept until it completes; a command that ends
 // with a negative status fails the queue: later commands are not enqueued, and wait() (or
 // an on_complete callback) reports plexus::error(device) naming the command and the CL
-// error. on_complete enqueues a marker and calls back from the driver's callback thread;
-// it takes over the commands in flight and a failure not yet reported (the queue runs
-// later commands again).
+// error. on_complete takes over the commands in flight and a failure not yet reported (the
+// queue runs later commands again); a marker reports it from the driver's callback thread,
+// one marker in flight per queue for the on_complete calls made meanwhile
+// (OpenclCompletions).
 // Markers (mark, wait_for; opencl_marker.hpp): a marker command, flushed; another queue of
 // the same device waits for it with a barrier whose wait list holds its event (markers of
 // other devices: false, the caller waits on the host). A failure before the marker also
@@ -21,7 +22,7 @@
 //
 // Ownership: created by OpenclDevice::create_queue(), must not outlive the device; the
 // destructor waits for the commands and for the on_complete callbacks to have returned
-// (CallbacksInFlight), so it must not run inside one of this queue's callbacks.
+// (OpenclCompletions), so it must not run inside one of this queue's callbacks.
 // Thread-safety: one thread at a time (DeviceQueue's contract).
 #pragma once
 
@@ -32,7 +33,7 @@
 #include <vector>
 
 #include "opencl_api.hpp"
-#include "opencl_callbacks_in_flight.hpp"
+#include "opencl_completions.hpp"
 #include "opencl_handle.hpp"
 #include "opencl_timing.hpp"
 #include "plexus/device_queue.hpp"
@@ -74,10 +75,7 @@ class OpenclQueue final : public DeviceQueue {
   std::shared_ptr<const OperationTiming> take_timing() override;
 
   // A command in flight: its event and what it was, for error messages.
-  struct Pending {
-    EventHandle event;
-    std::string what;
-  };
+  using Pending = OpenclCompletions::Pending;
 
  private:
   void copy(bool to_device, void* host, cl_mem memory, const CopyLayout& layout);
@@ -91,7 +89,7 @@ class OpenclQueue final : public DeviceQueue {
   OpenclDevice& device_;
   QueueHandle queue_;
   std::vector<Pending> pending_;
-  CallbacksInFlight callbacks_;  // on_complete callbacks not returned yet
+  std::unique_ptr<OpenclCompletions> completions_;  // on_complete callbacks (their markers)
   std::string failure_;          // the first failure not yet reported by wait(); empty: none
   std::unique_ptr<OpenclTiming> timing_;  // nullptr: timing off
   bool no_timing_ = false;                // enable_timing() found the device cannot

@@ -80,6 +80,44 @@ TEST_CASE("on_complete is called exactly once, after the work before it", "[devi
   });
 }
 
+// A scheduler calls on_complete after each task's launch. Back to back, while earlier ones
+// are still in flight (the OpenCL backend reports those together, one marker in flight per
+// queue), every callback must still be called exactly once, without a failure, and without
+// the caller waiting on the queue: the last ones included.
+TEST_CASE("back-to-back on_complete calls are each called once without a wait",
+          "[devices][queue]") {
+  for_each_device([](Device& device) {
+    const std::size_t n = 64, calls = 300;
+    std::vector<int> zeros(n, 0), result(n, -1);
+    Allocation memory(device, n * sizeof(int));
+    const auto queue = device.create_queue();
+    queue->copy_to_device(memory.get(), zeros.data(), CopyLayout::contiguous(0, n * 4));
+    const auto module = load_program(device, add_source);
+    const int amount = 1;
+    const KernelArgument args[] = {KernelArgument::of_allocation(memory.get()),
+                                   KernelArgument::of_scalar(&amount, 4)};
+    std::vector<std::atomic<int>> called(calls);
+    std::atomic<int> failed{0}, total{0};
+    std::promise<void> all_called;
+    for (std::size_t i = 0; i < calls; ++i) {
+      if (module) queue->launch(module->kernel("add"), range_of(n), args);
+      queue->on_complete([&, i](std::exception_ptr failure) {
+        called[i].fetch_add(1);
+        if (failure) failed.fetch_add(1);
+        if (total.fetch_add(1) + 1 == static_cast<int>(calls)) all_called.set_value();
+      });
+    }
+    REQUIRE(all_called.get_future().wait_for(std::chrono::seconds(60)) ==
+            std::future_status::ready);
+    CHECK(failed == 0);
+    queue->copy_to_host(result.data(), memory.get(), CopyLayout::contiguous(0, n * 4));
+    queue->wait();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    for (std::size_t i = 0; i < calls; ++i) CHECK(called[i] == 1);
+    if (module) CHECK(result == std::vector<int>(n, static_cast<int>(calls)));
+  });
+}
+
 // The OpenCL backend once returned from its destructor (clFinish: the marker is complete)
 // while PoCL still ran the marker's callback, releasing what `done` held: the runtime then
 // went, and its plugins, under the callback (a SIGSEGV in runtime_api_two_devices). Here

@@ -256,3 +256,29 @@ TEST_CASE("dag: a task ordered by a marker fails with its dependency",
   CHECK_THROWS_WITH(c->wait(), "A broke");
   CHECK(other->status() == plexus::TaskStatus::complete);
 }
+
+TEST_CASE("dag: a chain whose last task is done goes on on its queue while independent work goes beside it",
+          "[scheduler][dag][streams]") {
+  Log log;
+  MarkedDevice device(log);
+  // The worker that ran a task spins for the next of its chain (long enough here for the
+  // test to submit it meanwhile): that next task must go to it, not to a new queue.
+  auto set = plexus::test::scheduler_set("dag", "workers = 8\nspin_us = 300000\n");
+  plexus::Scheduler& scheduler = *set->scheduler();
+  auto a = submit_to(scheduler, device, 0);
+  REQUIRE(log.wait_for_runs(1));
+  log.release();
+  a->wait();
+  auto b = submit_to(scheduler, device, 1, {a});  // ready at once: A is done
+  REQUIRE(log.wait_for_runs(2));
+  auto c = submit_to(scheduler, device, 2);  // independent, while B is in flight
+  REQUIRE(log.wait_for_runs(3));
+  {
+    std::lock_guard lock(log.mutex);
+    CHECK(log.queue_of[1] == log.queue_of[0]);
+    CHECK(log.queue_of[2] != log.queue_of[1]);  // runs beside B, not behind it
+  }
+  log.release();
+  scheduler.wait_all();
+  for (const auto& event : {a, b, c}) CHECK(event->status() == plexus::TaskStatus::complete);
+}

@@ -31,6 +31,10 @@ struct DagScheduler::Worker {
   std::unordered_map<Device*, std::unique_ptr<DeviceQueue>> queues;  // created under mutex_
   bool busy = false;      // running a task, or spinning for the next of a chain; under mutex_
   bool sleeping = false;  // waiting on `wake`: give() notifies; under mutex_
+  // Spinning for the next task of its chain after a device task, with nothing else to do:
+  // written by the worker without the lock, read under it (a stale value only costs a
+  // wake-up, or one task placed as if the worker were busy).
+  std::atomic<bool> spinning{false};
   std::atomic<std::uint64_t> given{0};  // tasks ever put in `own`: polled while spinning
 };
 
@@ -143,9 +147,27 @@ void DagScheduler::make_ready(std::shared_ptr<Node> node) {
   make_ready_locked(std::move(node));
 }
 
+DagScheduler::Worker* DagScheduler::chain_worker(const Task& task, Device* placement) {
+  for (const auto& dependency : task.dependencies) {
+    DeviceQueue* queue = dependency ? dependency->pending_on() : nullptr;
+    const auto owner = queue ? owners_.find(queue) : owners_.end();
+    if (owner == owners_.end() || owner->second.device != placement ||
+        owner->second.tail != dependency)
+      continue;
+    Worker* worker = owner->second.worker;
+    if (worker->own.empty() && (!worker->busy || worker->spinning.load(std::memory_order_relaxed)))
+      return worker;
+  }
+  return nullptr;
+}
+
 void DagScheduler::make_ready_locked(std::shared_ptr<Node> node) {
   if (node->placement) {
-    Worker& worker = pick_worker(node->placement);
+    // The next task of a chain whose last task is done goes on where the chain was, when
+    // that worker has nothing else to do: it spins for it, its queue holds the data; another
+    // worker would sleep (a wake-up per task) and the chain would hop between queues.
+    Worker* chained = chain_worker(node->task, node->placement);
+    Worker& worker = chained ? *chained : pick_worker(node->placement);
     DeviceQueue* queue = queue_of(worker, node->placement);
     give(worker, queue, std::move(node));
     return;
@@ -190,7 +212,11 @@ std::size_t DagScheduler::queue_limit(const Device* device) const {
 }
 
 DagScheduler::Worker& DagScheduler::pick_worker(Device* device) {
-  const auto idle = [](const Worker& worker) { return !worker.busy && worker.own.empty(); };
+  // Idle: nothing given to it and waiting for work: asleep, or spinning after its last task.
+  const auto idle = [](const Worker& worker) {
+    return worker.own.empty() &&
+           (!worker.busy || worker.spinning.load(std::memory_order_relaxed));
+  };
   // How far a worker's queue on the device is from taking a task at once: 0 when its work
   // there is done and the worker idle; +2 while work is in the queue; +1 while it is busy.
   const auto distance = [&](Worker& worker) {
@@ -271,9 +297,12 @@ void DagScheduler::work(Worker& worker) {
   for (;;) {
     // After a device task, the next of its chain usually follows within microseconds:
     // waiting for it here saves the submitting thread a wake-up per task.
-    if (ran_device_task && spin_.count() > 0)
+    if (ran_device_task && spin_.count() > 0) {
+      worker.spinning.store(true, std::memory_order_relaxed);
       spin_for(spin_, Spin::pausing,
                [&] { return worker.given.load(std::memory_order_acquire) != taken; });
+      worker.spinning.store(false, std::memory_order_relaxed);
+    }
     std::shared_ptr<Node> node;
     {
       std::unique_lock lock(mutex_);

@@ -28,7 +28,10 @@
 // whose work is done and whose worker is idle first (a queue's first use makes a stream,
 // threads: tens of microseconds), else to a new queue while the device has fewer than
 // queues_per_device, else to the queue with done work, an idle worker and the fewest tasks
-// waiting, in that order. Host tasks go to whichever worker is free.
+// waiting, in that order; a spinning worker (below) counts as idle. A ready device task one
+// of whose dependencies was the last task given to a queue of the device (a chain whose last
+// task is done already) goes on on that queue when its worker has nothing else to do, rather
+// than hop to another queue and wake its worker. Host tasks go to whichever worker is free.
 //
 // A worker that has just enqueued a device task spins (spin_us, default 50 microseconds) for
 // the next task of the chain before it sleeps, so that submitting a chain of kernels does
@@ -88,6 +91,10 @@ class DagScheduler final : public Scheduler {
   // The worker and queue (on `placement`) to give `task` to before its dependencies are done
   // (see above); {nullptr, nullptr} when it must wait for them. Under mutex_.
   std::pair<Worker*, DeviceQueue*> early_queue(const Task& task, Device* placement);
+  // The worker whose queue on `placement` was last given one of `task`'s dependencies (done
+  // or not), when it has nothing else to do (idle, or spinning for its chain); nullptr when
+  // there is none. Under mutex_.
+  Worker* chain_worker(const Task& task, Device* placement);
   void give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node> node);  // under mutex_
   DeviceQueue* queue_of(Worker& worker, Device* device);                      // under mutex_
   Worker& pick_worker(Device* device);                                        // under mutex_
