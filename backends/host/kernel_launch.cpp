@@ -145,7 +145,7 @@ void run_prepared(HostDevice& device, const PreparedLaunch& prepared) {
       throw error(error_category::cancelled,
                   what() + ": cancelled; the work-groups not started by then did not run");
     }
-    const KernelFaultScope fault_scope(info.name.c_str(), device.info().name.c_str());
+    const KernelFaultScope fault_scope(kernel.info().name.c_str(), device.info().name.c_str());
     Scratch& mine = scratch[slot];
     if (block.local_bytes > 0 && mine.local.empty())
       mine.local.resize(round_up(block.local_bytes, sizeof(Chunk)) / sizeof(Chunk));
