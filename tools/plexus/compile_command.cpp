@@ -25,7 +25,7 @@ namespace {
 
 constexpr const char* usage = R"(usage: plexus compile FILE [--target T] [-o OUT] [--kernel NAME]
                       [--arch ARCH] [--language L] [--compiler NAME] [--config FILE]
-                      [--syclbin] [-- BUILD OPTIONS...]
+                      [--register NAME]... [--syclbin] [-- BUILD OPTIONS...]
 
 Compiles FILE with the configured compiler component (PLEXUS_COMPILER or --compiler to
 choose another) and writes the device binary. Diagnostics go to stderr as
@@ -39,7 +39,11 @@ or defines no kernels, 2 for a mistake in the command line.
   --arch ARCH     target architecture (ptx: sm_80 by default; amdgcn: gfx90a, ...;
                   spirv: the highest SPIR-V version the device takes, spirv1.2; 1.4 by
                   default, the module gets the lowest version it needs)
-  --language L    cl, clcpp, bc, ll, spv (default: from FILE's extension; .cl otherwise)
+  --language L    cl, clcpp, sycl, bc, ll, spv (default: from FILE's extension: .clcpp,
+                  .cpp/.cxx/.cc (sycl), .bc, .ll, .spv; OpenCL C otherwise)
+  --register NAME SYCL: a kernel that is not extern "C", named as a C++ expression
+                  ("ns::scale<float>"); repeat it for more (the kernel is
+                  __plexus_registered_..., see docs/api.md)
   --compiler NAME the compiler component to use (e.g. clang, process)
   --config FILE   the project file (instead of PLEXUS_CONFIG or ./plexus.toml), on top of
                   the built-in default and the system and user files
@@ -80,12 +84,15 @@ SourceLanguage parse_language(const std::string& text) {
   if (text == "bc") return SourceLanguage::llvm_bitcode;
   if (text == "ll") return SourceLanguage::llvm_ir_text;
   if (text == "spv") return SourceLanguage::spirv;
-  throw usage_error("unknown language '" + text + "' (expected one of: cl, clcpp, bc, ll, spv)");
+  if (text == "sycl") return SourceLanguage::sycl;
+  throw usage_error("unknown language '" + text +
+                    "' (expected one of: cl, clcpp, sycl, bc, ll, spv)");
 }
 
 SourceLanguage language_of(const std::filesystem::path& file) {
   const std::string extension = file.extension().string();
   if (extension == ".clcpp" || extension == ".clc++") return SourceLanguage::cpp_for_opencl;
+  if (extension == ".cpp" || extension == ".cxx" || extension == ".cc") return SourceLanguage::sycl;
   if (extension == ".bc") return SourceLanguage::llvm_bitcode;
   if (extension == ".ll") return SourceLanguage::llvm_ir_text;
   if (extension == ".spv") return SourceLanguage::spirv;
@@ -107,8 +114,9 @@ void check_input(const std::filesystem::path& input, const std::string& content,
                                  "` shows what it holds, and programs load it as it is "
                                  "(plexus::syclbin::load_bundle)");
   }
-  const bool text_language =
-      language == SourceLanguage::opencl_c || language == SourceLanguage::cpp_for_opencl;
+  const bool text_language = language == SourceLanguage::opencl_c ||
+                             language == SourceLanguage::cpp_for_opencl ||
+                             language == SourceLanguage::sycl;
   if (text_language && content.find('\0') != std::string::npos) {
     throw error(error_category::invalid_argument,
                 input.string() + " is a binary file, not OpenCL C source; give --language bc, "
@@ -172,7 +180,9 @@ int compile_command(const std::vector<std::string>& raw_args) {
   for (auto& arg : args) {
     if (arg == "-o") arg = "--output";  // the compiler-style short form
   }
-  CommandLine line(args, {"target", "output", "kernel", "arch", "language", "compiler", "config"},
+  CommandLine line(args,
+                   {"target", "output", "kernel", "arch", "language", "compiler", "config",
+                    "register"},
                    {"help", "syclbin"});
   if (line.flag("help")) {
     std::cout << usage;
@@ -209,6 +219,9 @@ int compile_command(const std::vector<std::string>& raw_args) {
   request.target = target.format;
   request.target_architecture = line.value("arch").value_or("");
   request.kernel_name = line.value("kernel").value_or("");
+  request.registered_names = line.values("register");
+  if (!request.registered_names.empty() && request.language != SourceLanguage::sycl)
+    throw usage_error("--register is for SYCL source (--language sycl or a .cpp file)");
 
   Config config = config_from(line);
   if (auto compiler = line.value("compiler")) config.set("compiler", *compiler, "--compiler");

@@ -25,6 +25,7 @@
 #include "kernel_selector.hpp"
 #include "llvm_diagnostic_handler.hpp"
 #include "plexus/error.hpp"
+#include "sycl_source.hpp"
 #include "plexus/log.hpp"
 #include "target_emitter.hpp"
 #include "target_spec.hpp"
@@ -125,7 +126,13 @@ std::vector<BinaryFormat> ClangCompiler::targets() const {
   return formats;
 }
 
-CompileResult ClangCompiler::compile(const CompileRequest& request) {
+CompileResult ClangCompiler::compile(const CompileRequest& original) {
+  // SYCL source: the headers now (in every key), the kernels' entry points once the direct
+  // cache missed (SyclSource; the frontend's module is finished before it is cached).
+  const bool sycl = original.language == SourceLanguage::sycl;
+  std::optional<CompileRequest> sycl_request;
+  if (sycl) sycl_request = compiler_shared::SyclSource::with_headers(original);
+  const CompileRequest& request = sycl_request ? *sycl_request : original;
   const TargetSpec spec = target_spec_for(request.target, request.target_architecture);
   if (std::string why; !TargetEmitter::target_available(spec, why))
     throw error(
@@ -176,6 +183,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
           return from_binary_entry(std::move(*entry));
       }
     }
+    if (sycl && !lower_sycl(*sycl_request, spec, log)) return finish(std::move(result), log);
     if (source) {
       preprocessed = frontend_->preprocess(request, spec);
       if (preprocessed) level1 = cache_->frontend_key(*preprocessed, request.language, spec);
@@ -191,6 +199,9 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
       }
     }
   }
+
+  if (sycl && !cache_ && !lower_sycl(*sycl_request, spec, log))
+    return finish(std::move(result), log);
 
   llvm::LLVMContext context;
   context.setDiagnosticHandler(std::make_unique<LlvmDiagnosticHandler>(log));
@@ -222,6 +233,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
     llvm::LLVMContext frontend_context;
     frontend_context.setDiagnosticHandler(std::make_unique<LlvmDiagnosticHandler>(log));
     std::unique_ptr<llvm::Module> compiled = frontend_->compile(request, spec, frontend_context, log);
+    if (compiled && sycl) compiler_shared::SyclSource::finish(*compiled);
     if (compiled && !log.has_errors()) {
       const std::vector<std::byte> bitcode = bitcode_of(*compiled);
       compiled.reset();  // before its context
@@ -281,6 +293,19 @@ CompileResult ClangCompiler::compile(const CompileRequest& request) {
     if (direct && preprocessed) direct_->record(*direct, *level2, preprocessed->disk_files);
   }
   return result;
+}
+
+bool ClangCompiler::lower_sycl(CompileRequest& request, const TargetSpec& spec,
+                               DiagnosticLog& log) const {
+  // Kernels are found in the preprocessed source; a source that does not preprocess gets
+  // no entry points and fails in the frontend with the preprocessor's errors.
+  const std::optional<Frontend::Preprocessed> preprocessed = frontend_->preprocess(request, spec);
+  std::optional<CompileRequest> lowered = compiler_shared::SyclSource::lower(
+      request, preprocessed ? std::string_view(preprocessed->text) : std::string_view(),
+      [&request](const std::string& path) { return Frontend::shown_name(request, path); }, log);
+  if (!lowered) return false;
+  request = std::move(*lowered);
+  return true;
 }
 
 }  // namespace plexus::clang_compiler

@@ -1,5 +1,5 @@
 // ClangCompiler: the `compiler/clang` component. OpenCL C (1.2-3.0), C++ for OpenCL 2021,
-// LLVM bitcode, LLVM IR text and SPIR-V in; SPIR-V, SPIR bitcode (spir64), PTX, host LLVM
+// SYCL free-function kernels (sycl_source.hpp), LLVM bitcode, LLVM IR text and SPIR-V in; SPIR-V, SPIR bitcode (spir64), PTX, host LLVM
 // bitcode and AMDGCN objects out, all in process with the shared libLLVM-15/libclang-cpp.
 //
 // Options ([compiler.clang]): resource_dir (the clang resource directory, default
@@ -20,8 +20,10 @@
 #include <string>
 #include <vector>
 
+#include "diagnostic_log.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/plugin_context.hpp"
+#include "target_spec.hpp"
 
 namespace plexus::clang_compiler {
 
@@ -43,6 +45,10 @@ class ClangCompiler final : public Compiler {
   const std::string& libclc_dir() const { return libclc_dir_; }
 
  private:
+  // SYCL source: `request` (SyclSource::with_headers of the user's) gets its kernels' entry
+  // points; false (errors in `log`) when they cannot be generated.
+  bool lower_sycl(CompileRequest& request, const TargetSpec& spec, DiagnosticLog& log) const;
+
   std::string resource_dir_;
   std::string libclc_dir_;
   std::string host_device_library_;

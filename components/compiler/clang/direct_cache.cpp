@@ -100,6 +100,8 @@ FrontendCache::Key DirectCache::key(const CompileRequest& request, const TargetS
   for (const std::string& option : request.options) hasher.add(option);
   hasher.add(request.includes.size());
   for (const VirtualFile& file : request.includes) hasher.add(file.name).add(file.content);
+  hasher.add(request.registered_names.size());
+  for (const std::string& name : request.registered_names) hasher.add(name);
   hasher.add(request.source);
   FrontendCache::Key key;
   key.hash = hasher.hex();

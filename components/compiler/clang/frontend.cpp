@@ -79,6 +79,26 @@ class LimitedAction final : public clang::WrapperFrontendAction {
 
 }  // namespace
 
+std::string Frontend::main_file_of(const CompileRequest& request, std::string& shown) {
+  // The source lives at its own path when source_name is one (so "" includes resolve beside
+  // it on disk), else in the virtual directory; diagnostics name it as the request does.
+  shown = request.source_name.empty()
+              ? compiler_shared::FrontendOptions::default_source_name(request.language)
+              : request.source_name;
+  if (shown.find('/') == std::string::npos) return std::string(virtual_dir) + "/" + shown;
+  llvm::SmallString<256> absolute(shown);
+  llvm::sys::fs::make_absolute(absolute);
+  llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
+  return absolute.str().str();
+}
+
+std::string Frontend::shown_name(const CompileRequest& request, const std::string& path) {
+  std::string shown;
+  if (path == main_file_of(request, shown)) return shown;
+  const std::string dir = std::string(virtual_dir) + "/";
+  return path.starts_with(dir) ? path.substr(dir.size()) : path;
+}
+
 Frontend::Frontend(std::string resource_dir, FrontendLimits limits)
     : resource_dir_(std::move(resource_dir)), limits_(limits) {}
 
@@ -102,28 +122,21 @@ std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
               "PLEXUS_CLANG_RESOURCE_DIR (clang-15 -print-resource-dir)");
     return std::nullopt;
   }
-  const bool cpp = request.language == SourceLanguage::cpp_for_opencl;
   const std::string dir = virtual_dir;
   Setup setup;
-  // The source lives at its own path when source_name is one (so "" includes resolve beside
-  // it on disk), else in the virtual directory; diagnostics name it as the request does.
-  setup.shown =
-      request.source_name.empty() ? (cpp ? "kernel.clcpp" : "kernel.cl") : request.source_name;
-  setup.main_file = dir + "/" + setup.shown;
-  if (setup.shown.find('/') != std::string::npos) {
-    llvm::SmallString<256> absolute(setup.shown);
-    llvm::sys::fs::make_absolute(absolute);
-    llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
-    setup.main_file = absolute.str().str();
-  }
+  setup.main_file = main_file_of(request, setup.shown);
 
   std::optional<std::vector<std::string>> arguments =
       compiler_shared::FrontendOptions::arguments(request, target, resource_dir_, log);
   if (!arguments) return std::nullopt;
   std::vector<std::string>& args = setup.arguments;
   args = std::move(*arguments);
-  // Virtual include files are found with "" from the source and with <> through -I.
-  args.insert(args.end(), {"-I", dir, setup.main_file});
+  // Virtual include files are found with "" from the source and with <> through -I (SYCL's
+  // headers through -internal-isystem).
+  const std::vector<std::string> includes =
+      compiler_shared::FrontendOptions::include_arguments(request, dir);
+  args.insert(args.end(), includes.begin(), includes.end());
+  args.push_back(setup.main_file);
 
   std::vector<const char*> argv;
   argv.reserve(args.size());

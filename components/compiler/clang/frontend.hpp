@@ -58,8 +58,14 @@ class Frontend {
   // Where the source and the virtual include files live in the in-memory file system.
   static constexpr const char* virtual_dir = "/plexus-virtual";
 
+  // How diagnostics name the file the frontend knows as `path` (the source as source_name
+  // or its default, virtual include files by their names).
+  static std::string shown_name(const CompileRequest& request, const std::string& path);
+
  private:
   struct Setup;
+  // The source's path in the frontend's file system; `shown` gets the name diagnostics use.
+  static std::string main_file_of(const CompileRequest& request, std::string& shown);
   std::optional<Setup> prepare(const CompileRequest& request, const TargetSpec& target,
                                DiagnosticLog& log) const;
   // compile() and preprocess() on the calling thread (the frontend thread).

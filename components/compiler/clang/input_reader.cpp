@@ -153,6 +153,7 @@ std::unique_ptr<llvm::Module> InputReader::read(const CompileRequest& request,
       break;
     case SourceLanguage::opencl_c:
     case SourceLanguage::cpp_for_opencl:
+    case SourceLanguage::sycl:
       log.error("internal: InputReader given a source language");
       return nullptr;
   }

@@ -1,3 +1,4 @@
+#include "sycl_source.hpp"
 #include "bitcode_stage.hpp"
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -67,6 +68,10 @@ std::optional<StagedBitcode> BitcodeStage::prepare(const std::string& bitcode,
   }
   if (!module) return std::nullopt;
   bool changed = false;
+  if (from_source && request.language == SourceLanguage::sycl) {
+    compiler_shared::SyclSource::finish(*module);
+    changed = true;
+  }
   if (!from_source) {
     std::string problems;
     llvm::raw_string_ostream stream(problems);

@@ -6,13 +6,19 @@ namespace plexus::process_compiler {
 
 std::optional<std::vector<std::string>> FrontendCommand::build(
     const CompileRequest& request, const compiler_shared::TargetSpec& target,
-    const FrontendPaths& paths, compiler_shared::DiagnosticLog& log) {
+    const FrontendPaths& paths, compiler_shared::DiagnosticLog& log, bool preprocess) {
   std::optional<std::vector<std::string>> common =
       compiler_shared::FrontendOptions::arguments(request, target, paths.resource_dir, log);
   if (!common) return std::nullopt;
-  std::vector<std::string> args = {"-cc1", "-emit-llvm-bc"};
+  std::vector<std::string> args = {"-cc1", preprocess ? "-E" : "-emit-llvm-bc"};
   args.insert(args.end(), common->begin(), common->end());
-  for (const std::string& dir : paths.include_dirs) args.insert(args.end(), {"-I", dir});
+  for (std::size_t i = 0; i < paths.include_dirs.size(); ++i) {
+    // The temporary directory first, with SYCL's headers under it (FrontendOptions).
+    const std::vector<std::string> includes =
+        i == 0 ? compiler_shared::FrontendOptions::include_arguments(request, paths.include_dirs[0])
+               : std::vector<std::string>{"-I", paths.include_dirs[i]};
+    args.insert(args.end(), includes.begin(), includes.end());
+  }
   args.insert(args.end(), {"-o", paths.output, paths.main_file});
   return args;
 }

@@ -18,18 +18,19 @@ namespace plexus::process_compiler {
 struct FrontendPaths {
   std::string resource_dir;               // clang's resource directory
   std::string main_file;                  // the source, inside the temporary directory
-  std::string output;                     // the bitcode file to write
+  std::string output;                     // the bitcode (or preprocessed text) to write
   std::vector<std::string> include_dirs;  // -I, in order (the temporary directory first)
 };
 
 class FrontendCommand {
  public:
   // The arguments after the clang-15 path, or nullopt (an error in `log`) when the user's
-  // options are refused.
+  // options are refused. `preprocess`: -E (line markers kept) instead of bitcode.
   static std::optional<std::vector<std::string>> build(const CompileRequest& request,
                                                        const compiler_shared::TargetSpec& target,
                                                        const FrontendPaths& paths,
-                                                       compiler_shared::DiagnosticLog& log);
+                                                       compiler_shared::DiagnosticLog& log,
+                                                       bool preprocess = false);
 };
 
 }  // namespace plexus::process_compiler

@@ -18,6 +18,7 @@
 #include "plexus/log.hpp"
 #include "source_stage.hpp"
 #include "spirv_version.hpp"
+#include "sycl_source.hpp"
 #include "target_spec.hpp"
 #include "temp_directory.hpp"
 #include "tool_runner.hpp"
@@ -116,6 +117,20 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
     case SourceLanguage::cpp_for_opencl:
       bitcode = SourceStage::compile(request, spec, clang, resource_dir_, dir, names, log);
       break;
+    case SourceLanguage::sycl: {
+      // The kernels' entry points from the preprocessed source (clang-15 -E), as
+      // compiler/clang does in process (SyclSource); then the lowered source to bitcode.
+      CompileRequest headers = compiler_shared::SyclSource::with_headers(request);
+      compiler_shared::DiagnosticLog preprocessor_log;  // the compile reports these again
+      const std::optional<std::string> text = SourceStage::compile(
+          headers, spec, clang, resource_dir_, dir, names, preprocessor_log, true);
+      const std::optional<CompileRequest> lowered = compiler_shared::SyclSource::lower(
+          headers, text ? std::string_view(*text) : std::string_view(),
+          [&names](const std::string& path) { return names.name_of(path); }, log);
+      if (lowered)
+        bitcode = SourceStage::compile(*lowered, spec, clang, resource_dir_, dir, names, log);
+      break;
+    }
     case SourceLanguage::llvm_bitcode:
       bitcode = request.source;
       break;

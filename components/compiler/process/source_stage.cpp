@@ -4,6 +4,7 @@
 #include <map>
 
 #include "frontend_command.hpp"
+#include "frontend_options.hpp"
 #include "tool_runner.hpp"
 #include "tool_step.hpp"
 
@@ -26,13 +27,13 @@ std::optional<std::string> SourceStage::compile(const CompileRequest& request,
                                                 const std::string& clang,
                                                 const std::string& resource_dir,
                                                 const TempDirectory& dir, PathNames& names,
-                                                compiler_shared::DiagnosticLog& log) {
-  const bool cpp = request.language == SourceLanguage::cpp_for_opencl;
-  names.shown =
-      request.source_name.empty() ? (cpp ? "kernel.clcpp" : "kernel.cl") : request.source_name;
+                                                compiler_shared::DiagnosticLog& log,
+                                                bool preprocess) {
+  const char* default_name =
+      compiler_shared::FrontendOptions::default_source_name(request.language);
+  names.shown = request.source_name.empty() ? default_name : request.source_name;
   std::string file_name = std::filesystem::path(names.shown).filename().string();
-  if (file_name.empty() || file_name == "." || file_name == "..")
-    file_name = cpp ? "kernel.clcpp" : "kernel.cl";
+  if (file_name.empty() || file_name == "." || file_name == "..") file_name = default_name;
   names.main_file = dir.file(file_name);
 
   std::map<std::string, const std::string*> written;
@@ -59,7 +60,8 @@ std::optional<std::string> SourceStage::compile(const CompileRequest& request,
   FrontendPaths paths;
   paths.resource_dir = resource_dir;
   paths.main_file = names.main_file;
-  paths.output = dir.file("frontend.bc");
+  const char* output = preprocess ? "frontend.ii" : "frontend.bc";
+  paths.output = dir.file(output);
   paths.include_dirs = {dir.path()};
   if (names.shown.find('/') != std::string::npos) {
     std::error_code ignored;
@@ -67,7 +69,7 @@ std::optional<std::string> SourceStage::compile(const CompileRequest& request,
     paths.include_dirs.push_back(absolute.lexically_normal().parent_path().string());
   }
   std::optional<std::vector<std::string>> arguments =
-      FrontendCommand::build(request, spec, paths, log);
+      FrontendCommand::build(request, spec, paths, log, preprocess);
   if (!arguments) return std::nullopt;
 
   const ToolResult result = ToolRunner::run(clang, *arguments);
@@ -78,8 +80,8 @@ std::optional<std::string> SourceStage::compile(const CompileRequest& request,
   }
   if (log.has_errors()) return std::nullopt;
   std::string bitcode;
-  if (!dir.read("frontend.bc", bitcode)) {
-    log.error("clang-15 wrote no bitcode");
+  if (!dir.read(output, bitcode)) {
+    log.error(preprocess ? "clang-15 wrote no preprocessed source" : "clang-15 wrote no bitcode");
     return std::nullopt;
   }
   return bitcode;

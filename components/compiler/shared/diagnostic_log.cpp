@@ -19,6 +19,11 @@ std::string_view severity_name(DiagnosticSeverity severity) {
 }  // namespace
 
 void DiagnosticLog::add(Diagnostic diagnostic, std::string_view source_line) {
+  // Notes inside Plexus's SYCL headers (candidates, instantiation steps) are not the user's
+  // code: the error and the notes at the user's lines say what went wrong.
+  if (diagnostic.severity == DiagnosticSeverity::note &&
+      diagnostic.file.starts_with(sycl_header_prefix))
+    return;
   if (diagnostic.severity == DiagnosticSeverity::error) ++errors_;
   if (!diagnostic.file.empty()) {
     text_ += diagnostic.file;

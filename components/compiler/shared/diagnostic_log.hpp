@@ -14,6 +14,10 @@ namespace plexus::compiler_shared {
 
 class DiagnosticLog {
  public:
+  // Files under this prefix are Plexus's SYCL headers (SyclSource::header_dir): notes
+  // there are dropped, so SYCL diagnostics point at the user's source.
+  static constexpr std::string_view sycl_header_prefix = "__plexus_sycl/";
+
   // `source_line` is the text of the line the diagnostic points at (empty: none).
   void add(Diagnostic diagnostic, std::string_view source_line = {});
   // A diagnostic without a location (options, linking, code generation).

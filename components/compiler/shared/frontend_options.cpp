@@ -7,6 +7,8 @@
 
 #include <string_view>
 
+#include "sycl_source.hpp"
+
 namespace plexus::compiler_shared {
 
 namespace {
@@ -23,10 +25,15 @@ bool is_level_option(std::string_view token) {
 
 // Translates the user's (driver-style) options to frontend options.
 bool translate_options(const std::vector<std::string>& tokens, std::vector<std::string>& args,
-                       bool& has_cl_std, bool& default_header, DiagnosticLog& log) {
+                       bool& has_cl_std, bool& default_header, bool sycl, DiagnosticLog& log) {
   bool ok = true;
   for (const std::string& token : tokens) {
-    if (starts_with(token, "-mllvm") || starts_with(token, "-Xclang")) {
+    if (sycl && starts_with(token, "-cl-std=")) {
+      log.error("option '" + token +
+                "' is not accepted for SYCL source: it is compiled as C++ for OpenCL 1.0 "
+                "(-cl-std=clc++1.0)");
+      ok = false;
+    } else if (starts_with(token, "-mllvm") || starts_with(token, "-Xclang")) {
       log.error("option '" + token +
                 "' is not accepted: LLVM command-line options are process-wide and a plugin "
                 "must not set them");
@@ -89,7 +96,8 @@ std::optional<std::vector<std::string>> FrontendOptions::arguments(const Compile
                                                                    const TargetSpec& target,
                                                                    const std::string& resource_dir,
                                                                    DiagnosticLog& log) {
-  const bool cpp = request.language == SourceLanguage::cpp_for_opencl;
+  const bool sycl = request.language == SourceLanguage::sycl;
+  const bool cpp = request.language == SourceLanguage::cpp_for_opencl || sycl;
   std::vector<std::string> args = {"-triple",
                                    target.triple,
                                    "-x",
@@ -109,12 +117,25 @@ std::optional<std::vector<std::string>> FrontendOptions::arguments(const Compile
   if (target.typed_pointers) args.push_back("-no-opaque-pointers");
   if (target.fake_address_space_map) args.push_back("-ffake-address-space-map");
   bool has_cl_std = false, default_header = true;
-  if (!translate_options(user_tokens(request), args, has_cl_std, default_header, log))
+  if (sycl)
+    args.insert(args.end(), {"-cl-std=clc++1.0", "-D__SYCL_DEVICE_ONLY__=1",
+                             "-DSYCL_LANGUAGE_VERSION=202012", "-D__PLEXUS_SYCL__=1"});
+  if (!translate_options(user_tokens(request), args, has_cl_std, default_header, sycl, log))
     return std::nullopt;
   // The OpenCL builtins from Clang's tables; the header only for types and macros.
   if (default_header)
     args.insert(args.end(), {"-finclude-default-header", "-fdeclare-opencl-builtins"});
-  if (cpp && !has_cl_std) args.push_back("-cl-std=clc++2021");
+  if (cpp && !sycl && !has_cl_std) args.push_back("-cl-std=clc++2021");
+  return args;
+}
+
+std::vector<std::string> FrontendOptions::include_arguments(const CompileRequest& request,
+                                                            const std::string& virtual_dir) {
+  std::vector<std::string> args;
+  if (request.language == SourceLanguage::sycl)
+    args.insert(args.end(),
+                {"-internal-isystem", virtual_dir + "/" + SyclSource::header_dir});
+  args.insert(args.end(), {"-I", virtual_dir});
   return args;
 }
 

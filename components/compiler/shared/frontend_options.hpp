@@ -4,7 +4,9 @@
 // (-cl-opt-disable: -O0; else the user's last -O, else -O2), target CPU and
 // features, pointer mode, the user's options (split like a shell would; options that would
 // take the target, the language, the output or LLVM's process-wide command line away are
-// refused), the OpenCL header flags and C++ for OpenCL's default -cl-std.
+// refused), the OpenCL header flags and C++ for OpenCL's default -cl-std. SYCL source
+// (sycl_source.hpp) is C++ for OpenCL 1.0 (OpenCL 2.0's generic address space on every
+// target) with SYCL's device macros; a -cl-std of the user's is refused there.
 //
 // Thread-safety: stateless (pure functions).
 #pragma once
@@ -34,10 +36,23 @@ class FrontendOptions {
   // The -O level the user's options ask for (0..3; 2 when none is given).
   static unsigned optimization_level(const CompileRequest& request);
 
-  // Whether the language goes through the frontend (OpenCL C, C++ for OpenCL), as opposed
-  // to IR inputs (LLVM bitcode, LLVM IR text, SPIR-V).
+  // The include arguments for a source whose virtual include files are in `virtual_dir`:
+  // SYCL's headers on the system include path (sycl only), then `virtual_dir` itself.
+  static std::vector<std::string> include_arguments(const CompileRequest& request,
+                                                    const std::string& virtual_dir);
+
+  // Whether the language goes through the frontend (OpenCL C, C++ for OpenCL, SYCL), as
+  // opposed to IR inputs (LLVM bitcode, LLVM IR text, SPIR-V).
   static bool is_source(SourceLanguage language) {
-    return language == SourceLanguage::opencl_c || language == SourceLanguage::cpp_for_opencl;
+    return language == SourceLanguage::opencl_c || language == SourceLanguage::cpp_for_opencl ||
+           language == SourceLanguage::sycl;
+  }
+
+  // The file name a source is shown under when the request names none.
+  static const char* default_source_name(SourceLanguage language) {
+    return language == SourceLanguage::sycl             ? "kernel.cpp"
+           : language == SourceLanguage::cpp_for_opencl ? "kernel.clcpp"
+                                                        : "kernel.cl";
   }
 };
 

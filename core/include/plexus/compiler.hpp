@@ -18,7 +18,10 @@
 
 namespace plexus {
 
-enum class SourceLanguage { opencl_c, cpp_for_opencl, llvm_bitcode, llvm_ir_text, spirv };
+// sycl: SYCL free-function kernels (DPC++'s kernel_compiler source language): `extern "C"`
+// kernels and those named in CompileRequest::registered_names become kernels;
+// `#include <sycl/sycl.hpp>` gives Plexus's device headers (docs/api.md, "SYCL source").
+enum class SourceLanguage { opencl_c, cpp_for_opencl, llvm_bitcode, llvm_ir_text, spirv, sycl };
 
 struct VirtualFile {
   std::string name;     // as named in #include
@@ -29,10 +32,14 @@ struct CompileRequest {
   SourceLanguage language = SourceLanguage::opencl_c;
   std::string source;                 // text, or bytes for binary inputs
   // The name diagnostics give the source; a path also makes `#include "..."` resolve
-  // beside the file on disk. Empty: "kernel.cl" (or "kernel.clcpp") in a virtual directory.
+  // beside the file on disk. Empty: "kernel.cl" (or "kernel.clcpp", "kernel.cpp" for sycl)
+  // in a virtual directory.
   std::string source_name;
   std::vector<VirtualFile> includes;
   std::vector<std::string> options;   // user build options: -D, -I, -cl-std=, -O, ...
+  // sycl only: C++ expressions naming kernels that are not `extern "C"` ("ns::scale<float>");
+  // each becomes a kernel named registered_kernel_symbol(name) (plexus/sycl_names.hpp).
+  std::vector<std::string> registered_names;
   BinaryFormat target = BinaryFormat::spirv;
   std::string target_architecture;    // "sm_80", "gfx90a", empty for the default
   // When set, the output holds only this kernel (and what it calls); a name the source does
