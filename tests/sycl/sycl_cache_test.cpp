@@ -22,12 +22,12 @@ TEST_CASE("a repeated SYCL build is a binary-cache hit with the same result") {
   for (BinaryFormat target : {BinaryFormat::spir_bitcode, BinaryFormat::ptx,
                               BinaryFormat::llvm_bitcode}) {
     DYNAMIC_SECTION(to_string(target)) {
-      const CompileResult cold = compiler.compile(sycl_request(test::seed_vec_add_source, target));
+      const CompileResult cold = compiler.compile(sycl_request(test::seed_vec_add_source(), target));
       INFO(cold.log);
       REQUIRE(cold.succeeded);
       CHECK_FALSE(cold.binary_cache_hit);
       CHECK_FALSE(cold.frontend_cache_hit);
-      const CompileResult warm = compiler.compile(sycl_request(test::seed_vec_add_source, target));
+      const CompileResult warm = compiler.compile(sycl_request(test::seed_vec_add_source(), target));
       CHECK(warm.binary_cache_hit);
       CHECK(warm.binary == cold.binary);
       REQUIRE(warm.kernels.size() == 1);

@@ -48,7 +48,7 @@ TEST_CASE("the seed's vec_add compiles for every target with both compilers") {
     for (BinaryFormat target : compiler->targets()) {
       DYNAMIC_SECTION(compiler.name << " " << to_string(target)) {
         const CompileResult result =
-            compiler->compile(sycl_request(test::seed_vec_add_source, target));
+            compiler->compile(sycl_request(test::seed_vec_add_source(), target));
         INFO(result.log);
         REQUIRE(result.succeeded);
         REQUIRE(result.kernels.size() == 1);
@@ -92,8 +92,6 @@ TEST_CASE("our SYCL kernels compile for every target with both compilers") {
           CHECK(affine->args[0].kind == KernelArgKind::scalar);
           CHECK(affine->args[0].size == 12);  // the struct, by value
         }
-        if (const KernelInfo* single = find_kernel(result, "single"))
-          CHECK(single->required_work_group_size == std::array<std::size_t, 3>{1, 1, 1});
         if (target == BinaryFormat::spirv) test::require_valid_spirv(result);
       }
     }
@@ -159,7 +157,7 @@ TEST_CASE("SYCL kernel declarations that cannot be kernels are errors at their l
         CHECK(result.log.find("kernel.cpp:2: the kernel property") != std::string::npos);
       }
       SECTION("a registered name that names no kernel") {
-        CompileRequest request = sycl_request(test::seed_vec_add_source, BinaryFormat::spir_bitcode);
+        CompileRequest request = sycl_request(test::seed_vec_add_source(), BinaryFormat::spir_bitcode);
         request.registered_names = {"ops::nothing<int>"};
         const CompileResult result = compiler->compile(request);
         REQUIRE_FALSE(result.succeeded);
@@ -167,7 +165,7 @@ TEST_CASE("SYCL kernel declarations that cannot be kernels are errors at their l
                               "kernel") != std::string::npos);
       }
       SECTION("a -cl-std of the user's") {
-        CompileRequest request = sycl_request(test::seed_vec_add_source, BinaryFormat::spir_bitcode);
+        CompileRequest request = sycl_request(test::seed_vec_add_source(), BinaryFormat::spir_bitcode);
         request.options = {"-cl-std=CL2.0"};
         const CompileResult result = compiler->compile(request);
         REQUIRE_FALSE(result.succeeded);

@@ -214,7 +214,6 @@ std::string entry_text(const Entry& entry) {
   const std::string type = "decltype(" + entry.callee + ")";
   const std::string what = "SYCL kernel '" + entry.callee + "'";
   std::string text = "#line " + std::to_string(k.line) + " " + quoted(k.file) + "\n";
-  if (k.single_task) text += "__attribute__((reqd_work_group_size(1, 1, 1))) ";
   text += "__kernel void " + std::string(SyclSource::entry_prefix) + entry.symbol + "(";
   for (int i = 0; i < k.parameters; ++i)
     text += std::string(i ? ", " : "") + "__plexus_sycl::entry_param_t<" + type + ", " +

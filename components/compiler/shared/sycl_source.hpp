@@ -41,7 +41,7 @@ struct SyclKernelDeclaration {
   std::string name;       // the function's name
   bool extern_c = false;
   bool is_template = false;
-  bool single_task = false;
+  bool single_task = false;  // single_task_kernel (else nd_range_kernel<N>)
   int parameters = 0;     // as counted in the declaration
   std::string file;       // as the preprocessor named it (line markers)
   unsigned line = 0;

@@ -3,6 +3,7 @@
 //
 //   plexus::KernelBundle bundle = rt.build(source, "-DN=4");
 //   plexus::Kernel saxpy = bundle.kernel("saxpy");   // unknown name: error listing the kernels
+//   bundle.kernel("ns::scale<float>");               // SYCL: a registered name (sycl_names.hpp)
 //
 // Cheap shared handles (copies refer to the same bundle); immutable, safe from any thread.
 // The runtime's program cache owns the loaded modules (they go with the runtime); using a

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "plexus/accessor.hpp"
+#include "plexus/build_properties.hpp"
 #include "plexus/buffer.hpp"
 #include "plexus/error.hpp"
 #include "plexus/event.hpp"
@@ -16,3 +17,4 @@
 #include "plexus/queue.hpp"
 #include "plexus/range.hpp"
 #include "plexus/runtime.hpp"
+#include "plexus/sycl_names.hpp"

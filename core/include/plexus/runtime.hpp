@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "plexus/build_cache.hpp"
+#include "plexus/build_properties.hpp"
 #include "plexus/component_set.hpp"
 #include "plexus/config.hpp"
 #include "plexus/device.hpp"
@@ -89,6 +90,12 @@ class PLEXUS_API Runtime {
   // compile: plexus::error(build) with the compiler's log. No device can take it:
   // plexus::error(unsupported) naming each device and why.
   KernelBundle build(const std::string& source, const std::string& options = "");
+  // The same for `source` in properties.language (OpenCL C, C++ for OpenCL or SYCL
+  // free-function kernels) with its build options, virtual include files and registered
+  // names (build_properties.hpp). Every cache level keys on all of them. A source language
+  // that is not a source (bitcode, SPIR-V) or registered names for a language other than
+  // SYCL: plexus::error(invalid_argument).
+  KernelBundle build(const std::string& source, const BuildProperties& properties);
   // Loads prebuilt device code (plexus/bundle_image.hpp; plexus::syclbin::load_bundle picks
   // the images of a SYCLBIN file), each image on its device, through the program cache (key:
   // hashes of the bytes, their format, the load format, architecture; then the device). An
@@ -114,8 +121,9 @@ class PLEXUS_API Runtime {
 
  private:
   // build() on a miss of the runtime's bundle cache: compiles and loads for every device.
-  std::shared_ptr<const detail::BundleState> build_bundle(const std::string& source,
-                                                          const std::string& options);
+  std::shared_ptr<const detail::BundleState> build_bundle(
+      const std::string& source, const std::string& options,
+      const std::shared_ptr<const BuildProperties>& properties);
 
   std::shared_ptr<detail::RuntimeState> state_;
 };

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "plexus/build_properties.hpp"
 #include "plexus/bundle_image.hpp"
 #include "plexus/device_module.hpp"
 #include "plexus/kernel_info.hpp"
@@ -33,6 +34,10 @@ class BundleState {
   std::string source;
   std::string options;
   std::vector<std::string> option_list;
+  // Runtime::build(source, BuildProperties): the properties and their key (program_cache.hpp);
+  // nullptr and empty for OpenCL C without them.
+  std::shared_ptr<const BuildProperties> build;
+  std::string properties;
 
   void add_module(Device* device, std::shared_ptr<DeviceModule> module);
   // The module on `device`; nullptr when not loaded there or dropped.

@@ -38,8 +38,10 @@ FusionInput fusion_input(ProgramCache& programs, Compiler* compiler, const Bundl
   // The key of the bundle's program for this image, asking for its IR. The program is
   // compiled without an architecture (ProgramCache::compile), so its IR and the fused
   // kernel are too.
-  const ProgramKey key{source_hash(bundle.source), bundle.options, image.format,
-                       image.architecture,         bundle.source,  /*emit_ir=*/true};
+  ProgramKey key{source_hash(bundle.source), bundle.options, image.format,
+                 image.architecture,         bundle.source,  /*emit_ir=*/true};
+  key.properties = bundle.properties;
+  key.build = bundle.build;
   input.owner = programs.compile(*compiler, key, bundle.option_list);
   input.format = input.owner->format;
   input.binary = input.owner->binary;

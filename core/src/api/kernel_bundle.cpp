@@ -1,3 +1,4 @@
+#include "plexus/sycl_names.hpp"
 #include "plexus/kernel_bundle.hpp"
 
 #include <algorithm>
@@ -82,6 +83,11 @@ Kernel KernelBundle::kernel(const std::string& name) const {
   detail::RuntimeState::lock(state_->runtime, "a kernel bundle");
   for (const auto& info : state_->kernels) {
     if (info.name == name) return Kernel(state_, &info);
+  }
+  // A registered name of SYCL source names the kernel registered_kernel_symbol(name).
+  const std::string registered = registered_kernel_symbol(name);
+  for (const auto& info : state_->kernels) {
+    if (info.name == registered) return Kernel(state_, &info);
   }
   throw error(error_category::invalid_argument, "kernel '" + name +
                                                     "' is not in this bundle; its kernels are: " +

@@ -58,6 +58,24 @@ ProgramCache::ProgramCache(std::uint64_t max_bytes)
       fused_(max_bytes, size_of_fusion),
       bundles_(max_bytes, size_of_bundle) {}
 
+std::string properties_key(const BuildProperties& properties) {
+  if (properties.language == SourceLanguage::opencl_c && properties.include_files.empty() &&
+      properties.registered_names.empty())
+    return {};
+  std::string key = "language " + std::to_string(static_cast<int>(properties.language));
+  const auto add = [&key](const std::string& field) {
+    key += ' ' + std::to_string(field.size()) + ':' + field;
+  };
+  key += " includes " + std::to_string(properties.include_files.size());
+  for (const VirtualFile& file : properties.include_files) {
+    add(file.name);
+    add(file.content);
+  }
+  key += " registered " + std::to_string(properties.registered_names.size());
+  for (const std::string& name : properties.registered_names) add(name);
+  return key;
+}
+
 std::uint64_t source_hash(const std::string& source) {
   std::uint64_t hash = 1469598103934665603ull;
   for (unsigned char c : source) {
@@ -73,6 +91,11 @@ std::shared_ptr<const CompiledProgram> ProgramCache::compile(Compiler& compiler,
   return programs_.get_or_build(key, [&]() -> std::shared_ptr<const CompiledProgram> {
     CompileRequest request;
     request.language = SourceLanguage::opencl_c;
+    if (key.build) {
+      request.language = key.build->language;
+      request.includes = key.build->include_files;
+      request.registered_names = key.build->registered_names;
+    }
     request.source = key.source;
     request.options = options;
     request.target = key.format;

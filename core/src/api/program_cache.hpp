@@ -37,6 +37,7 @@
 
 #include "plexus/binary_format.hpp"
 #include "plexus/build_cache.hpp"
+#include "plexus/build_properties.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/device.hpp"
 #include "plexus/fusion_engine.hpp"
@@ -51,10 +52,11 @@ struct BundleKey {
   std::size_t source_hash = 0;
   std::string options;
   std::string source;  // compared last
+  std::string properties{};  // properties_key() of BuildProperties; empty for OpenCL C
 
   bool operator<(const BundleKey& other) const {
-    return std::tie(source_hash, options, source) <
-           std::tie(other.source_hash, other.options, other.source);
+    return std::tie(source_hash, options, properties, source) <
+           std::tie(other.source_hash, other.options, other.properties, other.source);
   }
 };
 
@@ -67,9 +69,13 @@ struct ProgramKey {
   // The compiler's LLVM bitcode for `format`'s target instead of `format`
   // (CompileRequest::emit_ir): what fusion takes for native formats (PTX).
   bool emit_ir = false;
+  // The language, virtual include files and registered names (properties_key(); empty:
+  // OpenCL C without includes), and the properties they were written from.
+  std::string properties{};
+  std::shared_ptr<const BuildProperties> build{};
 
   auto tied() const {
-    return std::tie(source_hash, options, format, architecture, emit_ir, source);
+    return std::tie(source_hash, options, format, architecture, emit_ir, properties, source);
   }
   bool operator<(const ProgramKey& other) const { return tied() < other.tied(); }
 };
@@ -139,6 +145,11 @@ class ProgramCache {
 // match); `format`: the format loaded; no source text.
 ProgramKey image_key(std::span<const std::byte> bytes, BinaryFormat from, BinaryFormat to,
                      const std::string& architecture);
+
+// What a key holds of `properties` besides the source and options: the language, the
+// virtual include files and the registered names, length-prefixed; empty for OpenCL C
+// without them (the keys of build(source, options)).
+std::string properties_key(const BuildProperties& properties);
 
 // 64-bit FNV-1a of the source: the cache key's quick discriminator.
 std::uint64_t source_hash(const std::string& source);

@@ -48,12 +48,33 @@ std::string architecture_for(BinaryFormat format, const DeviceInfo& info) {
 
 KernelBundle Runtime::build(const std::string& source, const std::string& options) {
   detail::RuntimeState& runtime = *state_;
-  const detail::BundleKey key{std::hash<std::string_view>{}(source), options, source};
-  return KernelBundle(runtime.programs.bundle(key, [&] { return build_bundle(source, options); }));
+  const detail::BundleKey key{std::hash<std::string_view>{}(source), options, source, {}};
+  return KernelBundle(
+      runtime.programs.bundle(key, [&] { return build_bundle(source, options, nullptr); }));
 }
 
-std::shared_ptr<const detail::BundleState> Runtime::build_bundle(const std::string& source,
-                                                                 const std::string& options) {
+KernelBundle Runtime::build(const std::string& source, const BuildProperties& properties) {
+  if (properties.language != SourceLanguage::opencl_c &&
+      properties.language != SourceLanguage::cpp_for_opencl &&
+      properties.language != SourceLanguage::sycl)
+    throw error(error_category::invalid_argument,
+                "Runtime::build takes OpenCL C, C++ for OpenCL or SYCL source; load "
+                "prebuilt device code with Runtime::load");
+  if (!properties.registered_names.empty() && properties.language != SourceLanguage::sycl)
+    throw error(error_category::invalid_argument,
+                "registered names are for SYCL source (BuildProperties::language = sycl)");
+  detail::RuntimeState& runtime = *state_;
+  const std::string options = join(properties.build_options);
+  auto shared = std::make_shared<const BuildProperties>(properties);
+  const detail::BundleKey key{std::hash<std::string_view>{}(source), options, source,
+                              detail::properties_key(properties)};
+  return KernelBundle(
+      runtime.programs.bundle(key, [&] { return build_bundle(source, options, shared); }));
+}
+
+std::shared_ptr<const detail::BundleState> Runtime::build_bundle(
+    const std::string& source, const std::string& options,
+    const std::shared_ptr<const BuildProperties>& properties) {
   detail::RuntimeState& runtime = *state_;
   Compiler* compiler = runtime.components->compiler();
   if (!compiler) {
@@ -68,6 +89,10 @@ std::shared_ptr<const detail::BundleState> Runtime::build_bundle(const std::stri
   bundle->source = source;
   bundle->options = join(option_list);
   bundle->option_list = option_list;
+  if (properties) {
+    bundle->build = properties;
+    bundle->properties = detail::properties_key(*properties);
+  }
   std::vector<std::string> skipped;
   for (Device* device : runtime.devices) {
     const DeviceInfo& info = device->info();
@@ -81,6 +106,8 @@ std::shared_ptr<const detail::BundleState> Runtime::build_bundle(const std::stri
     detail::ProgramKey key{detail::source_hash(source), bundle->options, *format,
                            architecture_for(*format, info),
                            source};
+    key.properties = bundle->properties;
+    key.build = bundle->build;
     auto program = runtime.programs.compile(*compiler, key, option_list);
     try {
       auto module = runtime.programs.load(*device, key, *program);
