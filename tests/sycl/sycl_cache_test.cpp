@@ -1,5 +1,6 @@
-// SYCL source through compiler/clang's caches (cache/memory): a repeated build is a binary
-// hit, and the language, the registered names and the include files are part of the keys.
+// SYCL source through compiler/clang's caches (cache/memory, and cache/disk as the
+// persistent cache): a repeated build is a binary hit, and the language, the registered
+// names and the include files are part of the keys.
 #include <catch2/catch.hpp>
 
 #include "cache_test_support.hpp"
@@ -81,4 +82,29 @@ TEST_CASE("registered names and include files are part of the SYCL cache keys") 
   CHECK(changed.succeeded);
   CHECK_FALSE(changed.binary_cache_hit);
   CHECK_FALSE(changed.frontend_cache_hit);
+}
+
+TEST_CASE("SYCL builds hit the persistent cache (cache/disk) in a new component set") {
+  test::TempDir dir;
+  static const PluginRegistry registry({{test::build_plugin_dir(), "build tree"}});
+  const auto compiler_set = [&] {
+    return std::make_unique<ComponentSet>(
+        Config::from_string("[cache]\nuse = \"disk\"\n[cache.disk]\nroot = \"" +
+                                dir.path().string() + "\"\n[compiler]\nuse = \"clang\"\n",
+                            "sycl_disk_cache_test.toml"),
+        registry);
+  };
+  const CompileRequest request = sycl_request(test::seed_vec_add_source(), BinaryFormat::ptx);
+  CompileResult cold;
+  {
+    auto first = compiler_set();  // as one process
+    cold = first->compiler()->compile(request);
+    INFO(cold.log);
+    REQUIRE(cold.succeeded);
+    CHECK_FALSE(cold.binary_cache_hit);
+  }
+  auto second = compiler_set();  // as the next one, over the same directory
+  const CompileResult warm = second->compiler()->compile(request);
+  CHECK(warm.binary_cache_hit);
+  CHECK(warm.binary == cold.binary);
 }
