@@ -47,7 +47,7 @@ TEST_CASE("checked kernels on PoCL report every out-of-bounds access") {
     DYNAMIC_SECTION("scheduler/" << scheduler) { run_set_on("opencl", scheduler); }
 }
 
-TEST_CASE("PLEXUS_KERNEL_CHECKS=1 checks kernels; unchecked builds have no hidden argument") {
+TEST_CASE("PLEXUS_KERNEL_CHECKS=1 checks kernels, and unchecked builds have no hidden argument") {
   {
     auto rt = make_runtime({"inorder", "exact"}, "\"host\"");
     plexus::KernelBundle bundle = rt->build(plexus::test::checks::kernels);
