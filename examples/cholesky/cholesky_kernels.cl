@@ -190,7 +190,7 @@ __kernel void gemm(__global double* a, int n, int i, int j, int k) {
 #ifndef PB
 #define PB 64          // panel width of potrf and trsm
 #endif
-#define GT 16          // threads per side of an update work-group (GT x GT)
+#define GT 16          // threads per side of an update work-group (CholeskyLaunch::update_side)
 #define GB (GT * GW)   // output block side of an update work-group
 #define BK 16          // reduction depth staged per step
 #define GS (GB + 1)    // __local row stride (a pad against bank conflicts)

@@ -28,8 +28,13 @@ struct CholeskyLaunch {
   plexus::NdRange potrf;   // potrf(a, n, k)
   plexus::NdRange trsm;    // trsm(a, n, i, k)
   plexus::NdRange update;  // syrk(a, n, i, k) and gemm(a, n, i, j, k)
-  // gpu shape: the panel width of potrf and trsm steps (the kernels' PB).
-  std::size_t panel = 64;
+  // gpu shape, passed to the kernels as build options: the panel width of potrf and trsm
+  // steps (PB), and the outputs per thread per side of an update (GW); an update work-group
+  // is update_side x update_side threads (the kernels' GT) and covers update_block() outputs
+  // per side.
+  std::size_t panel = 64, per_thread = 4;
+  static constexpr std::size_t update_side = 16;
+  std::size_t update_block() const { return update_side * per_thread; }
 };
 
 inline std::size_t blocks_of(std::size_t extent, std::size_t block) { return (extent + block - 1) / block; }
@@ -42,7 +47,8 @@ inline CholeskyLaunch cholesky_launch(const plexus::DeviceInfo& device, std::siz
   launch.shape = shape;
   launch.options = "-DTILE=" + std::to_string(tile);
   if (shape == CholeskyShape::gpu) {
-    launch.options += " -DSHAPE_GPU -DPB=" + std::to_string(launch.panel);
+    launch.options += " -DSHAPE_GPU -DPB=" + std::to_string(launch.panel) +
+                      " -DGW=" + std::to_string(launch.per_thread);
     return launch;
   }
   // cpu: a group of trsm is one work-item (4 rows), so the device's threads share a tile's

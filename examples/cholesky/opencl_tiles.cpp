@@ -63,7 +63,7 @@ void OpenClTiles::record_gpu(plexus::Handler& h, const TileOp& op, std::size_t s
                              const plexus::Accessor<double, 2>& target) const {
   const GpuStep s = gpu_tile_steps(op, layout_, launch_.panel).at(step);
   const int n = static_cast<int>(layout_.n);
-  const std::size_t panel = launch_.panel, side = 16, block = 64;  // the kernels' PB, GT, GB
+  const std::size_t panel = launch_.panel, side = launch_.update_side, block = launch_.update_block();
   switch (s.kernel) {
     case GpuKernel::factor:
       h.parallel_for(kernels_[0], plexus::nd_range(plexus::Range{panel}, plexus::Range{panel}),
