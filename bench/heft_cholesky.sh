@@ -8,7 +8,8 @@
 # backend to platforms whose name contains it (e.g. "NVIDIA"); CHECK=R checks R evenly
 # spaced rows of L * L^T instead of all (the full check is n^3/6 on one thread);
 # HEFT_OPTIONS='key = value' adds an option to [scheduler.heft] (e.g. 'prior = "none"');
-# CALIBRATE=K calibration runs (2); ONLY=REGEX runs only the rows whose label matches.
+# CALIBRATE=K calibration runs (2); ONLY=REGEX runs only the rows whose label matches;
+# KEEP=DIR keeps each run's whole output (DIR/LABEL-TIME.log) and the history file (DIR/heft-history.json).
 # BUILD_DIR holds bin/cholesky and the plugins it finds.
 # Prints one line per run: label | makespan ms | bytes moved | ok/WRONG | heft's counters.
 # Calibration runs write a history file first; "no-history" runs start without one.
@@ -17,7 +18,6 @@ build=$(cd "${1:?usage: $0 BUILD_DIR [ROUNDS] [N] [TILE] [BACKENDS]}" && pwd)
 rounds=${2:-7} n=${3:-1024} tile=${4:-128} pair=${5:-host,opencl}
 first=${pair%%,*} second=${pair#*,}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 config=$(cd "$(dirname "$0")/../config/examples" && pwd)/heft.toml
 cp "$config" "$work/heft.toml"
 config=$work/heft.toml
@@ -32,12 +32,16 @@ if [ "$pair" = host2 ]; then
   pair=host first=host second=host
 fi
 history=$work/heft-history.json
+keep() {  # copies standard input to KEEP/LABEL-TIME.log when KEEP is set
+  if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP"; tee "$KEEP/$1-$(date +%H%M%S%N).log"; else cat; fi
+}
+trap '[ -n "${KEEP:-}" ] && [ -f "$history" ] && cp "$history" "$KEEP/"; rm -rf "$work"' EXIT
 run() {
   local label=$1; shift
   [[ $label =~ ${ONLY:-.} || $label == calibrate-* ]] || return 0
   env PLEXUS_CACHE_DIR="$build/test-cache" PLEXUS_LOG_LEVEL=info PLEXUS_CONFIG="$config" "$@" \
     "$build/bin/cholesky" --n "$n" --tile "$tile" --check "${CHECK:-0}" ${DEVICE_ARGS:-} 2>&1 |
-    awk -v l="$label" '/time/ {t=$2; b=$8} /heft: tasks/ {sub(/.*tasks per device: /, ""); p=$0}
+    keep "$label" | awk -v l="$label" '/time/ {t=$2; b=$8} /heft: tasks/ {sub(/.*tasks per device: /, ""); p=$0}
                        /WRONG|cholesky: / && !/cholesky: n / {w=1} END {print l " | " t " | " b " | " (w ? "WRONG" : "ok") " | " p}'
 }
 for k in $(seq "${CALIBRATE:-2}"); do
@@ -47,8 +51,8 @@ if [ "${5:-}" = host2 ]; then
   for _ in $(seq "$rounds"); do
     run "heft-host2" PLEXUS_BACKENDS=host PLEXUS_HEFT_HISTORY="$history"
     run "heft-host2-no-history" PLEXUS_BACKENDS=host
-    DEVICE_ARGS="--device 0" run "dag-host-device0" PLEXUS_BACKENDS=host PLEXUS_SCHEDULER=dag
-    DEVICE_ARGS="--device 1" run "dag-host-device1" PLEXUS_BACKENDS=host PLEXUS_SCHEDULER=dag
+    DEVICE_ARGS="${DEVICE_ARGS:-} --device 0" run "dag-host-device0" PLEXUS_BACKENDS=host PLEXUS_SCHEDULER=dag
+    DEVICE_ARGS="${DEVICE_ARGS:-} --device 1" run "dag-host-device1" PLEXUS_BACKENDS=host PLEXUS_SCHEDULER=dag
   done
   exit 0
 fi

@@ -75,6 +75,43 @@ TEST_CASE("heft measures each device once, then goes by the prior until all are 
   CHECK(choice.finish == Approx(1.001));
 }
 
+TEST_CASE("heft measures a fast device again when its first run alone was slow") {
+  // The H200 case: a cuSOLVER potrf tile's first run on the GPU took 62 ms (handle and
+  // workspace), the CPU's 30 ms, and every later potrf went to the CPU for good.
+  std::vector<Candidate> candidates(2);
+  candidates[0].speed = 16;  // CPU: measured many times
+  candidates[0].execution = 0.030;
+  candidates[1].speed = 132;  // GPU: its first run alone
+  candidates[1].execution = 0.062;
+  candidates[1].provisional = true;
+  std::size_t counter = 0;
+  CHECK(wants_measurement(candidates, 1));
+  CHECK_FALSE(wants_measurement(candidates, 0));
+  Choice choice = choose_device(candidates, counter);
+  CHECK(choice.explores);
+  CHECK(choice.index == 1);
+  // Sent twice in this run (its first run and one more), it goes by the model again.
+  candidates[1].explored = 2;
+  CHECK_FALSE(wants_measurement(candidates, 1));
+  choice = choose_device(candidates, counter);
+  CHECK(choice.by_model);
+  CHECK(choice.index == 0);
+  // A slow device (prior more than 2x below the fastest) is not measured again: the CPU's
+  // provisional 230 ms gemm stays, and the GPU gets the task.
+  candidates[0].execution = 0.230;
+  candidates[0].provisional = true;
+  candidates[1].execution = 0.001;
+  candidates[1].provisional = false;
+  CHECK_FALSE(wants_measurement(candidates, 0));
+  choice = choose_device(candidates, counter);
+  CHECK(choice.by_model);
+  CHECK(choice.index == 1);
+  // Comparable devices (two shares of one CPU) are both measured again once.
+  candidates[0].speed = 100;
+  candidates[0].explored = 1;
+  CHECK(wants_measurement(candidates, 0));
+}
+
 TEST_CASE("heft kernel keys bucket the global size by powers of two") {
   CHECK(kernel_key("kernel gemm", 16384) == "kernel gemm [16384]");
   CHECK(kernel_key("kernel gemm", 20000) == "kernel gemm [16384]");
@@ -86,8 +123,16 @@ TEST_CASE("heft kernel keys bucket the global size by powers of two") {
 TEST_CASE("heft cost model: running means per (kernel, device), bandwidth from large copies") {
   CostModel model(1e9);
   CHECK_FALSE(model.execution_seconds("k [64]", "cpu"));
+  CHECK(model.execution_samples("k [64]", "cpu") == 0);
+  // The first run (a module load, a library's handles) is provisional: the second replaces
+  // it, counted as two samples; later ones average.
+  model.record_execution("k [64]", "cpu", 0.062);
+  CHECK(model.execution_samples("k [64]", "cpu") == 1);
+  CHECK(*model.execution_seconds("k [64]", "cpu") == Approx(0.062));
   model.record_execution("k [64]", "cpu", 0.002);
-  model.record_execution("k [64]", "cpu", 0.004);
+  CHECK(model.execution_samples("k [64]", "cpu") == 2);
+  CHECK(*model.execution_seconds("k [64]", "cpu") == Approx(0.002));
+  model.record_execution("k [64]", "cpu", 0.005);
   REQUIRE(model.execution_seconds("k [64]", "cpu"));
   CHECK(*model.execution_seconds("k [64]", "cpu") == Approx(0.003));
   CHECK_FALSE(model.execution_seconds("k [64]", "gpu"));

@@ -53,10 +53,25 @@ double CostModel::bandwidth(const std::string& from, const std::string& device) 
   return bandwidth(device);
 }
 
+std::uint64_t CostModel::execution_samples(const std::string& kernel,
+                                           const std::string& device) const {
+  std::lock_guard lock(mutex_);
+  const auto costs = table_.find(device);
+  if (costs == table_.end()) return 0;
+  const auto found = costs->second.kernels.find(kernel);
+  return found == costs->second.kernels.end() ? 0 : found->second.samples;
+}
+
 void CostModel::record_execution(const std::string& kernel, const std::string& device,
                                  double seconds) {
   std::lock_guard lock(mutex_);
-  add_sample(table_[device].kernels[kernel], std::max(seconds, 0.0));
+  Measurement& measurement = table_[device].kernels[kernel];
+  seconds = std::max(seconds, 0.0);
+  if (measurement.samples == 1) {  // the provisional first run gives way to the second
+    measurement = Measurement{seconds, 2};
+    return;
+  }
+  add_sample(measurement, seconds);
 }
 
 void CostModel::record_transfer(const std::string& device, std::size_t bytes, double seconds) {

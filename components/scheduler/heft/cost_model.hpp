@@ -3,8 +3,11 @@
 // see kernel_key) and the measured bandwidth of the copies into the device: per source (a
 // pair of locations: "host" for host memory, else the source device's key; a pair between
 // two devices measures whichever path the runtime takes, direct or staged through the host)
-// and over all sources; the configured default bandwidth until a copy was measured. Averages are running means whose weight is
-// capped (the last ~32 samples dominate), so the model follows a machine that changes.
+// and over all sources; the configured default bandwidth until a copy was measured. Averages
+// are running means whose weight is capped (the last ~32 samples dominate), so the model
+// follows a machine that changes. A kernel's first run on a device carries one-time costs (a
+// module load, a library's handles and workspace: 62 ms for a cuSOLVER potrf tile that then
+// takes 1 ms): it is provisional, and the second run replaces it (counted as two samples).
 //
 // Thread-safety: every member may be called from any thread. Ownership: plain values.
 #pragma once
@@ -51,6 +54,9 @@ class CostModel {
   double bandwidth(const std::string& device) const;
   // Measured bandwidth from `from` into `device`, else bandwidth(device); bytes per second.
   double bandwidth(const std::string& from, const std::string& device) const;
+
+  // Samples behind execution_seconds (0: none; 1: the provisional first run).
+  std::uint64_t execution_samples(const std::string& kernel, const std::string& device) const;
 
   void record_execution(const std::string& kernel, const std::string& device, double seconds);
   void record_transfer(const std::string& device, std::size_t bytes, double seconds);

@@ -9,7 +9,24 @@ namespace {
 // a CPU, not two CPUs' shares of cores apart.
 constexpr double comparable_speed = 2.0;
 
+// Sent this many tasks to measure in one run, a pair with a provisional measurement is not
+// sent more: its first run and one more.
+constexpr unsigned provisional_explorations = 2;
+
+double fastest_prior(const std::vector<Candidate>& candidates) {
+  double fastest = 0.0;
+  for (const Candidate& c : candidates) fastest = std::max(fastest, c.speed);
+  return fastest;
+}
+
 }  // namespace
+
+bool wants_measurement(const std::vector<Candidate>& candidates, std::size_t index) {
+  const Candidate& c = candidates[index];
+  if (!c.execution) return c.explored == 0;
+  return c.provisional && c.explored < provisional_explorations &&
+         c.speed * comparable_speed >= fastest_prior(candidates);
+}
 
 double estimated_start(const Candidate& candidate) {
   return std::max(candidate.ready, candidate.available);
@@ -23,7 +40,12 @@ Choice choose_device(const std::vector<Candidate>& candidates, std::size_t& roun
   Choice choice;
   const bool measured = std::all_of(candidates.begin(), candidates.end(),
                                     [](const Candidate& c) { return c.execution.has_value(); });
-  if (measured) {
+  std::size_t to_measure = 0;
+  while (to_measure < candidates.size() && !wants_measurement(candidates, to_measure)) ++to_measure;
+  if (to_measure < candidates.size()) {
+    choice.index = to_measure;
+    choice.explores = true;
+  } else if (measured) {
     choice.by_model = true;
     for (std::size_t i = 1; i < candidates.size(); ++i) {
       if (estimated_finish(candidates[i]) < estimated_finish(candidates[choice.index])) {
@@ -31,20 +53,11 @@ Choice choose_device(const std::vector<Candidate>& candidates, std::size_t& roun
       }
     }
   } else {
-    const auto unexplored = std::find_if(candidates.begin(), candidates.end(), [](const Candidate& c) {
-      return !c.execution.has_value() && !c.explored;
-    });
-    if (unexplored != candidates.end()) {
-      choice.index = static_cast<std::size_t>(unexplored - candidates.begin());
-      choice.explores = true;
-    } else {
-      double fastest = 0.0;
-      for (const Candidate& c : candidates) fastest = std::max(fastest, c.speed);
-      std::vector<std::size_t> equals;
-      for (std::size_t i = 0; i < candidates.size(); ++i)
-        if (candidates[i].speed * comparable_speed >= fastest) equals.push_back(i);
-      choice.index = equals[round_robin++ % equals.size()];
-    }
+    const double fastest = fastest_prior(candidates);
+    std::vector<std::size_t> equals;
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+      if (candidates[i].speed * comparable_speed >= fastest) equals.push_back(i);
+    choice.index = equals[round_robin++ % equals.size()];
   }
   choice.start = estimated_start(candidates[choice.index]);
   choice.finish = estimated_finish(candidates[choice.index]);

@@ -3,12 +3,18 @@
 //   start  = max(ready, available)      ready: dependencies' estimated finish (or now);
 //                                       available: when the device has done its queued work
 //   finish = start + transfer + execution
-// With a measured execution time on every candidate, the candidate with the earliest finish
-// wins (the first of equals). While any candidate lacks one:
-//   1. a candidate without a measurement that has not been sent this kernel yet
-//      (`explored` false) gets the task, so that every (kernel, device) pair is measured
-//      (Choice::explores: the caller marks it explored);
-//   2. otherwise the task goes to the fastest candidate by the prior `speed` (a GPU is not
+// A candidate that wants a measurement (wants_measurement) gets the task first (Choice::
+// explores: the caller counts it in `explored`):
+//   - one without a measurement that has not been sent this kernel yet, so that every
+//     (kernel, device) pair is measured;
+//   - one whose measurement is `provisional` (the pair's first run only, which carries
+//     one-time costs: a module load, a library's handles and workspace) and whose prior is
+//     within a factor of 2 of the fastest, while it was sent fewer than 2 tasks to measure in
+//     this run: a fast device whose first run was slow is measured again instead of being
+//     left for good to a device that is 100x slower (the CostModel keeps the second run).
+// Otherwise, with a measured execution time on every candidate, the candidate with the
+// earliest finish wins (the first of equals). While any candidate lacks one:
+//      the task goes to the fastest candidate by the prior `speed` (a GPU is not
 //      given half of the big kernels before anything is measured), round-robin among those
 //      within a factor of 2 of the fastest
 //      (`round_robin` is the kernel's counter, advanced): with comparable priors, as between
@@ -27,8 +33,9 @@ struct Candidate {
   double available = 0.0;
   double transfer = 0.0;
   std::optional<double> execution;  // nullopt: not measured yet
-  double speed = 1.0;               // prior relative speed, used only before measurements
-  bool explored = false;            // a task of this kernel was already sent there
+  bool provisional = false;         // execution is the pair's first run alone
+  double speed = 1.0;               // prior relative speed
+  unsigned explored = 0;            // tasks of this kernel sent there to measure, this run
 };
 
 struct Choice {
@@ -41,6 +48,9 @@ struct Choice {
 
 double estimated_start(const Candidate& candidate);
 double estimated_finish(const Candidate& candidate);
+
+// Whether choose_device would send the task to `candidates[index]` to measure it.
+bool wants_measurement(const std::vector<Candidate>& candidates, std::size_t index);
 
 // `candidates` must not be empty.
 Choice choose_device(const std::vector<Candidate>& candidates, std::size_t& round_robin);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 
 #include "compute_gate.hpp"
 #include "device_choice.hpp"
@@ -270,10 +271,13 @@ void HeftScheduler::decide(Node& node) {
             static_cast<double>(transfer.bytes) / model_.bandwidth(inbound[c].back().first, key);
       }
       candidates[c].execution = model_.execution_seconds(node.kernel, key);
+      candidates[c].provisional = model_.execution_samples(node.kernel, key) == 1;
       candidates[c].speed = prior_ ? lanes_[lanes[c]]->speed : 1.0;
       std::lock_guard lock(mutex_);
       const auto& explored = explored_[node.kernel];
-      candidates[c].explored = !prior_ || (lanes[c] < explored.size() && explored[lanes[c]]);
+      // Without the prior nothing is sent to measure: round-robin until measured.
+      candidates[c].explored = !prior_ ? std::numeric_limits<unsigned>::max()
+                               : lanes[c] < explored.size() ? explored[lanes[c]] : 0;
       candidates[c].ready = ready_time(dependencies, at);
       candidates[c].available =
           at + pool_for(*lanes_[lanes[c]], body).load.earliest();
@@ -285,8 +289,8 @@ void HeftScheduler::decide(Node& node) {
     node.on_caller = body.tasks_at_once(*lanes_[node.lane]->device) > 0;
     if (choice.explores) {
       auto& explored = explored_[node.kernel];
-      explored.resize(std::max(explored.size(), node.lane + 1), false);
-      explored[node.lane] = true;
+      explored.resize(std::max(explored.size(), node.lane + 1), 0);
+      ++explored[node.lane];
       auto& measuring = measuring_[node.kernel];
       measuring.resize(std::max(measuring.size(), node.lane + 1), 0);
       ++measuring[node.lane];
@@ -321,12 +325,13 @@ bool HeftScheduler::wait_for_measurements(std::unique_lock<std::mutex>& lock,
                                           const std::vector<Candidate>& candidates) {
   // One candidate: nothing to choose, nothing to wait for.
   if (calibration_wait_.count() == 0 || candidates.size() < 2 || gave_up_[kernel]) return false;
-  for (const Candidate& candidate : candidates)  // measured everywhere, or one to explore
-    if (!candidate.execution && !candidate.explored) return false;
-  const auto measuring = [&] {  // tasks measuring it on a lane without a measurement
+  for (std::size_t c = 0; c < candidates.size(); ++c)  // one to send to measure: no wait
+    if (wants_measurement(candidates, c)) return false;
+  // Tasks measuring it on a lane without a settled measurement (none, or the first run's).
+  const auto measuring = [&] {
     const auto& running = measuring_[kernel];
     for (std::size_t c = 0; c < lanes.size(); ++c)
-      if (!model_.execution_seconds(kernel, lanes_[lanes[c]]->key) && lanes[c] < running.size() &&
+      if (model_.execution_samples(kernel, lanes_[lanes[c]]->key) < 2 && lanes[c] < running.size() &&
           running[lanes[c]] > 0)
         return true;
     return false;

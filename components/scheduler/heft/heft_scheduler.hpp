@@ -138,7 +138,8 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
   std::vector<std::unique_ptr<Lane>> lanes_;
   std::unordered_map<const TaskEvent*, double> finish_estimates_;  // tasks not yet done
   std::unordered_map<std::string, std::size_t> round_robin_;       // by kernel key
-  std::unordered_map<std::string, std::vector<bool>> explored_;    // by kernel key, by lane
+  // Tasks sent to measure a kernel on a lane in this run: by kernel key, by lane.
+  std::unordered_map<std::string, std::vector<unsigned>> explored_;
   // Tasks sent to a device to measure a kernel there and not finished: by kernel key, lane.
   std::unordered_map<std::string, std::vector<std::size_t>> measuring_;
   std::unordered_map<std::string, bool> gave_up_;  // kernel keys whose wait timed out
