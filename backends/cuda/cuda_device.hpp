@@ -38,6 +38,12 @@ class CudaDevice final : public Device {
 
   void* allocate(std::size_t bytes) override;
   void deallocate(void* allocation) noexcept override;
+  // USM (cuda_usm.cpp): device: cuMemAlloc; host: cuMemHostAlloc (portable, device-mapped:
+  // with unified addressing kernels use the host address); shared: cuMemAllocManaged, where
+  // the device reports CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY.
+  bool supports_usm(UsmKind kind) const override;
+  void* allocate_usm(UsmKind kind, std::size_t bytes) override;
+  void deallocate_usm(UsmKind kind, void* pointer) noexcept override;
   std::shared_ptr<DeviceModule> load_module(BinaryFormat format, std::span<const std::byte> binary,
                                             const std::vector<KernelInfo>& kernels) override;
   std::unique_ptr<DeviceQueue> create_queue() override;

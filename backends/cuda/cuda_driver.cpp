@@ -56,6 +56,14 @@ CudaDriver::CudaDriver(std::string library) : library_(std::move(library)) {
     resolve(mem_host_alloc, "cuMemHostAlloc");
     resolve(mem_free_host, "cuMemFreeHost");
     resolve(memcpy_dtod_async, "cuMemcpyDtoDAsync_v2");
+    resolve(mem_alloc_managed, "cuMemAllocManaged");
+    resolve(memcpy_async, "cuMemcpyAsync");
+    resolve(memset_d8_async, "cuMemsetD8Async");
+    resolve(memset_d16_async, "cuMemsetD16Async");
+    resolve(memset_d32_async, "cuMemsetD32Async");
+    resolve(memset_d2d8_async, "cuMemsetD2D8Async");
+    resolve(memset_d2d16_async, "cuMemsetD2D16Async");
+    resolve(memset_d2d32_async, "cuMemsetD2D32Async");
     resolve(memcpy_peer_async, "cuMemcpyPeerAsync");
     resolve(memcpy_3d_peer_async, "cuMemcpy3DPeerAsync");
     resolve(device_can_access_peer, "cuDeviceCanAccessPeer");

@@ -70,6 +70,15 @@ class CudaDriver {
   decltype(&::cuMemHostAlloc) mem_host_alloc = nullptr;
   decltype(&::cuMemFreeHost) mem_free_host = nullptr;
   decltype(&::cuMemcpyDtoDAsync) memcpy_dtod_async = nullptr;
+  // USM (cuda_usm.cpp): managed memory, unified-address copies, fills.
+  decltype(&::cuMemAllocManaged) mem_alloc_managed = nullptr;
+  decltype(&::cuMemcpyAsync) memcpy_async = nullptr;
+  decltype(&::cuMemsetD8Async) memset_d8_async = nullptr;
+  decltype(&::cuMemsetD16Async) memset_d16_async = nullptr;
+  decltype(&::cuMemsetD32Async) memset_d32_async = nullptr;
+  decltype(&::cuMemsetD2D8Async) memset_d2d8_async = nullptr;
+  decltype(&::cuMemsetD2D16Async) memset_d2d16_async = nullptr;
+  decltype(&::cuMemsetD2D32Async) memset_d2d32_async = nullptr;
   decltype(&::cuMemcpyPeerAsync) memcpy_peer_async = nullptr;
   decltype(&::cuMemcpy3DPeerAsync) memcpy_3d_peer_async = nullptr;
   decltype(&::cuDeviceCanAccessPeer) device_can_access_peer = nullptr;

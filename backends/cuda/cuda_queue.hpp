@@ -64,6 +64,13 @@ class CudaQueue final : public DeviceQueue {
   // devices allow it); false for devices of other backends. In cuda_device_copies.cpp.
   bool copy_from_device(void* allocation, Device& source, const void* source_allocation,
                         const CopyLayout& layout) override;
+  // USM (cuda_usm.cpp), on the stream after the launches handed to the launch thread:
+  // cuMemcpyAsync (unified addressing: any USM or host address), and cuMemsetD8/16/32Async
+  // for fills (a pattern of several words: one strided cuMemsetD2D*Async per word), so
+  // every pattern size fills natively.
+  void usm_copy(void* destination, const void* source, std::size_t bytes) override;
+  bool usm_fill(void* destination, const void* pattern, std::size_t pattern_size,
+                std::size_t bytes) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
   // Device graphs: CudaGraph (cuda_graph.hpp) when the driver has the graph entry points and

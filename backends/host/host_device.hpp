@@ -1,5 +1,6 @@
 // HostDevice: the CPU this process runs on (or a share of its cores), as a Plexus device.
-// It JIT-compiles LLVM bitcode (host_module.hpp), allocates 64-byte aligned host memory,
+// It JIT-compiles LLVM bitcode (host_module.hpp), allocates 64-byte aligned host memory
+// (USM of every kind too: host and shared are the same host memory),
 // and runs kernels on a thread pool of its own (host_queue.hpp, kernel_launch.hpp).
 //
 // Ownership: owned by its HostBackend, which must outlive it; owns its thread pool.
@@ -48,6 +49,10 @@ class HostDevice final : public Device {
 
   void* allocate(std::size_t bytes) override;
   void deallocate(void* allocation) noexcept override;
+  // USM: every kind is host memory, allocated as allocate() does.
+  bool supports_usm(UsmKind) const override { return true; }
+  void* allocate_usm(UsmKind, std::size_t bytes) override { return allocate(bytes); }
+  void deallocate_usm(UsmKind, void* pointer) noexcept override { deallocate(pointer); }
   std::shared_ptr<DeviceModule> load_module(BinaryFormat format, std::span<const std::byte> binary,
                                             const std::vector<KernelInfo>& kernels) override;
   std::unique_ptr<DeviceQueue> create_queue() override;

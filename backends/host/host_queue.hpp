@@ -29,6 +29,10 @@ class HostQueue final : public DeviceQueue {
 
   void copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) override;
   void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
+  // USM: memmove and a pattern loop, on the calling thread like the copies.
+  void usm_copy(void* destination, const void* source, std::size_t bytes) override;
+  bool usm_fill(void* destination, const void* pattern, std::size_t pattern_size,
+                std::size_t bytes) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
   // Device graphs: HostGraph (host_graph.hpp), replayed on the calling thread like launch().

@@ -123,6 +123,10 @@ bool PlatformTraits::is_pocl() const {
 
 OpenclDevice::OpenclDevice(Backend& backend, cl_platform_id platform, cl_device_id device,
                            const PlatformTraits& traits)
-    : backend_(backend), platform_(platform), device_(device), info_(describe(device, traits)) {}
+    : backend_(backend), platform_(platform), device_(device), info_(describe(device, traits)) {
+  // OpenCL 1.x devices do not know the query: no SVM.
+  if (clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof svm_, &svm_, nullptr) != CL_SUCCESS)
+    svm_ = 0;
+}
 
 }  // namespace plexus::opencl

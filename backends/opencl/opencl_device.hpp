@@ -5,7 +5,8 @@
 // Memory: allocate() returns a cl_mem (clCreateBuffer, CL_MEM_READ_WRITE) cast to void*:
 // not a pointer into device memory. It is what OpenCL copies and kernel arguments take
 // (KernelArgument::of_allocation passes the cl_mem to clSetKernelArg); byte offsets are
-// given through CopyLayout::offset, never by pointer arithmetic on the handle.
+// given through CopyLayout::offset, never by pointer arithmetic on the handle. USM
+// (allocate_usm) is SVM: real addresses, passed with clSetKernelArgSVMPointer.
 //
 // Ownership: owned by its OpenclBackend, which must outlive it. The cl_device_id is a root
 // device from clGetDeviceIDs: the ICD owns it, nothing to retain or release. Modules, queues
@@ -44,6 +45,13 @@ class OpenclDevice final : public Device {
 
   void* allocate(std::size_t bytes) override;
   void deallocate(void* allocation) noexcept override;
+  // USM through OpenCL 2.0 SVM (clSVMAlloc in the device's context): device allocations
+  // are coarse-grained buffer SVM, host and shared ones fine-grained buffer SVM (the host
+  // uses them in place), each where CL_DEVICE_SVM_CAPABILITIES reports it. In
+  // opencl_usm.cpp.
+  bool supports_usm(UsmKind kind) const override;
+  void* allocate_usm(UsmKind kind, std::size_t bytes) override;
+  void deallocate_usm(UsmKind kind, void* pointer) noexcept override;
   std::shared_ptr<DeviceModule> load_module(BinaryFormat format, std::span<const std::byte> binary,
                                             const std::vector<KernelInfo>& kernels) override;
   std::unique_ptr<DeviceQueue> create_queue() override;
@@ -82,6 +90,7 @@ class OpenclDevice final : public Device {
   cl_platform_id platform_;
   cl_device_id device_;
   DeviceInfo info_;
+  cl_device_svm_capabilities svm_ = 0;  // CL_DEVICE_SVM_CAPABILITIES (0: none, or OpenCL 1.x)
   std::shared_ptr<const PlatformContext> shared_;
   mutable std::once_flag context_once_;
   mutable ContextHandle context_;

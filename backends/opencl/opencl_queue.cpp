@@ -152,7 +152,9 @@ void OpenclQueue::launch(const DeviceKernel& kernel, const NdRange& range,
     const KernelArgument& argument = arguments[i];
     const auto index = static_cast<cl_uint>(i);
     cl_int code = CL_SUCCESS;
-    if (argument.kind == KernelArgumentKind::allocation) {
+    if (argument.kind == KernelArgumentKind::allocation && argument.usm) {
+      code = clSetKernelArgSVMPointer(handle, index, argument.allocation);
+    } else if (argument.kind == KernelArgumentKind::allocation) {
       cl_mem memory = static_cast<cl_mem>(argument.allocation);
       code = clSetKernelArg(handle, index, sizeof memory, &memory);
     } else if (argument.kind == KernelArgumentKind::local) {

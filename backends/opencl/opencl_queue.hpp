@@ -55,6 +55,11 @@ class OpenclQueue final : public DeviceQueue {
   // layouts; false for other devices. In opencl_device_copies.cpp.
   bool copy_from_device(void* allocation, Device& source, const void* source_allocation,
                         const CopyLayout& layout) override;
+  // USM: clEnqueueSVMMemcpy; clEnqueueSVMMemFill for patterns of 1, 2, 4, ... 128 bytes at
+  // an address aligned to them (false otherwise). In opencl_usm.cpp.
+  void usm_copy(void* destination, const void* source, std::size_t bytes) override;
+  bool usm_fill(void* destination, const void* pattern, std::size_t pattern_size,
+                std::size_t bytes) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
   // Native tasks: the device's cl_context, this cl_command_queue and the cl_device_id.

@@ -26,6 +26,29 @@ void* Device::allocate(std::size_t) { unsupported("allocate memory"); }
 
 void Device::deallocate(void*) noexcept {}
 
+std::string_view to_string(UsmKind kind) {
+  switch (kind) {
+    case UsmKind::device: return "device";
+    case UsmKind::host: return "host";
+    case UsmKind::shared: return "shared";
+  }
+  return "unknown";
+}
+
+void* Device::allocate_usm(UsmKind kind, std::size_t) {
+  throw error(error_category::unsupported,
+              "device '" + info().name + "' does not support USM " + std::string(to_string(kind)) +
+                  " allocations (malloc_" + std::string(to_string(kind)) + ")");
+}
+
+void Device::deallocate_usm(UsmKind, void*) noexcept {}
+
+void DeviceQueue::usm_copy(void*, const void*, std::size_t) {
+  throw error(error_category::unsupported,
+              "this device's backend has no USM copies (DeviceQueue::usm_copy is not "
+              "implemented)");
+}
+
 std::shared_ptr<DeviceModule> Device::load_module(BinaryFormat format, std::span<const std::byte>,
                                                   const std::vector<KernelInfo>&) {
   unsupported(("load " + std::string(to_string(format)) + " modules").c_str());

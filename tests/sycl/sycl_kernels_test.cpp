@@ -1,8 +1,8 @@
 // SYCL free-function kernels built with Runtime::build(source, BuildProperties) and run,
 // results verified, on the host device, on PoCL (the opencl backend) and, on the GPU
 // machine, on CUDA. Pointer
-// parameters are given buffers' accessors through Handler::parallel_for (Plexus has no
-// USM yet), work_group_memory parameters plexus::local<T>(n), structs their value.
+// parameters are given buffers' accessors through Handler::parallel_for (USM pointers:
+// sycl_usm_test.cpp), work_group_memory parameters plexus::local<T>(n), structs their value.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -11,40 +11,9 @@
 
 #include "runtime_test_support.hpp"
 #include "sycl_sources.hpp"
+#include "sycl_targets.hpp"
 
 namespace {
-
-struct Target {
-  std::unique_ptr<plexus::Runtime> runtime;
-  std::vector<plexus::Device*> devices;
-};
-
-// The host device, PoCL's where the opencl backend is built, and CUDA's where there is a
-// CUDA device (the GPU machine; skipped quietly elsewhere).
-Target targets() {
-  Target t;
-  std::string backends = "\"host\"";
-#ifdef PLEXUS_TEST_HAVE_OPENCL_BACKEND
-  backends += ", \"opencl\"";
-#endif
-#ifdef PLEXUS_TEST_HAVE_CUDA_BACKEND
-  backends += ", \"cuda\"";
-#endif
-  t.runtime = plexus::test::make_runtime({"inorder", "whole"}, backends);
-  t.devices = t.runtime->devices();
-  REQUIRE(!t.devices.empty());
-#ifdef PLEXUS_TEST_HAVE_OPENCL_BACKEND
-  REQUIRE(t.devices.size() >= 2);  // PoCL is installed wherever Plexus builds
-#endif
-  return t;
-}
-
-plexus::BuildProperties sycl_properties(std::vector<std::string> registered = {}) {
-  plexus::BuildProperties properties;
-  properties.language = plexus::SourceLanguage::sycl;
-  properties.registered_names = std::move(registered);
-  return properties;
-}
 
 // The format of the code `bundle` runs on `device`.
 plexus::BinaryFormat format_on(const plexus::KernelBundle& bundle, const plexus::Device& device) {
@@ -63,9 +32,9 @@ struct Affine {  // as the kernel source declares it
 }  // namespace
 
 TEST_CASE("the seed's vec_add builds from its string and runs on the host and PoCL") {
-  Target t = targets();
+  plexus::test::SyclTargets t = plexus::test::sycl_targets();
   const plexus::KernelBundle bundle =
-      t.runtime->build(plexus::test::seed_vec_add_source(), sycl_properties());
+      t.runtime->build(plexus::test::seed_vec_add_source(), plexus::test::sycl_properties());
   CHECK(bundle.devices().size() == t.devices.size());
   for (plexus::Device* device : t.devices) {
     DYNAMIC_SECTION(device->info().name) {
@@ -88,9 +57,9 @@ TEST_CASE("the seed's vec_add builds from its string and runs on the host and Po
 }
 
 TEST_CASE("our SYCL kernels run verified on the host and PoCL") {
-  Target t = targets();
+  plexus::test::SyclTargets t = plexus::test::sycl_targets();
   const plexus::KernelBundle bundle = t.runtime->build(
-      plexus::test::own_kernels_source(), sycl_properties({"ops::scale<float>", "ops::scale<int>"}));
+      plexus::test::own_kernels_source(), plexus::test::sycl_properties({"ops::scale<float>", "ops::scale<int>"}));
   for (plexus::Device* device : t.devices) {
     plexus::Queue queue = t.runtime->queue(*device);
     DYNAMIC_SECTION(device->info().name << ": reductions with atomic_ref") {
@@ -227,11 +196,11 @@ TEST_CASE("our SYCL kernels run verified on the host and PoCL") {
 }
 
 TEST_CASE("Runtime::build keys SYCL builds on their properties and refuses mistakes") {
-  Target t = targets();
+  plexus::test::SyclTargets t = plexus::test::sycl_targets();
   const plexus::KernelBundle first =
-      t.runtime->build(plexus::test::own_kernels_source(), sycl_properties({"ops::scale<float>"}));
+      t.runtime->build(plexus::test::own_kernels_source(), plexus::test::sycl_properties({"ops::scale<float>"}));
   const plexus::KernelBundle second =
-      t.runtime->build(plexus::test::own_kernels_source(), sycl_properties({"ops::scale<int>"}));
+      t.runtime->build(plexus::test::own_kernels_source(), plexus::test::sycl_properties({"ops::scale<int>"}));
   CHECK_NOTHROW(first.kernel("ops::scale<float>"));
   CHECK_THROWS_AS(first.kernel("ops::scale<int>"), plexus::error);
   CHECK_NOTHROW(second.kernel("ops::scale<int>"));
@@ -244,7 +213,7 @@ TEST_CASE("Runtime::build keys SYCL builds on their properties and refuses mista
     t.runtime->build("#include <sycl/sycl.hpp>\nextern \"C\" "
                      "SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((sycl::ext::oneapi::experimental::"
                      "nd_range_kernel<1>))\nvoid k(int* p) { p[0] = undeclared; }\n",
-                     sycl_properties());
+                     plexus::test::sycl_properties());
     FAIL("a SYCL source that does not compile built");
   } catch (const plexus::error& e) {
     CHECK(e.category() == plexus::error_category::build);

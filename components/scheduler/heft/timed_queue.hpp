@@ -29,6 +29,14 @@ class TimedQueue final : public DeviceQueue {
   void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
   bool copy_from_device(void* allocation, Device& source, const void* source_allocation,
                         const CopyLayout& layout) override;
+  // USM copies and fills count with the copies (before the first launch).
+  void usm_copy(void* destination, const void* source, std::size_t bytes) override {
+    inner_.usm_copy(destination, source, bytes);
+  }
+  bool usm_fill(void* destination, const void* pattern, std::size_t pattern_size,
+                std::size_t bytes) override {
+    return inner_.usm_fill(destination, pattern, pattern_size, bytes);
+  }
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
   // Timed as a launch: the native work is the task's kernel phase.

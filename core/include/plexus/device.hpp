@@ -28,6 +28,7 @@
 #include "plexus/export.hpp"
 #include "plexus/kernel_info.hpp"
 #include "plexus/native_handle.hpp"
+#include "plexus/usm_kind.hpp"
 
 namespace plexus {
 
@@ -50,6 +51,22 @@ class PLEXUS_API Device {
   virtual void* allocate(std::size_t bytes);
   // Accepts nullptr. Must not throw.
   virtual void deallocate(void* allocation) noexcept;
+
+  // USM (usm_kind.hpp), optional per kind: allocate_usm returns a real address of `bytes`
+  // that kernels on this device take as a pointer argument (KernelArgument::of_usm) and
+  // this device's queues copy and fill (DeviceQueue::usm_copy, usm_fill); host and shared
+  // memory the host also reads and writes directly. Never nullptr; bytes == 0 is
+  // invalid_argument; out of memory is plexus::error(device) naming the size. A kind the
+  // device does not support (supports_usm false, the default for every kind):
+  // plexus::error(unsupported) naming the device and the kind. deallocate_usm takes what
+  // allocate_usm returned for `kind` (nullptr accepted), must not throw, and must be
+  // called before the backend goes.
+  virtual bool supports_usm(UsmKind kind) const {
+    (void)kind;
+    return false;
+  }
+  virtual void* allocate_usm(UsmKind kind, std::size_t bytes);
+  virtual void deallocate_usm(UsmKind kind, void* pointer) noexcept;
 
   // Loads device code of `format` (one of info().formats). `kernels` describes the kernels
   // the compiler found in it (names and arguments), in the compiler's order.

@@ -126,6 +126,21 @@ class PLEXUS_API DeviceQueue {
   // other copies.
   virtual bool copy_from_device(void* allocation, Device& source, const void* source_allocation,
                                 const CopyLayout& layout);
+  // USM (Device::allocate_usm), optional like the allocation kinds: usm_copy copies `bytes`
+  // from `source` to `destination`, each a USM address of this queue's device (an
+  // allocation's start or inside it) or host memory, in this queue's order (host memory
+  // must stay valid until wait() or on_complete() reports the copy done). usm_fill writes
+  // `pattern` (`pattern_size` bytes) repeatedly over `bytes` (a multiple of pattern_size)
+  // at `destination`, a USM address of this device; it returns false, enqueueing nothing,
+  // when the backend cannot fill with that pattern size or alignment natively (the caller
+  // then copies a filled host block). Defaults: usm_copy throws plexus::error(unsupported),
+  // usm_fill returns false. Bad arguments: invalid_argument.
+  virtual void usm_copy(void* destination, const void* source, std::size_t bytes);
+  virtual bool usm_fill(void* destination, const void* pattern, std::size_t pattern_size,
+                        std::size_t bytes) {
+    (void)destination, (void)pattern, (void)pattern_size, (void)bytes;
+    return false;
+  }
   // Launches `kernel` (loaded for this queue's device) over `range`. The arguments' values
   // are copied before launch() returns. Throws invalid_argument when the arguments do not
   // match the kernel (count, kinds, scalar sizes) or the range does not suit it.

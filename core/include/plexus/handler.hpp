@@ -1,6 +1,6 @@
 // Handler: the command group being built inside Queue::submit. One command per group: a
-// kernel launch (parallel_for), a host task or a native task (interop.hpp), plus its buffer
-// accesses and dependencies.
+// kernel launch (parallel_for), a host task, a native task (interop.hpp) or a USM command
+// (memcpy, memset, fill, copy: usm.hpp), plus its buffer accesses and dependencies.
 //
 //   q.submit([&](plexus::Handler& h) {
 //     auto x = bx.access(h, plexus::read);                 // Accessor (accessor.hpp)
@@ -15,8 +15,11 @@
 // Kernel arguments, in the kernel's order: accessors (pointer parameters), values of any
 // trivially copyable type (scalar parameters; the size must match), plexus::local<T>(n)
 // (__local pointer parameters), plexus::GraphParameter<T> (a scalar that command graphs
-// replay with its current value: graph.hpp), pointers from Buffer::device_pointer (pointer parameters,
-// synchronised by the user). They are checked against the kernel's KernelInfo when
+// replay with its current value: graph.hpp), USM pointers (usm.hpp: any address inside an
+// allocation of the queue's device, or host/shared memory on a device that shares host
+// memory) and pointers from Buffer::device_pointer (pointer parameters, synchronised by
+// the user; a pointer that is neither, or of another device, is invalid_argument). A kernel
+// with pointer arguments runs on the queue's device. They are checked against the kernel's KernelInfo when
 // parallel_for is called: plexus::error(invalid_argument) naming the kernel, the argument
 // and what was expected. A read accessor for a parameter the kernel stores through
 // (KernelArgInfo::written) is logged as a warning, once per kernel and argument. Thread-safety: a handler is used by one thread, inside submit().
@@ -24,6 +27,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <memory>
 #include <type_traits>
 #include <typeinfo>
@@ -93,6 +97,28 @@ class PLEXUS_API Handler {
   // with an implementation (unless respect_queue_device).
   void native_task(std::string name, std::vector<NativeImplementation> implementations);
 
+  // USM commands (usm.hpp), each the group's one command. Pointers are USM of the queue's
+  // device (any address inside an allocation), USM host or shared memory, or plain host
+  // memory; a range that runs past its allocation's end, a device allocation of another
+  // device or a null pointer: plexus::error(invalid_argument), naming the command. A copy
+  // between memory the host reaches runs on a host thread, the others on the queue's
+  // device. Ordered only by depends_on and an in-order queue (no tracking, as in SYCL).
+  // memcpy: `bytes` from `source` to `destination` (0 bytes: nothing to do).
+  void memcpy(void* destination, const void* source, std::size_t bytes);
+  // memset: `bytes` bytes set to (unsigned char)value.
+  void memset(void* pointer, int value, std::size_t bytes);
+  // fill: `count` elements of T at `pointer` set to `pattern`.
+  template <class T>
+  void fill(void* pointer, const T& pattern, std::size_t count) {
+    static_assert(std::is_trivially_copyable_v<T>, "fill patterns must be trivially copyable");
+    fill_usm(pointer, &pattern, sizeof(T), count);
+  }
+  // copy: `count` elements of T (SYCL's argument order: source first).
+  template <class T>
+  void copy(const T* source, T* destination, std::size_t count) {
+    memcpy(destination, source, count * sizeof(T));
+  }
+
   void depends_on(const Event& event);
 
   // Used by Accessor: registers an access; returns its index in this group.
@@ -109,6 +135,9 @@ class PLEXUS_API Handler {
   void add_scalar(const void* value, std::size_t size, const char* type_name);
   void add_local(std::size_t bytes);
   void add_pointer(void* pointer);
+  void fill_usm(void* pointer, const void* pattern, std::size_t pattern_size, std::size_t count);
+  // Throws invalid_argument when the group already holds a command (`what` is the new one).
+  void check_no_command(const std::string& what) const;
   void add_parameter(const std::shared_ptr<detail::ParameterValue>& value, std::size_t size,
                      const char* type_name);
 
@@ -121,7 +150,7 @@ class PLEXUS_API Handler {
   void add_argument(const GraphParameter<T>& parameter) {
     add_parameter(parameter.cell(), sizeof(T), typeid(T).name());
   }
-  // A pointer from Buffer::device_pointer (USM style) for a pointer parameter.
+  // A USM pointer or one from Buffer::device_pointer for a pointer parameter.
   template <class T>
   void add_argument(T* const& pointer) {
     add_pointer(const_cast<std::remove_cv_t<T>*>(pointer));

@@ -17,10 +17,17 @@ struct KernelArgument {
   KernelArgumentKind kind = KernelArgumentKind::scalar;
   const void* value = nullptr;  // scalar: the bytes
   std::size_t size = 0;         // scalar: bytes of the value; local: bytes to reserve
-  void* allocation = nullptr;   // allocation: what Device::allocate returned
+  void* allocation = nullptr;   // allocation: what Device::allocate returned, or a USM address
+  // allocation: `allocation` is a USM address (Device::allocate_usm, possibly inside the
+  // allocation) rather than what Device::allocate returned. Backends whose allocations are
+  // pointers already (host, CUDA) treat both alike; OpenCL passes it as an SVM pointer.
+  bool usm = false;
 
   static KernelArgument of_allocation(void* allocation) {
     return {KernelArgumentKind::allocation, nullptr, sizeof(void*), allocation};
+  }
+  static KernelArgument of_usm(void* pointer) {
+    return {KernelArgumentKind::allocation, nullptr, sizeof(void*), pointer, true};
   }
   static KernelArgument of_scalar(const void* value, std::size_t size) {
     return {KernelArgumentKind::scalar, value, size, nullptr};

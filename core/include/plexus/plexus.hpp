@@ -18,3 +18,4 @@
 #include "plexus/range.hpp"
 #include "plexus/runtime.hpp"
 #include "plexus/sycl_names.hpp"
+#include "plexus/usm.hpp"

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 /* The ABI as a bare token (for symbol names) and as a number. */
-#define PLEXUS_PLUGIN_ABI_TOKEN 1
+#define PLEXUS_PLUGIN_ABI_TOKEN 2
 #define PLEXUS_PLUGIN_ABI_VERSION ((uint32_t)PLEXUS_PLUGIN_ABI_TOKEN)
 #define PLEXUS_PLUGIN_SECTION_NAME "plexus"
 #define PLEXUS_PLUGIN_SYMBOL_PREFIX "plexus_plugin_abi"
@@ -35,7 +35,7 @@ typedef struct plexus_plugin_descriptor {
   const char* version;           /* the plugin's own version, free text ("1.2.0") */
   const char* description;       /* one line for `plexus info` */
   const char* build_fingerprint; /* "key=value;..." (see plexus/build_fingerprint.hpp) */
-  /* ABI 1: takes a plexus::PluginContext*, returns a new plexus::Component* that the
+  /* ABI 1 and 2 (2: USM in Device and DeviceQueue): takes a plexus::PluginContext*, returns a new plexus::Component* that the
    * caller owns (delete through the virtual destructor); may throw plexus::error. */
   void* (*create)(void* plugin_context);
 } plexus_plugin_descriptor;

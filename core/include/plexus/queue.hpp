@@ -3,6 +3,8 @@
 //   plexus::Queue q = rt.queue();                          // first device, in order
 //   plexus::Queue ooo = rt.queue(*rt.devices()[1], plexus::QueueOrder::out_of_order);
 //   plexus::Event e = q.submit([&](plexus::Handler& h) { ... });
+//   plexus::Event c = q.memcpy(dst, src, bytes, {e});     // shortcuts: one command each
+//   q.parallel_for(kernel, plexus::nd_range(plexus::Range{n}), usm_x, usm_y).wait();
 //   q.wait();
 //
 // In order (the default): each command group also depends on the queue's previous one (so
@@ -18,6 +20,7 @@
 #include <concepts>
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "plexus/event.hpp"
 #include "plexus/export.hpp"
@@ -42,6 +45,47 @@ class PLEXUS_API Queue {
     Handler handler = begin_group();
     std::forward<CommandGroupFunction>(function)(handler);
     return end_group(handler);
+  }
+
+  // Shortcuts (SYCL's queue shortcuts): a command group holding one command, after
+  // `dependencies`; as the Handler members of the same names (handler.hpp, usm.hpp).
+  Event memcpy(void* destination, const void* source, std::size_t bytes,
+               const std::vector<Event>& dependencies = {}) {
+    return submit([&](Handler& h) {
+      for (const Event& e : dependencies) h.depends_on(e);
+      h.memcpy(destination, source, bytes);
+    });
+  }
+  Event memset(void* pointer, int value, std::size_t bytes,
+               const std::vector<Event>& dependencies = {}) {
+    return submit([&](Handler& h) {
+      for (const Event& e : dependencies) h.depends_on(e);
+      h.memset(pointer, value, bytes);
+    });
+  }
+  template <class T>
+  Event fill(void* pointer, const T& pattern, std::size_t count,
+             const std::vector<Event>& dependencies = {}) {
+    return submit([&](Handler& h) {
+      for (const Event& e : dependencies) h.depends_on(e);
+      h.fill(pointer, pattern, count);
+    });
+  }
+  template <class T>
+  Event copy(const T* source, T* destination, std::size_t count,
+             const std::vector<Event>& dependencies = {}) {
+    return submit([&](Handler& h) {
+      for (const Event& e : dependencies) h.depends_on(e);
+      h.copy(source, destination, count);
+    });
+  }
+  template <class... Args>
+  Event parallel_for(const Kernel& kernel, const NdRange& range, const Args&... args) {
+    return submit([&](Handler& h) { h.parallel_for(kernel, range, args...); });
+  }
+  template <int Dims, class... Args>
+  Event parallel_for(const Kernel& kernel, const Range<Dims>& range, const Args&... args) {
+    return submit([&](Handler& h) { h.parallel_for(kernel, range, args...); });
   }
 
   // Submits an executable command graph as one command (graph.hpp). invalid_argument when

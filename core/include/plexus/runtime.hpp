@@ -82,7 +82,6 @@ class PLEXUS_API Runtime {
   // A queue on the first device (in order), or on `device` (one of devices()).
   Queue queue();
   Queue queue(Device& device, QueueOrder order = QueueOrder::in_order);
-
   // Builds OpenCL C `source` with `options` (space-separated, e.g. "-DN=4 -cl-std=CL2.0")
   // for every device whose formats the compiler produces (the first such format of each),
   // through the in-memory program cache (one build per key across threads; waiters share

@@ -143,7 +143,9 @@ void* BufferHandle::device_pointer(const std::weak_ptr<detail::RuntimeState>& ru
     throw error(error_category::invalid_argument,
                 "device_pointer: device '" + device.info().name + "' does not belong to this runtime");
   }
-  return storage_->allocation(state->location_of(&device), *state);
+  void* pointer = storage_->allocation(state->location_of(&device), *state);
+  state->usm.add_buffer_pointer(pointer, storage_->bytes(), device);
+  return pointer;
 }
 
 }  // namespace plexus

@@ -175,11 +175,13 @@ void BufferStorage::release(RuntimeState& runtime) noexcept {
   } catch (const std::exception& failure) {
     logger().warn("buffer {}: releasing it in the memory model failed: {}", id(), failure.what());
   }
+  if (std::byte* host = host_.load()) runtime.usm.remove_buffer_pointer(host);
   for (LocationId location = 1; location < max_locations; ++location) {
     if (void* allocation = allocations_[location]) {
       Device* device = runtime.device_at(location);
       TraceSpanScope traced(TraceSpan::Kind::free, device->info().name,
                             "buffer " + std::to_string(id()), bytes());
+      runtime.usm.remove_buffer_pointer(allocation);
       device->deallocate(allocation);
       allocations_[location] = nullptr;
     }

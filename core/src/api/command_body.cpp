@@ -43,7 +43,16 @@ void CommandBody::check_runnable(const DeviceQueue* queue) const {
   }
 }
 
+bool CommandBody::bound_to_group_device() const {
+  if (group_.usm.kind != UsmOperation::Kind::none) return true;
+  return std::any_of(group_.arguments.begin(), group_.arguments.end(), [](const ArgumentSlot& slot) {
+    return slot.kind == ArgumentSlot::Kind::pointer;
+  });
+}
+
 bool CommandBody::can_run_on(const Device& device) const {
+  if (bound_to_group_device() && &device != group_.device) return false;
+  if (group_.usm.kind != UsmOperation::Kind::none) return true;
   if (group_.kernel) return group_.kernel->available_on(device);
   if (group_.graph) {
     return std::all_of(group_.graph->kernels.begin(), group_.graph->kernels.end(),
@@ -177,7 +186,8 @@ void CommandBody::stage(DeviceQueue* queue) {
 
 bool CommandBody::enqueue(DeviceQueue* queue) {
   // A checked kernel's record is read back once it has run: it runs to the end here.
-  if (!runs_on_device() || !queue || (group_.kernel && group_.kernel->info().bounds_checked)) {
+  if (!runs_on_device() || !queue || (group_.kernel && group_.kernel->info().bounds_checked) ||
+      group_.usm.kind != UsmOperation::Kind::none) {
     run(queue);
     return false;
   }
@@ -188,7 +198,9 @@ bool CommandBody::enqueue(DeviceQueue* queue) {
 }
 
 void CommandBody::start_work(DeviceQueue& queue) {
-  if (group_.kernel) {
+  if (group_.usm.kind != UsmOperation::Kind::none) {
+    run_usm(queue);
+  } else if (group_.kernel) {
     launch(queue);
   } else if (group_.graph) {
     launch_graph(queue);
@@ -224,10 +236,28 @@ void CommandBody::fill_arguments(const ArgumentSlots& slots,
         arguments[i] = KernelArgument::of_local(slot.local_bytes);
         break;
       case ArgumentSlot::Kind::pointer:
-        arguments[i] = KernelArgument::of_allocation(slot.pointer);
+        arguments[i] = slot.usm ? KernelArgument::of_usm(slot.pointer)
+                                : KernelArgument::of_allocation(slot.pointer);
         break;
     }
   }
+}
+
+void CommandBody::run_usm(DeviceQueue& queue) {
+  const UsmOperation& usm = group_.usm;
+  TraceOpScope traced(TraceOp::Kind::copy_to_device, &queue, placement_->info().name, usm.bytes,
+                      name());
+  if (usm.kind == UsmOperation::Kind::copy) {
+    queue.usm_copy(usm.destination, usm.source, usm.bytes);
+    return;
+  }
+  if (queue.usm_fill(usm.destination, usm.pattern.data(), usm.pattern.size(), usm.bytes)) return;
+  // No native fill for this pattern: a filled host block, copied (run() waits for it).
+  std::vector<std::byte> block(usm.bytes);
+  for (std::size_t at = 0; at < usm.bytes; at += usm.pattern.size())
+    std::copy(usm.pattern.begin(), usm.pattern.end(), block.begin() + static_cast<std::ptrdiff_t>(at));
+  queue.usm_copy(usm.destination, block.data(), usm.bytes);
+  queue.wait();
 }
 
 void CommandBody::launch(DeviceQueue& queue) {

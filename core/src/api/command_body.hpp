@@ -10,7 +10,9 @@
 // need the host in the middle, device -> host and staged device -> device, are still waited
 // for). A checked kernel (KernelInfo::bounds_checked) always runs to the end (enqueue()
 // runs it): its check record is read back and a violation fails the task. A native task runs the implementation of its placement's backend
-// (DeviceQueue::enqueue_native); it can run on the devices that have one.
+// (DeviceQueue::enqueue_native); it can run on the devices that have one. A USM command
+// (memcpy, fill on device memory) runs on the group's device, to its end, like a kernel
+// with pointer arguments, which runs only there.
 // The body is named after `event`, its task's event (its label), which it keeps.
 // Thread-safety and ownership: see task_body.hpp. The runtime outlives every body (it
 // waits for all tasks before going).
@@ -51,7 +53,12 @@ class CommandBody final : public TaskBody, private InteropHandle::Memory {
   bool enqueue(DeviceQueue* queue) override;
 
  private:
-  bool runs_on_device() const { return group_.kernel || !group_.natives.empty() || group_.graph; }
+  bool runs_on_device() const {
+    return group_.kernel || !group_.natives.empty() || group_.graph ||
+           group_.usm.kind != UsmOperation::Kind::none;
+  }
+  // Kernels with pointer arguments and USM commands run on the group's device only.
+  bool bound_to_group_device() const;
   BufferAccess access_at(std::size_t requirement, LocationId location) const;
   // Throws an error naming the scheduler's missing call (place_task, the device queue) when
   // the body cannot run as it is.
@@ -64,6 +71,8 @@ class CommandBody final : public TaskBody, private InteropHandle::Memory {
   void start_work(DeviceQueue& queue);
   void launch(DeviceQueue& queue);
   void launch_graph(DeviceQueue& queue);
+  // The USM command (group_.usm), run to its end on `queue`.
+  void run_usm(DeviceQueue& queue);
   // The kernel arguments of `slots` on the placement (accessors: their allocations).
   void fill_arguments(const ArgumentSlots& slots, std::span<KernelArgument> arguments) const;
 

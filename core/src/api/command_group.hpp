@@ -31,7 +31,8 @@ struct ArgumentSlot {
   boost::container::small_vector<std::byte, 16> value;  // scalar: its bytes
   std::size_t requirement = 0;   // accessor: index into CommandGroup::requirements
   std::size_t local_bytes = 0;   // local
-  void* pointer = nullptr;       // pointer (USM style, from Buffer::device_pointer)
+  void* pointer = nullptr;       // pointer: USM, or from Buffer::device_pointer
+  bool usm = false;              // pointer: a USM address (KernelArgument::of_usm)
   // scalar from a GraphParameter: `value` is its value when submitted (refresh_parameters)
   std::shared_ptr<ParameterValue> parameter;
 };
@@ -55,6 +56,16 @@ struct GraphKernels {
   std::shared_ptr<const DeviceGraphKey> owner;
 };
 
+// A USM command (Handler::memcpy, memset, fill, copy) that runs on the group's device.
+// Copies between memory the host reaches run as host work instead.
+struct UsmOperation {
+  enum class Kind { none, copy, fill } kind = Kind::none;
+  void* destination = nullptr;
+  const void* source = nullptr;  // copy
+  std::size_t bytes = 0;
+  boost::container::small_vector<std::byte, 16> pattern;  // fill: one element's bytes
+};
+
 struct CommandGroup {
   std::weak_ptr<RuntimeState> runtime;
   Device* device = nullptr;  // the queue's device (native tasks: the one chosen for them)
@@ -69,6 +80,14 @@ struct CommandGroup {
   std::string native_name;  // a native task: its name (non-empty) and implementations
   std::vector<NativeImplementation> natives;
   std::shared_ptr<const GraphKernels> graph;  // a replayed graph: its kernels, in order
+  UsmOperation usm;
+  // The command's name (tasks, traces) for commands that are not kernels, host tasks or
+  // native tasks: "memcpy", "fill", "copy", "update_host"; nullptr otherwise.
+  const char* command = nullptr;
+
+  bool has_command() const {
+    return kernel || has_host_task || !natives.empty() || usm.kind != UsmOperation::Kind::none;
+  }
 };
 
 }  // namespace plexus::detail

@@ -1,5 +1,6 @@
 #include "plexus/handler.hpp"
 
+#include <cstring>
 #include <memory>
 
 #include "bundle_state.hpp"
@@ -11,6 +12,7 @@
 #include "plexus/error.hpp"
 #include "plexus/warn_once.hpp"
 #include "runtime_state.hpp"
+#include "usm_registry.hpp"
 
 namespace plexus {
 
@@ -43,12 +45,16 @@ void Handler::depends_on(const Event& event) {
   if (event.task_event()) group_->dependencies.push_back(event.task_event());
 }
 
-void Handler::begin_kernel(const Kernel& kernel, const NdRange& range) {
-  if (group_->kernel || group_->has_host_task || !group_->natives.empty()) {
+void Handler::check_no_command(const std::string& what) const {
+  if (group_->has_command())
     throw error(error_category::invalid_argument,
-                "a command group holds one command; kernel '" + kernel.name() +
-                    "' follows another parallel_for, host_task or native_task in the same submit");
-  }
+                "a command group holds one command; " + what +
+                    " follows another command (parallel_for, host_task, native_task, memcpy, "
+                    "memset, fill, copy or update_host) in the same submit");
+}
+
+void Handler::begin_kernel(const Kernel& kernel, const NdRange& range) {
+  check_no_command("kernel '" + kernel.name() + "'");
   auto what = [&kernel] { return "kernel '" + kernel.name() + "'"; };  // for errors only
   if (kernel.bundle()->runtime.owner_before(group_->runtime) ||
       group_->runtime.owner_before(kernel.bundle()->runtime)) {
@@ -164,10 +170,118 @@ void Handler::add_local(std::size_t bytes) {
 void Handler::add_pointer(void* pointer) {
   const KernelArgInfo& parameter = next_parameter(*group_);
   if (!is_pointer(parameter.kind)) wrong_argument(*group_, parameter, "a pointer");
+  const auto where = [&] {
+    return "kernel '" + group_->kernel->name() + "', argument " +
+           std::to_string(group_->arguments.size() + 1) + " ('" + parameter.name + "'): ";
+  };
+  const auto runtime = detail::RuntimeState::lock(group_->runtime, "a queue");
+  const auto found = runtime->usm.find(pointer);
+  if (!found)
+    throw error(error_category::invalid_argument,
+                where() + "the pointer " + detail::address_text(pointer) +
+                    " is not USM memory of this runtime (malloc_device, malloc_host, "
+                    "malloc_shared) nor a Buffer's device_pointer: freed already, plain host "
+                    "memory, or of another runtime");
+  if (!found->usable_on(*group_->device))
+    throw error(error_category::invalid_argument,
+                where() + "the pointer " + detail::address_text(pointer) + " is " +
+                    (found->buffer ? std::string("a buffer's device_pointer")
+                                   : "a USM " + std::string(to_string(found->kind)) +
+                                         " allocation") +
+                    " of device '" + found->device->info().name + "'; the kernel runs on device '" +
+                    group_->device->info().name + "'");
   detail::ArgumentSlot slot;
   slot.kind = detail::ArgumentSlot::Kind::pointer;
   slot.pointer = pointer;
+  slot.usm = !found->buffer;
   group_->arguments.push_back(std::move(slot));
+}
+
+namespace {
+
+// Checks one pointer of a USM command: true when the host reaches the memory (USM host or
+// shared, memory of a host-sharing device, or memory the runtime does not know, taken as
+// plain host memory); false for device memory of the group's device.
+bool check_usm_operand(const detail::CommandGroup& group, const detail::RuntimeState& runtime,
+                       const void* pointer, std::size_t bytes, const char* command,
+                       const char* role) {
+  const std::string what = std::string(command) + " of " + std::to_string(bytes) + " bytes: the " +
+                           role + " " + detail::address_text(pointer);
+  if (!pointer) throw error(error_category::invalid_argument, what + " is null");
+  const auto found = runtime.usm.find(pointer);
+  if (!found) return true;
+  if (found->buffer)
+    throw error(error_category::invalid_argument,
+                what + " is a Buffer's device_pointer; use an accessor's copy or fill instead");
+  const std::size_t offset =
+      static_cast<const std::byte*>(pointer) - static_cast<const std::byte*>(found->base);
+  if (bytes > found->bytes - offset)
+    throw error(error_category::invalid_argument,
+                what + " is " + std::to_string(offset) + " bytes into a USM " +
+                    std::string(to_string(found->kind)) + " allocation of " +
+                    std::to_string(found->bytes) + " bytes: the range runs past its end");
+  if (found->host_accessible()) return true;
+  if (found->device != group.device)
+    throw error(error_category::invalid_argument,
+                what + " is a USM device allocation of device '" + found->device->info().name +
+                    "', not of this queue's device '" + group.device->info().name + "'");
+  return false;
+}
+
+}  // namespace
+
+void Handler::memcpy(void* destination, const void* source, std::size_t bytes) {
+  check_no_command("memcpy");
+  if (bytes == 0) return;
+  const auto runtime = detail::RuntimeState::lock(group_->runtime, "a queue");
+  const bool host_destination =
+      check_usm_operand(*group_, *runtime, destination, bytes, "memcpy", "destination");
+  const bool host_source = check_usm_operand(*group_, *runtime, source, bytes, "memcpy", "source");
+  group_->command = "memcpy";
+  if (host_destination && host_source) {
+    group_->host_work = [destination, source, bytes] { std::memmove(destination, source, bytes); };
+    group_->has_host_task = true;
+    return;
+  }
+  group_->usm.kind = detail::UsmOperation::Kind::copy;
+  group_->usm.destination = destination;
+  group_->usm.source = source;
+  group_->usm.bytes = bytes;
+}
+
+void Handler::memset(void* pointer, int value, std::size_t bytes) {
+  const auto byte = static_cast<unsigned char>(value);
+  fill_usm(pointer, &byte, 1, bytes);
+  if (group_->command) group_->command = "memset";
+}
+
+void Handler::fill_usm(void* pointer, const void* pattern, std::size_t pattern_size,
+                       std::size_t count) {
+  check_no_command("fill");
+  if (count == 0) return;
+  const std::size_t bytes = pattern_size * count;
+  const auto runtime = detail::RuntimeState::lock(group_->runtime, "a queue");
+  const bool host = check_usm_operand(*group_, *runtime, pointer, bytes, "fill", "destination");
+  group_->command = "fill";
+  const auto* first = static_cast<const std::byte*>(pattern);
+  if (host) {
+    std::vector<std::byte> element(first, first + pattern_size);
+    group_->host_work = [pointer, element = std::move(element), count] {
+      auto* to = static_cast<std::byte*>(pointer);
+      if (element.size() == 1) {
+        std::memset(to, std::to_integer<int>(element[0]), count);
+        return;
+      }
+      for (std::size_t i = 0; i < count; ++i)
+        std::memcpy(to + i * element.size(), element.data(), element.size());
+    };
+    group_->has_host_task = true;
+    return;
+  }
+  group_->usm.kind = detail::UsmOperation::Kind::fill;
+  group_->usm.destination = pointer;
+  group_->usm.bytes = bytes;
+  group_->usm.pattern.assign(first, first + pattern_size);
 }
 
 void Handler::end_kernel() {
@@ -185,11 +299,7 @@ void Handler::end_kernel() {
 }
 
 void Handler::native_task(std::string name, std::vector<NativeImplementation> implementations) {
-  if (group_->kernel || group_->has_host_task || !group_->natives.empty()) {
-    throw error(error_category::invalid_argument,
-                "a command group holds one command; native task '" + name +
-                    "' follows another parallel_for, host_task or native_task in the same submit");
-  }
+  check_no_command("native task '" + name + "'");
   const auto runtime = detail::RuntimeState::lock(group_->runtime, "a queue");
   group_->device = detail::native_task_device(name, implementations, *group_->device,
                                               group_->device_bound, runtime->devices);
@@ -198,11 +308,7 @@ void Handler::native_task(std::string name, std::vector<NativeImplementation> im
 }
 
 void Handler::set_host_task(std::function<void()> work) {
-  if (group_->kernel || group_->has_host_task || !group_->natives.empty()) {
-    throw error(error_category::invalid_argument,
-                "a command group holds one command; host_task follows another parallel_for, "
-                "host_task or native_task in the same submit");
-  }
+  check_no_command("host_task");
   if (!work) throw error(error_category::invalid_argument, "host_task: the work is empty");
   group_->host_work = std::move(work);
   group_->has_host_task = true;

@@ -34,7 +34,8 @@ Event Queue::end_group(Handler& handler) {
   auto runtime = detail::RuntimeState::lock(state_->runtime, "a queue");
   Scheduler& scheduler = runtime->scheduler();  // throws before anything is recorded
   detail::CommandGroup& group = *handler.group_;  // moved into the body (or held) below
-  std::string name = group.kernel               ? "kernel " + group.kernel->name()
+  std::string name = group.command              ? std::string(group.command)
+                     : group.kernel             ? "kernel " + group.kernel->name()
                      : !group.natives.empty()   ? "native task " + group.native_name
                      : group.has_host_task      ? std::string("host task")
                                                 : std::string("barrier");

@@ -182,6 +182,9 @@ bool RuntimeState::shutdown() noexcept {
   }
   staging.clear();
   device_graphs.clear();
+  if (const std::size_t left = usm.release_all())
+    logger().debug("runtime shutdown: freed {} USM allocation(s) the application did not free",
+                   left);
   if (components->memory())
     logger().debug("plexus memory report: {}", describe(memory_stats(), *this));
   try {

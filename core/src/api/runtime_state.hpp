@@ -28,6 +28,7 @@
 #include "staged_copy.hpp"
 #include "staging_pool.hpp"
 #include "trace/tracer.hpp"
+#include "usm_registry.hpp"
 
 namespace plexus::detail {
 
@@ -58,6 +59,7 @@ class RuntimeState {
   StagingPool staging;  // host memory of staged copies; emptied by shutdown() (and first
                         // destroyed: declared after the components owning the devices)
   DeviceGraphCache device_graphs;  // replayed command graphs; emptied by shutdown()
+  UsmRegistry usm;  // USM allocations (plexus/usm.hpp); what is left is freed by shutdown()
 
   // The configured components, or plexus::error(config) saying how to select one.
   Scheduler& scheduler() const;

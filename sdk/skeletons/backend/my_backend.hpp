@@ -39,6 +39,13 @@ class MyDevice final : public plexus::Device {
   // (your context, queue and device as NativeHandle::of(handle)), and return
   // plexus::NativeHandle::of(static_cast<my_mem_t>(allocation)) from native_memory().
   std::string_view native_backend() const override { return {}; }
+
+  // USM (plexus/usm.hpp; sdk/README.md "USM in a backend"), optional per kind: the
+  // defaults support none (malloc_* then fails with plexus::error(unsupported) naming this
+  // device). TODO where your driver has unified memory: return true for the kinds you
+  // allocate, allocate_usm returning real addresses, deallocate_usm freeing them; and
+  // DeviceQueue::usm_copy (usm_fill optional) in your queue.
+  bool supports_usm(plexus::UsmKind) const override { return false; }
   plexus::NativeHandle native_memory(void* allocation) const override {
     return plexus::NativeHandle::of(allocation);  // TODO: your memory handle type
   }
