@@ -85,6 +85,35 @@ Queue Runtime::queue(Device& device, QueueOrder order) {
   return Queue(std::move(queue));
 }
 
+namespace {
+
+std::string device_list(const std::vector<Device*>& devices) {
+  if (devices.empty()) return "none (`plexus info` lists the backends and why each is unavailable)";
+  std::string text;
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(i) + ": '" + devices[i]->info().name + "' (" +
+            std::string(to_string(devices[i]->info().type)) + ")";
+  return text;
+}
+
+}  // namespace
+
+Queue Runtime::queue(DeviceType type, QueueOrder order) {
+  for (Device* device : state_->devices)
+    if (device->info().type == type) return queue(*device, order);
+  throw error(error_category::unsupported, "queue: no " + std::string(to_string(type)) +
+                                               " device; the runtime's devices: " +
+                                               device_list(state_->devices));
+}
+
+Queue Runtime::queue(std::size_t index, QueueOrder order) {
+  if (index >= state_->devices.size())
+    throw error(error_category::invalid_argument,
+                "queue(" + std::to_string(index) + "): no device " + std::to_string(index) +
+                    "; the runtime's devices: " + device_list(state_->devices));
+  return queue(*state_->devices[index], order);
+}
+
 ProgramCacheStats Runtime::program_cache_stats() const {
   return {state_->programs.program_stats(), state_->programs.module_stats(),
           state_->programs.fusion_stats(), state_->programs.bundle_stats()};

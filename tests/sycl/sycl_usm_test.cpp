@@ -228,7 +228,7 @@ TEST_CASE("USM on a CUDA device: the three kinds and a kernel over managed memor
     WARN("skipped: no CUDA device here (no driver or no GPU; `plexus info` says which)");
     return;
   }
-  plexus::Queue q = rt->queue(*rt->devices().front());
+  plexus::Queue q = rt->queue(plexus::DeviceType::gpu);
   CHECK(q.device().supports_usm(plexus::UsmKind::device));
   CHECK(q.device().supports_usm(plexus::UsmKind::host));
   const plexus::KernelBundle bundle = rt->build(add_one_source, plexus::test::sycl_properties());

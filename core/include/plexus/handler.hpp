@@ -119,6 +119,43 @@ class PLEXUS_API Handler {
     memcpy(destination, source, count * sizeof(T));
   }
 
+  // Buffer commands (SYCL's handler::copy, fill and update_host), each the group's one
+  // command, on accessors made in this group. They run on a host thread once the
+  // accessors' ranges are valid on the host (the memory model moves the data there, as for
+  // a host task); what they write is then valid on the host only. Elements go in row-major
+  // order of the accessor's range (last dimension fastest).
+  //   copy(accessor, pointer): the range's elements into `destination`, contiguous;
+  //   copy(pointer, accessor): `source`'s elements into the range;
+  //   copy(accessor, accessor): element by element, the destination's range at least as
+  //     large as the source's;
+  //   fill(accessor, value): every element of the range;
+  //   update_host(accessor): only makes the range valid on the host.
+  // Errors (invalid_argument, naming the command): an accessor of another group, a source
+  // accessor in discard_write mode (its contents are undefined) or a destination in read
+  // mode, a null pointer, a destination range smaller than the source's.
+  template <class T, int Dims>
+  void copy(const Accessor<T, Dims>& source, T* destination) {
+    copy_buffer(source.handler(), source.requirement_index(), nullptr, 0, destination, nullptr);
+  }
+  template <class T, int Dims>
+  void copy(const T* source, const Accessor<T, Dims>& destination) {
+    copy_buffer(nullptr, 0, destination.handler(), destination.requirement_index(), nullptr,
+                source);
+  }
+  template <class T, int SourceDims, int DestinationDims>
+  void copy(const Accessor<T, SourceDims>& source, const Accessor<T, DestinationDims>& destination) {
+    copy_buffer(source.handler(), source.requirement_index(), destination.handler(),
+                destination.requirement_index(), nullptr, nullptr);
+  }
+  template <class T, int Dims>
+  void fill(const Accessor<T, Dims>& destination, const std::type_identity_t<T>& value) {
+    fill_buffer(destination.handler(), destination.requirement_index(), &value, sizeof(T));
+  }
+  template <class T, int Dims>
+  void update_host(const Accessor<T, Dims>& accessor) {
+    update_host(accessor.handler(), accessor.requirement_index());
+  }
+
   void depends_on(const Event& event);
 
   // Used by Accessor: registers an access; returns its index in this group.
@@ -136,6 +173,14 @@ class PLEXUS_API Handler {
   void add_local(std::size_t bytes);
   void add_pointer(void* pointer);
   void fill_usm(void* pointer, const void* pattern, std::size_t pattern_size, std::size_t count);
+  // Buffer commands (handler_buffer_commands.cpp): requirement indices of this group's
+  // accessors (owner: the accessor's handler); a null owner means the host pointer instead.
+  void copy_buffer(const Handler* source_owner, std::size_t source,
+                   const Handler* destination_owner, std::size_t destination,
+                   void* host_destination, const void* host_source);
+  void fill_buffer(const Handler* owner, std::size_t requirement, const void* value,
+                   std::size_t size);
+  void update_host(const Handler* owner, std::size_t requirement);
   // Throws invalid_argument when the group already holds a command (`what` is the new one).
   void check_no_command(const std::string& what) const;
   void add_parameter(const std::shared_ptr<detail::ParameterValue>& value, std::size_t size,

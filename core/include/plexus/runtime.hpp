@@ -5,6 +5,7 @@
 // Application API (queue.hpp, buffer.hpp, kernel_bundle.hpp; plexus/plexus.hpp has all):
 //   plexus::Runtime rt;                      // or Runtime(Config)
 //   plexus::Queue q = rt.queue();            // first device; rt.queue(device, order)
+//   plexus::Queue g = rt.queue(plexus::DeviceType::gpu);   // or rt.queue(1): by index
 //   plexus::KernelBundle b = rt.build(source, "-DN=4");   // program cache: one build per key
 //   plexus::MemoryStats s = rt.memory_report();            // copies/bytes per direction, ...
 //
@@ -82,6 +83,12 @@ class PLEXUS_API Runtime {
   // A queue on the first device (in order), or on `device` (one of devices()).
   Queue queue();
   Queue queue(Device& device, QueueOrder order = QueueOrder::in_order);
+  // A queue on the first device of `type` (gpu, cpu, accelerator), in devices() order, or
+  // on devices()[index]. No such device: plexus::error(unsupported) for a type,
+  // invalid_argument for an index, each listing the devices there are (name and type).
+  Queue queue(DeviceType type, QueueOrder order = QueueOrder::in_order);
+  Queue queue(std::size_t index, QueueOrder order = QueueOrder::in_order);
+
   // Builds OpenCL C `source` with `options` (space-separated, e.g. "-DN=4 -cl-std=CL2.0")
   // for every device whose formats the compiler produces (the first such format of each),
   // through the in-memory program cache (one build per key across threads; waiters share
