@@ -6,6 +6,7 @@
 #include "cuda_context.hpp"
 #include "cuda_device.hpp"
 #include "cuda_queue.hpp"
+#include "plexus/copy_validation.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
 
@@ -52,9 +53,7 @@ void CudaDevice::deallocate_usm(UsmKind kind, void* pointer) noexcept {
 void CudaQueue::usm_copy(void* destination, const void* source, std::size_t bytes) {
   const std::string what = "USM copy of " + std::to_string(bytes) + " bytes on CUDA device '" +
                            device_.info().name + "'";
-  if (!destination || !source)
-    throw error(error_category::invalid_argument,
-                what + ": a null " + (destination ? "source" : "destination"));
+  validate_usm_copy(destination, source, what);
   if (bytes == 0) return;
   const CudaDriver& driver = device_.driver();
   launcher_->drain();
@@ -68,10 +67,7 @@ bool CudaQueue::usm_fill(void* destination, const void* pattern, std::size_t pat
                          std::size_t bytes) {
   const std::string what = "USM fill of " + std::to_string(bytes) + " bytes on CUDA device '" +
                            device_.info().name + "'";
-  if (!destination || !pattern || pattern_size == 0 || bytes % pattern_size != 0)
-    throw error(error_category::invalid_argument,
-                what + ": null pointers, or not a whole number of " +
-                    std::to_string(pattern_size) + "-byte patterns");
+  validate_usm_fill(destination, pattern, pattern_size, bytes, what);
   if (bytes == 0) return true;
   const auto address = reinterpret_cast<CUdeviceptr>(destination);
   // The widest word (4, 2 or 1 bytes) that divides the pattern and aligns the address.

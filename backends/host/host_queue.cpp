@@ -45,23 +45,16 @@ void HostQueue::copy_to_host(void* host_base, const void* allocation, const Copy
 }
 
 void HostQueue::usm_copy(void* destination, const void* source, std::size_t bytes) {
-  if (bytes == 0) return;
-  if (!destination || !source)
-    throw error(error_category::invalid_argument,
-                "USM copy of " + std::to_string(bytes) + " bytes on '" + device_.info().name +
-                    "': a null " + (destination ? "source" : "destination"));
-  if (failure_) return;
+  validate_usm_copy(destination, source, "USM copy on '" + device_.info().name + "'");
+  if (bytes == 0 || failure_) return;
   HostTiming::Scope timed(timing_.get());
   std::memmove(destination, source, bytes);
 }
 
 bool HostQueue::usm_fill(void* destination, const void* pattern, std::size_t pattern_size,
                          std::size_t bytes) {
-  if (!destination || !pattern || pattern_size == 0 || bytes % pattern_size != 0)
-    throw error(error_category::invalid_argument,
-                "USM fill on '" + device_.info().name + "': " + std::to_string(bytes) +
-                    " bytes with a pattern of " + std::to_string(pattern_size) +
-                    " bytes (null pointers, or not a whole number of patterns)");
+  validate_usm_fill(destination, pattern, pattern_size, bytes,
+                    "USM fill on '" + device_.info().name + "'");
   if (failure_) return true;
   HostTiming::Scope timed(timing_.get());
   auto* to = static_cast<std::byte*>(destination);

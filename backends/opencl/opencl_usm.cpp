@@ -6,6 +6,7 @@
 
 #include "opencl_device.hpp"
 #include "opencl_queue.hpp"
+#include "plexus/copy_validation.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
 
@@ -66,9 +67,7 @@ void OpenclDevice::deallocate_usm(UsmKind, void* pointer) noexcept {
 void OpenclQueue::usm_copy(void* destination, const void* source, std::size_t bytes) {
   const std::string what = "USM copy of " + std::to_string(bytes) + " bytes on OpenCL device '" +
                            device_.info().name + "'";
-  if (!destination || !source)
-    throw error(error_category::invalid_argument,
-                what + ": a null " + (destination ? "source" : "destination"));
+  validate_usm_copy(destination, source, what);
   if (bytes == 0 || !failure_.empty()) return;
   cl_event event = nullptr;
   check(clEnqueueSVMMemcpy(queue_.get(), CL_FALSE, destination, source, bytes, 0, nullptr, &event),
@@ -80,10 +79,7 @@ bool OpenclQueue::usm_fill(void* destination, const void* pattern, std::size_t p
                            std::size_t bytes) {
   const std::string what = "USM fill of " + std::to_string(bytes) + " bytes on OpenCL device '" +
                            device_.info().name + "'";
-  if (!destination || !pattern || pattern_size == 0 || bytes % pattern_size != 0)
-    throw error(error_category::invalid_argument,
-                what + ": null pointers, or not a whole number of " +
-                    std::to_string(pattern_size) + "-byte patterns");
+  validate_usm_fill(destination, pattern, pattern_size, bytes, what);
   if (!std::has_single_bit(pattern_size) || pattern_size > 128 ||
       reinterpret_cast<std::uintptr_t>(destination) % pattern_size != 0)
     return false;  // clEnqueueSVMMemFill's limits

@@ -40,4 +40,19 @@ void validate_copy(const CopyLayout& layout, const void* allocation, const void*
            std::to_string(allocation_bytes) + " bytes");
 }
 
+void validate_usm_copy(void* destination, const void* source, const std::string& what) {
+  if (!destination || !source)
+    throw error(error_category::invalid_argument,
+                what + ": a null " + (destination ? "source" : "destination"));
+}
+
+void validate_usm_fill(void* destination, const void* pattern, std::size_t pattern_size,
+                       std::size_t bytes, const std::string& what) {
+  if (!destination || !pattern || pattern_size == 0 || bytes % pattern_size != 0)
+    throw error(error_category::invalid_argument,
+                what + ": " + std::to_string(bytes) + " bytes with a pattern of " +
+                    std::to_string(pattern_size) +
+                    " bytes (a null pointer, or not a whole number of patterns)");
+}
+
 }  // namespace plexus

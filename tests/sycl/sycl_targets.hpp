@@ -43,4 +43,9 @@ inline plexus::BuildProperties sycl_properties(std::vector<std::string> register
   return properties;
 }
 
+// `source` (SYCL) built for every device of `t`.
+inline plexus::KernelBundle build_sycl(const SyclTargets& t, const std::string& source) {
+  return t.runtime->build(source, sycl_properties());
+}
+
 }  // namespace plexus::test

@@ -14,6 +14,7 @@
 #include "sycl_targets.hpp"
 
 using plexus::error_category;
+using plexus::test::build_sycl;
 using plexus::test::require_error;
 
 namespace {
@@ -35,8 +36,7 @@ void add_one(int* data) {
 
 TEST_CASE("the seed's vec_add runs with malloc_device and memcpy on every device") {
   plexus::test::SyclTargets t = plexus::test::sycl_targets();
-  const plexus::KernelBundle bundle =
-      t.runtime->build(plexus::test::seed_vec_add_source(), plexus::test::sycl_properties());
+  const plexus::KernelBundle bundle = build_sycl(t, plexus::test::seed_vec_add_source());
   for (plexus::Device* device : t.devices) {
     DYNAMIC_SECTION(device->info().name) {
       plexus::Queue q = t.runtime->queue(*device);
@@ -104,8 +104,7 @@ TEST_CASE("memset, fill and copy on USM follow their event dependencies") {
 
 TEST_CASE("USM host and shared memory are used in place by the host and kernels") {
   plexus::test::SyclTargets t = plexus::test::sycl_targets();
-  const plexus::KernelBundle bundle =
-      t.runtime->build(add_one_source, plexus::test::sycl_properties());
+  const plexus::KernelBundle bundle = build_sycl(t, add_one_source);
   for (plexus::Device* device : t.devices) {
     for (const plexus::UsmKind kind : {plexus::UsmKind::host, plexus::UsmKind::shared}) {
       DYNAMIC_SECTION(device->info().name << ": " << plexus::to_string(kind)) {
@@ -130,8 +129,7 @@ TEST_CASE("USM host and shared memory are used in place by the host and kernels"
 
 TEST_CASE("USM and buffers in one program: a kernel takes both") {
   plexus::test::SyclTargets t = plexus::test::sycl_targets();
-  const plexus::KernelBundle bundle =
-      t.runtime->build(plexus::test::seed_vec_add_source(), plexus::test::sycl_properties());
+  const plexus::KernelBundle bundle = build_sycl(t, plexus::test::seed_vec_add_source());
   for (plexus::Device* device : t.devices) {
     DYNAMIC_SECTION(device->info().name) {
       plexus::Queue q = t.runtime->queue(*device);
@@ -165,8 +163,7 @@ TEST_CASE("USM and buffers in one program: a kernel takes both") {
 
 TEST_CASE("pointers the runtime does not know, or of another device, are clear errors") {
   plexus::test::SyclTargets t = plexus::test::sycl_targets();
-  const plexus::KernelBundle bundle =
-      t.runtime->build(add_one_source, plexus::test::sycl_properties());
+  const plexus::KernelBundle bundle = build_sycl(t, add_one_source);
   plexus::Queue q = t.runtime->queue(*t.devices.front());
   const auto add_one = [&](plexus::Queue& queue, int* data) {
     queue.parallel_for(bundle.kernel("add_one"), plexus::Range{4}, data);

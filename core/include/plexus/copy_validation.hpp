@@ -1,5 +1,6 @@
 // validate_copy: the checks every backend makes on a DeviceQueue copy's CopyLayout, so that
-// a bad copy fails the same way on every device. Pure functions: thread-safe.
+// a bad copy fails the same way on every device; validate_usm_copy and validate_usm_fill
+// the same for DeviceQueue::usm_copy and usm_fill. Pure functions: thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -21,5 +22,11 @@ PLEXUS_API std::size_t copy_extent(const CopyLayout& layout);
 PLEXUS_API void validate_copy(const CopyLayout& layout, const void* allocation,
                               const void* host, std::size_t allocation_bytes,
                               const std::string& what);
+
+// Throw plexus::error(invalid_argument) "<what>: ..." for a null destination or source
+// (pattern), a pattern of 0 bytes, or `bytes` that are not a whole number of patterns.
+PLEXUS_API void validate_usm_copy(void* destination, const void* source, const std::string& what);
+PLEXUS_API void validate_usm_fill(void* destination, const void* pattern, std::size_t pattern_size,
+                                  std::size_t bytes, const std::string& what);
 
 }  // namespace plexus
