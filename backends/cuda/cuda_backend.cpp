@@ -26,8 +26,16 @@ std::string visible_devices_note() {
 
 }  // namespace
 
+namespace {
+std::string library_option(const ComponentOptions& options) {
+  return options.get<std::string>("library", default_library);
+}
+}  // namespace
+
+void CudaBackend::check_options(const ComponentOptions& options) { library_option(options); }
+
 CudaBackend::CudaBackend(PluginContext& context) {
-  const std::string library = context.options.get<std::string>("library", default_library);
+  const std::string library = library_option(context.options);
   try {
     driver_ = std::make_unique<CudaDriver>(library);
     status_ = discover();

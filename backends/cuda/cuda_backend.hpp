@@ -21,6 +21,8 @@ class CudaBackend final : public Backend {
  public:
   // Options: `library` (string): the driver library to dlopen, default "libcuda.so.1".
   explicit CudaBackend(PluginContext& context);
+  // Reads the options as the constructor does (plugin.hpp): for a table not selected.
+  static void check_options(const ComponentOptions& options);
   ~CudaBackend() override;
 
   BackendStatus status() const override { return status_; }

@@ -40,12 +40,20 @@ std::vector<std::vector<int>> split_cpus(const std::vector<int>& cpus, std::size
   return shares;
 }
 
+namespace {
+// [backends.host] devices and threads. Ranges (docs/configuration.md): each device has its
+// own threads, so both are bounded.
+std::pair<std::int64_t, std::int64_t> devices_and_threads(const ComponentOptions& options) {
+  return {options.get_in_range("devices", 1, 1, max_devices),
+          options.get_in_range("threads", 0, 0, max_threads)};  // threads 0: one per core
+}
+}  // namespace
+
+void HostBackend::check_options(const ComponentOptions& options) { devices_and_threads(options); }
+
 HostBackend::HostBackend(PluginContext& context) {
   install_kernel_fault_report();  // a kernel that faults is named before the process ends
-  const ComponentOptions& options = context.options;
-  // Ranges (docs/configuration.md): each device has its own threads, so both are bounded.
-  const std::int64_t devices = options.get_in_range("devices", 1, 1, max_devices);
-  const std::int64_t threads = options.get_in_range("threads", 0, 0, max_threads);  // 0: cores
+  const auto [devices, threads] = devices_and_threads(context.options);
   const std::vector<int> cpus = usable_cpus();
   if (static_cast<std::size_t>(devices) > cpus.size())
     logger().warn("host backend: {} devices over {} cores: devices share cores", devices,

@@ -28,6 +28,8 @@ constexpr std::int64_t max_threads = 1024;
 class HostBackend final : public Backend {
  public:
   explicit HostBackend(PluginContext& context);
+  // Reads the options as the constructor does (plugin.hpp): for a table not selected.
+  static void check_options(const ComponentOptions& options);
   ~HostBackend() override;
 
   BackendStatus status() const override;

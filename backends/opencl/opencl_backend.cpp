@@ -24,9 +24,20 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
 
 }  // namespace
 
+namespace {
+// [backends.opencl] platform (a name filter, "" for all) and share_context.
+std::pair<std::string, bool> platform_and_sharing(const ComponentOptions& options) {
+  return {options.get<std::string>("platform", ""), options.get<bool>("share_context", true)};
+}
+}  // namespace
+
+void OpenclBackend::check_options(const ComponentOptions& options) {
+  platform_and_sharing(options);
+}
+
 OpenclBackend::OpenclBackend(PluginContext& context) {
-  const std::string filter = context.options.get<std::string>("platform", "");
-  share_context_ = context.options.get<bool>("share_context", true);
+  const auto [filter, share] = platform_and_sharing(context.options);
+  share_context_ = share;
   std::string table = context.options.table_path();
   discover(filter, table.empty() ? "backends.opencl" : table);
   if (status_.available)

@@ -24,6 +24,8 @@ class OpenclBackend final : public Backend {
   // (bool, default true): the devices of a platform share one context (PlatformContext),
   // so that copies between them run on the devices; false: a context per device.
   explicit OpenclBackend(PluginContext& context);
+  // Reads the options as the constructor does (plugin.hpp): for a table not selected.
+  static void check_options(const ComponentOptions& options);
   ~OpenclBackend() override;
 
   BackendStatus status() const override { return status_; }

@@ -44,14 +44,57 @@ std::vector<std::string> shipped_backends() {
   return names;
 }
 
-// `[<kind>.<name>]` tables for implementations that are not installed: warnings (a typo in
-// the table's name would otherwise leave its options unread and unreported).
+bool is_selected(const Config& config, ComponentKind kind, const std::string& name) {
+  if (kind == ComponentKind::backend) {
+    const auto backends = config.selected_backends();
+    return std::find(backends.begin(), backends.end(), name) != backends.end();
+  }
+  return config.selected(kind) == name;
+}
+
+// `[<kind>.<name>]` of an installed implementation the config does not select: checked as
+// the component would read it, without creating it (PluginLibrary::check_options; a bad
+// value is a plexus::error(config) with file:line:col), its unknown keys warned about as a
+// selected component's are; a warning when the plugin declares no check.
+void check_unselected_options(const Config& config, ComponentKind kind, const std::string& name,
+                              const PluginListing& listing, std::vector<std::string>& warnings) {
+  const ComponentOptions options = config.options_for(kind, name);
+  if (options.keys().empty()) return;
+  const std::string not_checked =
+      config.origin_of(std::string(detail::config_table_name(kind)) + "." + name) +
+      ": the options of " + std::string(to_string(kind)) + " '" + name +
+      "' (not selected) are not checked: ";
+  std::shared_ptr<PluginLibrary> library;
+  try {
+    library = PluginLibrary::load(listing);
+  } catch (const error& failure) {  // not selected: its plugin failing to load stops nothing
+    warnings.push_back(not_checked + failure.what());
+    return;
+  }
+  if (!library->checks_options()) {
+    warnings.push_back(not_checked + "its plugin declares no option check");
+    return;
+  }
+  library->check_options(options);
+  for (const auto& unused : options.unused_keys()) {
+    warnings.push_back(unused + " is not an option of " + std::string(to_string(kind)) + " '" +
+                       name + "' (ignored)");
+  }
+}
+
+// `[<kind>.<name>]` tables of implementations that are not selected: checked when installed
+// (above), warnings when not (a typo in the table's name would otherwise leave its options
+// unread and unreported).
 void check_option_tables(const Config& config, const PluginRegistry& registry,
                          std::vector<std::string>& warnings) {
   for (ComponentKind kind : all_component_kinds) {
     const auto available = registry.names(kind);
     for (const auto& name : config.option_tables(kind)) {
-      if (registry.find(kind, name)) continue;
+      if (const PluginListing* listing = registry.find(kind, name)) {
+        if (!is_selected(config, kind, name))
+          check_unselected_options(config, kind, name, *listing, warnings);
+        continue;
+      }
       const std::string table =
           std::string(detail::config_table_name(kind)) + "." + name;
       std::string warning = config.origin_of(table) + ": [" + table + "] gives options to " +

@@ -19,6 +19,7 @@ class PluginLibrary::Impl {
   boost::dll::shared_library library;
   PluginListing listing;
   const plexus_plugin_descriptor* descriptor = nullptr;
+  void (*check_options)(const void*) = nullptr;  // nullptr: none, or an older descriptor
   std::string version, description, fingerprint;  // copied out of the plugin's memory
 };
 
@@ -81,7 +82,10 @@ std::shared_ptr<PluginLibrary> PluginLibrary::load(const PluginListing& listing)
                         std::to_string(PLEXUS_PLUGIN_ABI_VERSION) +
                         ": rebuild the plugin against this Plexus SDK");
   }
-  if (descriptor->descriptor_size != sizeof(plexus_plugin_descriptor)) {
+  // A plugin built before check_options was added has the shorter descriptor: loaded, with
+  // no option check.
+  if (descriptor->descriptor_size != sizeof(plexus_plugin_descriptor) &&
+      descriptor->descriptor_size != PLEXUS_PLUGIN_DESCRIPTOR_SIZE_WITHOUT_OPTIONS) {
     refuse(listing, "descriptor size " + std::to_string(descriptor->descriptor_size) +
                         " does not match this core's " +
                         std::to_string(sizeof(plexus_plugin_descriptor)));
@@ -98,6 +102,8 @@ std::shared_ptr<PluginLibrary> PluginLibrary::load(const PluginListing& listing)
   }
   if (!descriptor->create) refuse(listing, "descriptor has no factory");
   impl->descriptor = descriptor;
+  if (descriptor->descriptor_size == sizeof(plexus_plugin_descriptor))
+    impl->check_options = descriptor->check_options;
   impl->version = text_or_empty(descriptor->version);
   impl->description = text_or_empty(descriptor->description);
   impl->fingerprint = text_or_empty(descriptor->build_fingerprint);
@@ -111,6 +117,22 @@ const PluginListing& PluginLibrary::listing() const { return impl_->listing; }
 std::string PluginLibrary::version() const { return impl_->version; }
 std::string PluginLibrary::description() const { return impl_->description; }
 std::string PluginLibrary::build_fingerprint() const { return impl_->fingerprint; }
+
+bool PluginLibrary::checks_options() const { return impl_->check_options != nullptr; }
+
+void PluginLibrary::check_options(const ComponentOptions& options) const {
+  if (!impl_->check_options) return;
+  const std::string who = std::string(to_string(impl_->listing.kind)) + " '" +
+                          impl_->listing.name + "' (not selected; " +
+                          impl_->listing.path.string() + ")";
+  try {
+    impl_->check_options(&options);
+  } catch (const error& failure) {
+    throw error(failure.category(), who + ": " + failure.what());
+  } catch (const std::exception& failure) {
+    throw error(error_category::plugin, who + ": its option check failed: " + failure.what());
+  }
+}
 
 std::shared_ptr<Component> PluginLibrary::create(PluginContext& context) {
   void* raw = nullptr;

@@ -105,3 +105,87 @@ TEST_CASE("options that no component reads are warned about with their location"
              Contains("typo.toml:4:") && Contains("scheduler.inorder.wrokers") &&
                  Contains("is not an option of scheduler 'inorder'"));
 }
+
+// Issue 21 item 6: [scheduler.heft] while inorder is selected was never read, so its mistakes
+// went unreported. It is checked by heft's own option reading, without creating heft.
+TEST_CASE("options of an implementation that is not selected are checked as its own") {
+  const auto with_heft = [](const std::string& options) {
+    return plexus::Config::from_string(
+        "[scheduler]\nuse = \"inorder\"\n[scheduler.heft]\n" + options, "t.toml");
+  };
+  const std::string wrong_type = creation_error(with_heft("workers = \"x\"\n"), build_tree_registry());
+  CHECK_THAT(wrong_type, Contains("scheduler 'heft' (not selected") &&
+                             Contains("t.toml:4:11: option 'scheduler.heft.workers' must be an "
+                                      "integer, found string \"x\""));
+  const std::string out_of_range =
+      creation_error(with_heft("workers = 100000\n"), build_tree_registry());
+  CHECK_THAT(out_of_range, Contains("t.toml:4:11: option 'scheduler.heft.workers' must be "
+                                    "between 0 and 1024"));
+  CHECK_THAT(creation_error(with_heft("prior = \"nne\"\n"), build_tree_registry()),
+             Contains("t.toml:4:9: option 'scheduler.heft.prior' must be one of"));
+  {  // an unknown key: a warning with its place, as for a selected component
+    plexus::ComponentSet components(with_heft("wrokers = 4\n"), build_tree_registry());
+    REQUIRE(components.warnings().size() == 1);
+    CHECK_THAT(components.warnings()[0], Contains("t.toml:4:") &&
+                                             Contains("scheduler.heft.wrokers") &&
+                                             Contains("is not an option of scheduler 'heft'"));
+  }
+  {  // good options: nothing to say, and heft is not created
+    plexus::ComponentSet components(with_heft("workers = 2\nprior = \"none\"\n"),
+                                    build_tree_registry());
+    CHECK(components.warnings().empty());
+    CHECK(components.loaded(ComponentKind::scheduler)->name == "inorder");
+  }
+}
+
+TEST_CASE("tables not selected are checked: a scheduler's while dag runs, a backend's, a cache's, a compiler's") {
+  auto dag = plexus::Config::from_string(
+      "[scheduler]\nuse = \"dag\"\n[scheduler.dag]\nworkers = 1\n[scheduler.heft]\n"
+      "respect_queue_device = \"yes\"\n",
+      "t.toml");
+  CHECK_THAT(creation_error(dag, build_tree_registry()),
+             Contains("scheduler 'heft' (not selected") &&
+                 Contains("t.toml:6:24: option 'scheduler.heft.respect_queue_device' must be a "
+                          "boolean"));
+  auto backend = plexus::Config::from_string(
+      "[backends]\nuse = [\"host\"]\n[backends.opencl]\nshare_context = 1\n", "b.toml");
+  CHECK_THAT(creation_error(backend, build_tree_registry()),
+             Contains("backend 'opencl' (not selected") &&
+                 Contains("b.toml:4:17: option 'backends.opencl.share_context'"));
+  auto cache = plexus::Config::from_string(
+      "[scheduler]\nuse = \"inorder\"\n[cache.sqlite]\nbusy_timeout_ms = -5\n", "c.toml");
+  CHECK_THAT(creation_error(cache, build_tree_registry()),
+             Contains("cache 'sqlite' (not selected") &&
+                 Contains("c.toml:4:19: option 'cache.sqlite.busy_timeout_ms' must be between"));
+  auto compiler = plexus::Config::from_string(
+      "[scheduler]\nuse = \"inorder\"\n[compiler.process]\nchecks = \"bonds\"\n", "p.toml");
+  CHECK_THAT(creation_error(compiler, build_tree_registry()),
+             Contains("compiler 'process' (not selected") &&
+                 Contains("p.toml:4:10: option 'compiler.process.checks' must be one of"));
+}
+
+TEST_CASE("a table of an unselected plugin that cannot be checked is a warning, never an error") {
+  const auto registry_with = [](const std::string& test_case) {
+    return PluginRegistry({{plexus::test::build_plugin_dir(), "build tree"},
+                           {plexus::test::test_plugin_dir(test_case), "test plugins"}});
+  };
+  {  // no check_options: its table is not checked, and it is not created (its factory throws)
+    auto config = plexus::Config::from_string(
+        "[scheduler]\nuse = \"inorder\"\n[scheduler.throws]\nanything = 1\n", "t.toml");
+    plexus::ComponentSet components(config, registry_with("throws"));
+    REQUIRE(components.warnings().size() == 1);
+    CHECK_THAT(components.warnings()[0],
+               StartsWith("t.toml:3:1: the options of scheduler 'throws' (not selected) are not "
+                          "checked: its plugin declares no option check"));
+  }
+  {  // a plugin the loader refuses
+    auto config = plexus::Config::from_string(
+        "[scheduler]\nuse = \"inorder\"\n[scheduler.old_string_abi]\nx = 1\n", "t.toml");
+    plexus::ComponentSet components(config, registry_with("old-string-abi"));
+    REQUIRE(components.warnings().size() == 1);
+    CHECK_THAT(components.warnings()[0],
+               StartsWith("t.toml:3:1: the options of scheduler 'old_string_abi' (not "
+                          "selected) are not checked: ") &&
+                   Contains("libplexus_scheduler_old_string_abi.so"));
+  }
+}

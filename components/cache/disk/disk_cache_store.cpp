@@ -116,16 +116,41 @@ std::string iso_time(Clock::time_point time) {
 
 }  // namespace
 
+// [cache.disk]: the shared store options and its own (disk_cache_store.hpp).
+struct DiskCacheStore::Settings {
+  cache_codec::StoreOptions store;
+  bool sync = true;
+  std::chrono::minutes cleanup_interval{60};
+  std::string root;
+  std::vector<std::string> read_only_layers;
+};
+
+DiskCacheStore::Settings DiskCacheStore::read_settings(const ComponentOptions& options) {
+  Settings settings;
+  settings.store = cache_codec::read_store_options(options);
+  settings.sync = options.get<bool>("sync", true);
+  settings.cleanup_interval = std::chrono::minutes(
+      options.get_in_range("cleanup_interval_minutes", 60, 0, 525600, "minutes"));
+  settings.root = options.get<std::string>("root", "");
+  settings.read_only_layers = options.get<std::vector<std::string>>("read_only_layers", {});
+  return settings;
+}
+
+void DiskCacheStore::check_options(const ComponentOptions& options) { read_settings(options); }
+
 DiskCacheStore::DiskCacheStore(PluginContext& context)
-    : options_(cache_codec::read_store_options(context.options)),
-      sync_(context.options.get<bool>("sync", true)),
-      cleanup_interval_(context.options.get_in_range("cleanup_interval_minutes", 60, 0, 525600, "minutes")),
+    : DiskCacheStore(read_settings(context.options)) {}
+
+DiskCacheStore::DiskCacheStore(const Settings& settings)
+    : options_(settings.store),
+      sync_(settings.sync),
+      cleanup_interval_(settings.cleanup_interval),
       fallback_("cache/disk",
                 "set [cache.disk] root or PLEXUS_CACHE_DIR to a directory of your own that you can write "
                 "(a new or empty one, or one Plexus created)",
                 options_.max_bytes) {
-  const std::string root = context.options.get<std::string>("root", "");
-  for (const auto& layer : context.options.get<std::vector<std::string>>("read_only_layers", {})) {
+  const std::string& root = settings.root;
+  for (const auto& layer : settings.read_only_layers) {
     fs::path dir = fs::absolute(layer);
     std::error_code ec;
     if (fs::exists(dir, ec)) cache_codec::check_shared_dir(dir, "read-only cache layer");

@@ -82,6 +82,8 @@ namespace plexus::disk_cache {
 class DiskCacheStore final : public CacheStore {
  public:
   explicit DiskCacheStore(PluginContext& context);
+  // Reads the options as the constructor does (plugin.hpp): for a table not selected.
+  static void check_options(const ComponentOptions& options);
   ~DiskCacheStore() override;
 
   std::optional<std::vector<std::byte>> load(const CacheKey& key) override;
@@ -96,6 +98,9 @@ class DiskCacheStore final : public CacheStore {
   std::vector<std::pair<std::string, std::string>> describe() const override;
 
  private:
+  struct Settings;  // the [cache.disk] options, read once (read_settings)
+  static Settings read_settings(const ComponentOptions& options);
+  explicit DiskCacheStore(const Settings& settings);
   struct Counters {
     std::int64_t bytes = 0;
     std::uint64_t hits = 0, misses = 0, stores = 0, evictions = 0;

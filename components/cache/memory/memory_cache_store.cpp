@@ -2,9 +2,16 @@
 
 namespace plexus::memory_cache {
 
+namespace {
+std::uint64_t max_bytes_option(const ComponentOptions& options) {
+  return static_cast<std::uint64_t>(options.get_non_negative("max_bytes", std::int64_t{256} << 20));
+}
+}  // namespace
+
 MemoryCacheStore::MemoryCacheStore(PluginContext& context)
-    : entries_(static_cast<std::uint64_t>(
-          context.options.get_non_negative("max_bytes", std::int64_t{256} << 20))) {}
+    : entries_(max_bytes_option(context.options)) {}
+
+void MemoryCacheStore::check_options(const ComponentOptions& options) { max_bytes_option(options); }
 
 CacheVerifyReport MemoryCacheStore::verify() {
   const std::uint64_t count = entries_.stats().entries;

@@ -15,6 +15,8 @@ namespace plexus::memory_cache {
 class MemoryCacheStore final : public CacheStore {
  public:
   explicit MemoryCacheStore(PluginContext& context);
+  // Reads the options as the constructor does (plugin.hpp): for a table not selected.
+  static void check_options(const ComponentOptions& options);
 
   std::optional<std::vector<std::byte>> load(const CacheKey& key) override { return entries_.load(key); }
   void store(const CacheKey& key, std::span<const std::byte> value) override { entries_.store(key, value); }

@@ -41,14 +41,35 @@ CREATE TABLE IF NOT EXISTS counters(name TEXT PRIMARY KEY, value INTEGER NOT NUL
 
 }  // namespace
 
+// [cache.sqlite]: the shared store options and its own (sqlite_cache_store.hpp).
+struct SqliteCacheStore::Settings {
+  cache_codec::StoreOptions store;
+  int busy_timeout_ms = 30000;
+  std::string path;
+};
+
+SqliteCacheStore::Settings SqliteCacheStore::read_settings(const ComponentOptions& options) {
+  Settings settings;
+  settings.store = cache_codec::read_store_options(options);
+  settings.busy_timeout_ms =
+      static_cast<int>(options.get_in_range("busy_timeout_ms", 30000, 0, 3600000, "ms"));
+  settings.path = options.get<std::string>("path", "");
+  return settings;
+}
+
+void SqliteCacheStore::check_options(const ComponentOptions& options) { read_settings(options); }
+
 SqliteCacheStore::SqliteCacheStore(PluginContext& context)
-    : options_(cache_codec::read_store_options(context.options)),
-      busy_timeout_ms_(static_cast<int>(context.options.get_in_range("busy_timeout_ms", 30000, 0, 3600000, "ms"))),
+    : SqliteCacheStore(read_settings(context.options)) {}
+
+SqliteCacheStore::SqliteCacheStore(const Settings& settings)
+    : options_(settings.store),
+      busy_timeout_ms_(settings.busy_timeout_ms),
       fallback_("cache/sqlite",
                 "set [cache.sqlite] path (or PLEXUS_CACHE_DIR) to a file in a directory of your own that "
                 "you can write",
                 options_.max_bytes) {
-  const std::string path = context.options.get<std::string>("path", "");
+  const std::string& path = settings.path;
   try {
     path_ = fs::absolute(path.empty() ? cache_codec::default_root() / "plexus-cache.sqlite" : fs::path(path));
   } catch (const error& failure) {

@@ -55,6 +55,8 @@ namespace plexus::sqlite_cache {
 class SqliteCacheStore final : public CacheStore {
  public:
   explicit SqliteCacheStore(PluginContext& context);
+  // Reads the options as the constructor does (plugin.hpp): for a table not selected.
+  static void check_options(const ComponentOptions& options);
   ~SqliteCacheStore() override;
 
   std::optional<std::vector<std::byte>> load(const CacheKey& key) override;
@@ -69,6 +71,9 @@ class SqliteCacheStore final : public CacheStore {
   std::vector<std::pair<std::string, std::string>> describe() const override;
 
  private:
+  struct Settings;  // the [cache.sqlite] options, read once (read_settings)
+  static Settings read_settings(const ComponentOptions& options);
+  explicit SqliteCacheStore(const Settings& settings);
   using StoreMode = cache_codec::StoreMode;
   void open_locked();
   bool open_read_only_locked();

@@ -93,22 +93,51 @@ FrontendLimits frontend_limits(const ComponentOptions& options) {
 
 }  // namespace
 
+// [compiler.clang]: every option the component reads (clang_compiler.hpp).
+struct ClangCompiler::Settings {
+  std::string resource_dir;
+  std::string libclc_dir;
+  std::string host_device_library;
+  FrontendLimits limits;
+  bool frontend_cache = true;
+  bool binary_cache = true;
+  bool bounds_checks = false;
+  bool direct_cache = true;
+};
+
+ClangCompiler::Settings ClangCompiler::read_settings(const ComponentOptions& options) {
+  Settings settings;
+  settings.resource_dir =
+      options.get_or_env("resource_dir", "PLEXUS_CLANG_RESOURCE_DIR", PLEXUS_CLANG_RESOURCE_DIR);
+  settings.libclc_dir = options.get_or_env("libclc_dir", "PLEXUS_LIBCLC_DIR", PLEXUS_LIBCLC_DIR);
+  settings.host_device_library = compiler_shared::host_device_library(options);
+  settings.limits = frontend_limits(options);
+  settings.frontend_cache = options.get<bool>("frontend_cache", true);
+  settings.binary_cache = options.get<bool>("binary_cache", true);
+  settings.bounds_checks = compiler_shared::bounds_checks_enabled(options);
+  settings.direct_cache = options.get<bool>("direct_cache", true);
+  return settings;
+}
+
+void ClangCompiler::check_options(const ComponentOptions& options) { read_settings(options); }
+
 ClangCompiler::ClangCompiler(PluginContext& context)
-    : resource_dir_(context.options.get_or_env("resource_dir", "PLEXUS_CLANG_RESOURCE_DIR",
-                                               PLEXUS_CLANG_RESOURCE_DIR)),
-      libclc_dir_(context.options.get_or_env("libclc_dir", "PLEXUS_LIBCLC_DIR", PLEXUS_LIBCLC_DIR)),
-      host_device_library_(compiler_shared::host_device_library(context.options)),
+    : ClangCompiler(context, read_settings(context.options)) {}
+
+ClangCompiler::ClangCompiler(PluginContext& context, const Settings& settings)
+    : resource_dir_(settings.resource_dir),
+      libclc_dir_(settings.libclc_dir),
+      host_device_library_(settings.host_device_library),
       libraries_(std::make_unique<DeviceLibraries>()),
-      frontend_(std::make_unique<Frontend>(resource_dir_, frontend_limits(context.options))),
-      emitter_(std::make_unique<TargetEmitter>(*libraries_, libclc_dir_, host_device_library_)) {
+      frontend_(std::make_unique<Frontend>(resource_dir_, settings.limits)),
+      emitter_(std::make_unique<TargetEmitter>(*libraries_, libclc_dir_, host_device_library_)),
+      binary_cache_(settings.binary_cache),
+      bounds_checks_(settings.bounds_checks) {
   TargetEmitter::initialize_llvm_targets();
-  const bool use_cache = context.options.get<bool>("frontend_cache", true);
-  binary_cache_ = context.options.get<bool>("binary_cache", true);
-  bounds_checks_ = compiler_shared::bounds_checks_enabled(context.options);
+  const bool use_cache = settings.frontend_cache;
   if (CacheStore* store = context.components.cache(); store && use_cache) {
     cache_ = std::make_unique<FrontendCache>(*store, component_version);
-    if (context.options.get<bool>("direct_cache", true))
-      direct_ = std::make_unique<DirectCache>(*cache_);
+    if (settings.direct_cache) direct_ = std::make_unique<DirectCache>(*cache_);
   }
   logger().debug("compiler clang: resource_dir {}, libclc_dir {}, cache {}", resource_dir_,
                  libclc_dir_,

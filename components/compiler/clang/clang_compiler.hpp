@@ -36,6 +36,8 @@ class TargetEmitter;
 class ClangCompiler final : public Compiler {
  public:
   explicit ClangCompiler(PluginContext& context);
+  // Reads the options as the constructor does (plugin.hpp): for a table not selected.
+  static void check_options(const ComponentOptions& options);
   ~ClangCompiler() override;
 
   std::vector<BinaryFormat> targets() const override;
@@ -45,6 +47,9 @@ class ClangCompiler final : public Compiler {
   const std::string& libclc_dir() const { return libclc_dir_; }
 
  private:
+  struct Settings;  // the [compiler.clang] options, read once (read_settings)
+  static Settings read_settings(const ComponentOptions& options);
+  ClangCompiler(PluginContext& context, const Settings& settings);
   // SYCL source: `request` (SyclSource::with_headers of the user's) gets its kernels' entry
   // points; false (errors in `log`) when they cannot be generated.
   bool lower_sycl(CompileRequest& request, const TargetSpec& spec, DiagnosticLog& log) const;

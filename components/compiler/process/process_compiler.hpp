@@ -28,12 +28,17 @@ namespace plexus::process_compiler {
 class ProcessCompiler final : public Compiler {
  public:
   explicit ProcessCompiler(PluginContext& context);
+  // Reads the options as the constructor does (plugin.hpp): for a table not selected.
+  static void check_options(const ComponentOptions& options);
   ~ProcessCompiler() override;
 
   std::vector<BinaryFormat> targets() const override;
   CompileResult compile(const CompileRequest& request) override;
 
  private:
+  struct Settings;  // the [compiler.process] options, read once (read_settings)
+  static Settings read_settings(const ComponentOptions& options);
+  explicit ProcessCompiler(const Settings& settings);
   std::string resource_dir_;
   std::string libclc_dir_;
   std::string host_device_library_;

@@ -20,6 +20,8 @@ namespace plexus::fusion_llvm {
 class LlvmFusionEngine final : public FusionEngine {
  public:
   explicit LlvmFusionEngine(PluginContext& context);
+  // Reads no options: a key in its table is warned about (plugin.hpp, check_options).
+  static void check_options(const ComponentOptions&) {}
   ~LlvmFusionEngine() override;
 
   FusionResult fuse(const FusionRequest& request) override;

@@ -44,6 +44,10 @@ std::optional<Extent3> read_page_size(const ComponentOptions& options) {
 
 }  // namespace
 
+void PagedMemoryModel::check_options(const ComponentOptions& options) {
+  read_page_size(options);
+}
+
 PagedMemoryModel::PagedMemoryModel(PluginContext& context)
     : TrackingMemoryModel("memory/paged"), page_size_(read_page_size(context.options)) {}
 

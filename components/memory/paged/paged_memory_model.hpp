@@ -20,6 +20,8 @@ namespace plexus::memory {
 class PagedMemoryModel final : public TrackingMemoryModel {
  public:
   explicit PagedMemoryModel(PluginContext& context);
+  // Reads the options as the constructor does (plugin.hpp): for a table not selected.
+  static void check_options(const ComponentOptions& options);
 
   // The page extent a buffer of `desc` gets.
   Extent3 page_extent_for(const BufferDesc& desc) const;

@@ -11,6 +11,8 @@ namespace plexus::memory {
 class WholeMemoryModel final : public TrackingMemoryModel {
  public:
   explicit WholeMemoryModel(PluginContext& context);
+  // Reads no options: a key in its table is warned about (plugin.hpp, check_options).
+  static void check_options(const ComponentOptions&) {}
 
  protected:
   std::unique_ptr<BufferTracker> make_tracker(const BufferDesc& desc) const override;

@@ -17,6 +17,29 @@ namespace {
 thread_local const DagScheduler* running_on = nullptr;  // the scheduler whose worker this is
 
 constexpr std::size_t auto_queues_on_gpu = 4;  // DeviceType gpu and accelerator
+
+// [scheduler.dag]: workers, spin_us, queues_per_device (dag_scheduler.hpp).
+struct Settings {
+  std::int64_t workers = 1;
+  std::chrono::microseconds spin{50};
+  std::size_t queues_per_device = 0;  // 0: "auto"
+};
+
+Settings read_settings(const ComponentOptions& options) {
+  Settings settings;
+  settings.workers = options.get_in_range(
+      "workers",
+      std::min(static_cast<std::int64_t>(std::thread::hardware_concurrency()), max_workers), 0,
+      max_workers);
+  if (settings.workers == 0) settings.workers = 1;
+  settings.spin = std::chrono::microseconds(
+      options.get_in_range("spin_us", 50, 0, max_spin_us, "microseconds"));
+  settings.queues_per_device = auto_or_count_option(
+      options, "queues_per_device", max_queues_per_device,
+      ": give \"auto\" (the default: 4 queues on a GPU or accelerator, one per worker on a CPU) "
+      "or an integer from 1 to 64 (at most that many queues on every device)");
+  return settings;
+}
 }  // namespace
 
 struct DagScheduler::Node {
@@ -41,18 +64,10 @@ struct DagScheduler::Worker {
 DagScheduler::DagScheduler(PluginContext& context) {
   const auto devices = available_devices(context.components);
   if (!devices.empty()) first_device_ = devices.front();
-  std::int64_t count = context.options.get_in_range(
-      "workers",
-      std::min(static_cast<std::int64_t>(std::thread::hardware_concurrency()), max_workers), 0,
-      max_workers);
-  if (count == 0) count = 1;
-  spin_ = std::chrono::microseconds(
-      context.options.get_in_range("spin_us", 50, 0, max_spin_us, "microseconds"));
-  queues_per_device_ = auto_or_count_option(
-      context.options, "queues_per_device", max_queues_per_device,
-      ": give \"auto\" (the default: 4 queues on a GPU or accelerator, one per worker on a CPU) "
-      "or an integer from 1 to 64 (at most that many queues on every device)");
-  for (std::int64_t i = 0; i < count; ++i) workers_.push_back(std::make_unique<Worker>());
+  const Settings settings = read_settings(context.options);
+  spin_ = settings.spin;
+  queues_per_device_ = settings.queues_per_device;
+  for (std::int64_t i = 0; i < settings.workers; ++i) workers_.push_back(std::make_unique<Worker>());
   // Fewer workers when the system refuses some (a warning); none: plexus::error(resource).
   const std::size_t started = start_threads(
       threads_, workers_.size(), [this](std::size_t i) { work(*workers_[i]); },
@@ -60,6 +75,8 @@ DagScheduler::DagScheduler(PluginContext& context) {
   std::lock_guard lock(mutex_);  // work() indexes workers_ (never reallocated here)
   workers_.resize(started);       // the workers without a thread are never given a task
 }
+
+void DagScheduler::check_options(const ComponentOptions& options) { read_settings(options); }
 
 DagScheduler::~DagScheduler() {
   wait_for_submitted();

@@ -72,6 +72,8 @@ constexpr std::int64_t max_queues_per_device = 64;
 class DagScheduler final : public Scheduler {
  public:
   explicit DagScheduler(PluginContext& context);
+  // Reads the options as the constructor does (plugin.hpp): for a table not selected.
+  static void check_options(const ComponentOptions& options);
   ~DagScheduler() override;
 
   void submit(Task task) override;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <optional>
 
 #include "compute_gate.hpp"
 #include "device_choice.hpp"
@@ -79,17 +80,47 @@ struct HeftScheduler::Node {
   std::uint64_t sequence = 0;
 };
 
-HeftScheduler::HeftScheduler(PluginContext& context)
-    : model_(bandwidth_option(context.options)),
-      history_path_(history_option(context.options)),
-      respect_queue_device_(context.options.get<bool>("respect_queue_device", false)) {
+struct HeftScheduler::Settings {
+  double bandwidth = 0;
+  std::string history;
+  bool respect_queue_device = false;
+  bool prior = true;
+  std::chrono::milliseconds calibration_wait{1000};
+  TasksPerDevice per_device;
+  std::size_t copying_in = 1;
+  std::optional<std::int64_t> workers;  // absent: from the devices (the constructor)
+};
+
+HeftScheduler::Settings HeftScheduler::read_settings(const ComponentOptions& options) {
+  Settings settings;
+  settings.bandwidth = bandwidth_option(options);
+  settings.history = history_option(options);
+  settings.respect_queue_device = options.get<bool>("respect_queue_device", false);
   // "compute_units" (the default) or "none" (round-robin until measured).
-  prior_ = context.options.get_one_of("prior", {"compute_units", "none"}, "compute_units") ==
-           "compute_units";
-  calibration_wait_ = std::chrono::milliseconds(context.options.get_in_range(
-      "calibration_wait_ms", 1000, 0, max_calibration_wait_ms, "ms"));
-  const TasksPerDevice per_device = tasks_per_device_option(context.options);
-  const std::size_t copying_in = context.options.get<bool>("overlap_transfers", true) ? 1 : 0;
+  settings.prior =
+      options.get_one_of("prior", {"compute_units", "none"}, "compute_units") == "compute_units";
+  settings.calibration_wait = std::chrono::milliseconds(
+      options.get_in_range("calibration_wait_ms", 1000, 0, max_calibration_wait_ms, "ms"));
+  settings.per_device = tasks_per_device_option(options);
+  settings.copying_in = options.get<bool>("overlap_transfers", true) ? 1 : 0;
+  if (options.contains("workers"))
+    settings.workers = options.get_in_range("workers", 0, 0, max_workers);
+  return settings;
+}
+
+void HeftScheduler::check_options(const ComponentOptions& options) { read_settings(options); }
+
+HeftScheduler::HeftScheduler(PluginContext& context)
+    : HeftScheduler(context, read_settings(context.options)) {}
+
+HeftScheduler::HeftScheduler(PluginContext& context, const Settings& settings)
+    : model_(settings.bandwidth),
+      history_path_(settings.history),
+      respect_queue_device_(settings.respect_queue_device) {
+  prior_ = settings.prior;
+  calibration_wait_ = settings.calibration_wait;
+  const TasksPerDevice& per_device = settings.per_device;
+  const std::size_t copying_in = settings.copying_in;
   auto host = std::make_unique<Lane>();
   host->key = host->stats.name = "host";
   lanes_.push_back(std::move(host));
@@ -121,8 +152,8 @@ HeftScheduler::HeftScheduler(PluginContext& context)
     busiest += static_cast<std::int64_t>(lane.enqueued.capacity +
                                          (lane.on_caller.gate ? lane.on_caller.capacity : 0));
   }
-  std::int64_t count = context.options.get_in_range(
-      "workers", std::min(std::max<std::int64_t>(hardware, busiest), max_workers), 0, max_workers);
+  std::int64_t count =
+      settings.workers.value_or(std::min(std::max<std::int64_t>(hardware, busiest), max_workers));
   if (count == 0) count = 1;
   // Fewer workers when the system refuses some (a warning); none: plexus::error(resource).
   start_threads(workers_, static_cast<std::size_t>(count), [this](std::size_t) { work(); },

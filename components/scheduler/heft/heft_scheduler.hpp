@@ -87,6 +87,8 @@ constexpr double max_bandwidth_gbps = 1e6;
 class HeftScheduler final : public Scheduler, public PlacementStats {
  public:
   explicit HeftScheduler(PluginContext& context);
+  // Reads the options as the constructor does (plugin.hpp): for a table not selected.
+  static void check_options(const ComponentOptions& options);
   ~HeftScheduler() override;
 
   void submit(Task task) override;
@@ -94,6 +96,9 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
   std::vector<DevicePlacements> placements() const override;
 
  private:
+  struct Settings;  // the [scheduler.heft] options, read once (read_settings)
+  static Settings read_settings(const ComponentOptions& options);
+  HeftScheduler(PluginContext& context, const Settings& settings);
   struct Node;
   struct Lane;  // lane 0: the host; lanes 1..: the devices, in device order
   struct Pool;  // a lane's tasks of one kind: enqueued on its queues, or on the caller

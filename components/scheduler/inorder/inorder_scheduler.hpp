@@ -25,6 +25,8 @@ namespace plexus::inorder {
 class InorderScheduler final : public Scheduler {
  public:
   explicit InorderScheduler(PluginContext& context);
+  // Reads no options: a key in its table is warned about (plugin.hpp, check_options).
+  static void check_options(const ComponentOptions&) {}
   ~InorderScheduler() override;
 
   void submit(Task task) override;

@@ -15,6 +15,7 @@
 #ifndef PLEXUS_PLUGIN_ABI_H
 #define PLEXUS_PLUGIN_ABI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The ABI as a bare token (for symbol names) and as a number. */
@@ -38,7 +39,17 @@ typedef struct plexus_plugin_descriptor {
   /* ABI 1 and 2 (2: USM in Device and DeviceQueue): takes a plexus::PluginContext*, returns a new plexus::Component* that the
    * caller owns (delete through the virtual destructor); may throw plexus::error. */
   void* (*create)(void* plugin_context);
+  /* Since the descriptor grew (descriptor_size covers it; plugins built before lack it):
+   * takes a const plexus::ComponentOptions* (the component's `[<kind>.<name>]` table) and
+   * reads every option as the component's constructor does, without creating the component:
+   * throws plexus::error(config) for a bad value. NULL: the plugin declares no such check.
+   * The core calls it for the option tables of implementations the config does not select. */
+  void (*check_options)(const void* component_options);
 } plexus_plugin_descriptor;
+
+/* The size of a descriptor without check_options (plugins built before it; still loaded). */
+#define PLEXUS_PLUGIN_DESCRIPTOR_SIZE_WITHOUT_OPTIONS \
+  ((uint32_t)offsetof(plexus_plugin_descriptor, check_options))
 
 /* host_abi_version: the ABI the loading core implements. */
 typedef const plexus_plugin_descriptor* (*plexus_plugin_entry_fn)(uint32_t host_abi_version);

@@ -35,6 +35,11 @@ class PLEXUS_API PluginLibrary : public std::enable_shared_from_this<PluginLibra
 
   // Calls the plugin's factory. The component keeps this library loaded.
   std::shared_ptr<Component> create(PluginContext& context);
+  // Whether the plugin declares an option check (plugin.hpp: CLASS::check_options).
+  bool checks_options() const;
+  // Reads `options` as the component would, without creating it: plexus::error(config) for a
+  // bad value (as create() reports one); does nothing when the plugin declares no check.
+  void check_options(const ComponentOptions& options) const;
 
  private:
   explicit PluginLibrary(std::unique_ptr<Impl> impl);

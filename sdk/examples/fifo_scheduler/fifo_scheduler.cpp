@@ -26,6 +26,10 @@ std::size_t read_queue_limit(const plexus::ComponentOptions& options) {
 
 }  // namespace
 
+void FifoScheduler::check_options(const plexus::ComponentOptions& options) {
+  read_queue_limit(options);
+}
+
 FifoScheduler::FifoScheduler(plexus::PluginContext& context)
     : queue_limit_(read_queue_limit(context.options)), worker_([this] { worker_loop(); }) {
   const auto devices = plexus::available_devices(context.components);

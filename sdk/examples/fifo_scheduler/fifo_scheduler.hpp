@@ -33,6 +33,9 @@ namespace fifo_example {
 class FifoScheduler final : public plexus::Scheduler {
  public:
   explicit FifoScheduler(plexus::PluginContext& context);
+  // Reads the options as the constructor does, without creating the scheduler: the core
+  // calls it for a [scheduler.fifo] table while another scheduler is selected (plugin.hpp).
+  static void check_options(const plexus::ComponentOptions& options);
   ~FifoScheduler() override;
 
   void submit(plexus::Task task) override;
