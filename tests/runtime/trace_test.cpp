@@ -1,13 +1,15 @@
 // Tracing ([trace] file / PLEXUS_TRACE): the trace and summary a runtime writes at shutdown
 // describe the tasks it ran, their dependencies and failures, under both schedulers;
 // the config key is checked; one runtime writes a trace at a time; no file when tracing is off;
-// copies and launches on PoCL carry device-clock times; compiles, module loads, allocations
-// and launch ranges are in it, and each task's wait while ready is explained.
+// copies and launches on PoCL carry device-clock times; compiles, module loads, allocations,
+// frees (those at shutdown too) and launch ranges are in it, and each task's wait while
+// ready is explained.
 #include <catch2/catch.hpp>
 
 #include <boost/json.hpp>
 #include <boost/json/src.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -256,6 +258,63 @@ TEST_CASE("copies and launches on PoCL are timed on the device's clock") {
                           number_at(event.at("args").as_object(), "bytes") == 1024 * sizeof(int));
   }
   CHECK(counted);
+}
+
+// Issue 21 item 9: the buffers a program still holds are freed when its runtime shuts down;
+// the trace was written before, so their `free` was missing.
+TEST_CASE("buffers freed at shutdown are in the trace, with those freed before") {
+  ScratchDir dir;
+  const fs::path file = dir.path / "run.json";
+  const std::size_t n = 256;
+  std::vector<int> values(n, 1), others(2 * n, 1);
+  plexus::Buffer<int> outlives(values.data(), n);  // held past its runtime's shutdown
+  {
+    auto rt = make_runtime(RuntimeChoice{"inorder", "whole"}, "\"opencl\"", trace_table(file));
+    plexus::Device* device = plexus::test::device_with_own_memory(*rt);
+    if (!device) {
+      WARN("skipped: no OpenCL device with its own memory (PoCL) here");
+      return;
+    }
+    auto bundle = rt->build("__kernel void twice(__global int* x) { x[get_global_id(0)] *= 2; }");
+    plexus::Queue q = rt->queue(*device);
+    plexus::Buffer<int> inner(others.data(), 2 * n);  // freed before the runtime
+    for (plexus::Buffer<int>* buffer : {&outlives, &inner})
+      q.submit([&](plexus::Handler& h) {
+        h.parallel_for(bundle.kernel("twice"), plexus::Range{buffer->size()},
+                       buffer->access(h, plexus::read_write));
+      });
+    rt->wait();
+  }
+  const auto trace = read_json(file);
+  std::vector<double> allocated, freed;  // bytes
+  double last_task_end = 0, last_free = 0;
+  for (const auto& task : slices(trace, "task"))
+    last_task_end = std::max(last_task_end, number_at(task, "ts") + number_at(task, "dur"));
+  for (const auto& span : slices(trace, "runtime")) {
+    const double bytes = number_at(span.at("args").as_object(), "bytes");
+    if (span.at("name").as_string() == "allocate") allocated.push_back(bytes);
+    if (span.at("name").as_string() == "free") {
+      freed.push_back(bytes);
+      last_free = std::max(last_free, number_at(span, "ts"));
+    }
+  }
+  std::sort(allocated.begin(), allocated.end());
+  std::sort(freed.begin(), freed.end());
+  const std::vector<double> both = {n * sizeof(int), 2 * n * sizeof(int)};
+  CHECK(allocated == both);
+  CHECK(freed == both);  // before the fix: only the inner buffer's
+  CHECK(last_free >= last_task_end);
+  const auto summary = read_json(dir.path / "run.summary.json");
+  CHECK(summary.at("runtime").at("frees").to_number<double>() == 2);
+  // The device's memory counter ends at zero.
+  double last_counter_ts = -1, last_counter = -1;
+  for (const auto& value : trace.at("traceEvents").as_array()) {
+    const auto& event = value.as_object();
+    if (event.at("ph").as_string() != "C" || number_at(event, "ts") < last_counter_ts) continue;
+    last_counter_ts = number_at(event, "ts");
+    last_counter = number_at(event.at("args").as_object(), "bytes");
+  }
+  CHECK(last_counter == 0);
 }
 
 TEST_CASE("the trace shows compiles, module loads and launch ranges, and why tasks waited") {

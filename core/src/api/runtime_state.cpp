@@ -158,15 +158,6 @@ bool RuntimeState::shutdown() noexcept {
     }
   }
   if (!wait_for_tasks()) return false;  // tasks still run: nothing may be released
-  if (tracer) {
-    deactivate_tracer(tracer.get());
-    try {
-      write_trace(*tracer);
-      logger().info("plexus trace written: {} and {}", tracer->file(), summary_path(tracer->file()));
-    } catch (const std::exception& failure) {
-      logger().error("{}", failure.what());
-    }
-  }
   std::unordered_map<const BufferStorage*, std::weak_ptr<BufferStorage>> live;
   std::vector<std::weak_ptr<BundleState>> bundles;
   {
@@ -185,6 +176,17 @@ bool RuntimeState::shutdown() noexcept {
   if (const std::size_t left = usm.release_all())
     logger().debug("runtime shutdown: freed {} USM allocation(s) the application did not free",
                    left);
+  // The trace last: the buffers released above (those the program still held) are freed
+  // while the tracer records, so their `free` is in it.
+  if (tracer) {
+    deactivate_tracer(tracer.get());
+    try {
+      write_trace(*tracer);
+      logger().info("plexus trace written: {} and {}", tracer->file(), summary_path(tracer->file()));
+    } catch (const std::exception& failure) {
+      logger().error("{}", failure.what());
+    }
+  }
   if (components->memory())
     logger().debug("plexus memory report: {}", describe(memory_stats(), *this));
   try {
