@@ -79,7 +79,7 @@ import re, xml.etree.ElementTree as ET
 ns = '{http://www.w3.org/2000/svg}'
 root = ET.parse('$work/ab.svg').getroot()
 texts = [t.text or '' for t in root.iter(ns + 'text')]
-joined = '\n'.join(texts)
+joined = ' '.join(texts)  # a long line may be wrapped over several text elements
 assert re.search(r'B/A = [0-9.]+ \[[0-9.]+-[0-9.]+\]: (B is (faster|slower)|the difference is within)', joined), joined
 assert re.search(r'waited while ready: [0-9.]+ ms over [0-9]+ tasks \(queue busy [0-9.]+ ms, the rest the scheduler.s\)', joined), joined
 # Both panels (inorder records few dependencies: its queue order counts) trace a path
@@ -93,6 +93,20 @@ assert outlined, 'no task outlined as the critical path'
 assert not [t for t in texts if re.fullmatch(r'host q[0-9]+', t)], 'an idle host queue has a track'
 assert len([t for t in texts if t.startswith('not drawn (idle): host q1 (1 tasks')]) == 2, texts
 print('svg text ok')"
+# No line of text runs into another (the panels' long lines are wrapped to their width):
+# boxes at 6.2 px per character, 14 px high, by their anchor.
+expect "ab: SVG text lines do not overlap" 0 "no overlap" -- python3 -c "
+import xml.etree.ElementTree as ET
+boxes = []
+for t in ET.parse('$work/ab.svg').getroot().iter('{http://www.w3.org/2000/svg}text'):
+    w = len(t.text or '') * 6.2 * (14 / 11 if t.get('font-size') == '14' else 1)
+    x, y = float(t.get('x')), float(t.get('y'))
+    x -= {'end': w, 'middle': w / 2}.get(t.get('text-anchor'), 0)
+    boxes.append((x, y - 11, x + w, y + 2, t.text))
+for i, a in enumerate(boxes):
+    for b in boxes[i + 1:]:
+        assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+print('no overlap')"
 # Two configs that differ only in an option are named apart (by file), not both 'dag'.
 { cat "$configs/dag.toml"; printf '[scheduler.dag]\nworkers = 1\n'; } >"$work/dag-w1.toml"
 expect "ab: SVG names configs that differ only in options apart" 0 "labels ok" -- bash -c "

@@ -232,7 +232,33 @@ std::string short_name(const std::string& name) {
 }
 
 constexpr double panel_width = 460, label_width = 120, row_height = 22, margin = 20;
-constexpr double title_height = 44;  // a panel's three lines of text above its tracks
+constexpr double line_height = 14;  // of a line of text at font-size 11
+constexpr double char_width = 6.2;  // the widest average of an 11 px sans-serif line
+
+// `text` in lines of at most `width` pixels (at char_width), broken at spaces.
+std::vector<std::string> wrapped(const std::string& text, double width) {
+  const auto most = static_cast<std::size_t>(width / char_width);
+  std::vector<std::string> lines;
+  std::string line;
+  std::istringstream words(text);
+  for (std::string word; words >> word;) {
+    if (!line.empty() && line.size() + 1 + word.size() > most) {
+      lines.push_back(line);
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(line);
+  return lines;
+}
+
+// Lines of text from (x, y) down, line_height apart; `attributes` go on each.
+void text_lines(std::ostringstream& svg, double x, double y, const std::vector<std::string>& lines,
+                const std::string& attributes = "") {
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    svg << "<text x=\"" << num(x) << "\" y=\"" << num(y + i * line_height) << "\"" << attributes
+        << ">" << escaped(lines[i]) << "</text>\n";
+}
 
 // The box plot's and panels' name for a config: its label and file (with its --set), the
 // whole path when two configs share a file name.
@@ -268,24 +294,61 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs,
   std::vector<std::vector<RowKey>> rows;
   std::vector<std::string> hidden(configs.size());
   double span_us = 0;
-  std::size_t max_rows = 1;
   for (std::size_t c = 0; c < configs.size(); ++c) {
     gantts.push_back(read_gantt(representative(configs[c]).trace));
     rows.push_back(shown_rows(gantts.back(), hidden[c]));
     span_us = std::max(span_us, gantts.back().makespan_us);
-    max_rows = std::max(max_rows, rows.back().size());
   }
   span_us = std::max(span_us, 1.0);
   const double span_ms = span_us / 1000;
-  // Panels two to a row; each row of panels: three lines of title, tracks, axis, a note.
+  // Panels two to a row; each row of panels: its lines of title (wrapped to the panel's
+  // width), as many tracks as its fullest panel has, the axis and a note.
   const std::size_t columns = std::min<std::size_t>(configs.size(), 2);
   const std::size_t panel_rows = (configs.size() + columns - 1) / columns;
-  const double gantt_height = max_rows * row_height,
-               panel_height = gantt_height + 75 + title_height;
-  const double first_top = margin + 58 + title_height;
-  const double panels_bottom = first_top + panel_rows * panel_height - 75 - title_height;
-  const double box_top = panels_bottom + 105, box_height = 200;
   const double width = margin * 2 + columns * (label_width + panel_width + margin);
+  std::vector<std::vector<std::string>> titles(configs.size());  // line 0 is bold
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    const Gantt& gantt = gantts[c];
+    std::string verdict = "the baseline (" + configs[0].label + ")";
+    if (c > 0) {
+      const Comparison comparison = compare(makespans_ms(configs[0]), makespans_ms(configs[c]));
+      verdict = configs[c].label + "/" + configs[0].label + " = " + num3(comparison.ratio.median) +
+                " [" + num3(comparison.ratio.min) + "-" + num3(comparison.ratio.max) + "]: " +
+                (comparison.differs ? configs[c].label + " is " : std::string()) +
+                comparison.verdict;
+    }
+    std::vector<std::string>& lines = titles[c];
+    lines.push_back(display_name(configs, c) + " (" + representative(configs[c]).scheduler + ", " +
+                    num(gantt.makespan_us / 1000) + " ms)");
+    for (const std::string& text :
+         {"makespan: " + verdict,
+          "waited while ready: " + num(gantt.waited_ready_us / 1000) + " ms over " +
+              std::to_string(gantt.waited_tasks) + " tasks (queue busy " +
+              num(gantt.waited_queue_us / 1000) + " ms, the rest the scheduler's)",
+          "critical path: " + std::to_string(gantt.critical.size()) + " tasks, " +
+              num(gantt.critical_work_us / 1000) + " ms of work"}) {
+      for (auto& line : wrapped(text, label_width + panel_width)) lines.push_back(line);
+    }
+  }
+  std::vector<double> row_top(panel_rows + 1), title_height(panel_rows), gantt_height(panel_rows);
+  const std::vector<std::string> key = wrapped(
+      "red line: a task ready (its dependencies done) but not started yet; black outline and "
+      "dashed links: the critical path (from the last task back through what each waited for "
+      "last: a dependency, the task before it on its queue, or its submission)",
+      width - 2 * margin);
+  row_top[0] = margin + 52 + key.size() * line_height;
+  for (std::size_t r = 0; r < panel_rows; ++r) {
+    std::size_t lines = 1, tracks = 1;
+    for (std::size_t c = r * columns; c < std::min(configs.size(), (r + 1) * columns); ++c) {
+      lines = std::max(lines, titles[c].size());
+      tracks = std::max(tracks, rows[c].size());
+    }
+    title_height[r] = lines * line_height + 4;
+    gantt_height[r] = tracks * row_height;
+    row_top[r + 1] = row_top[r] + title_height[r] + gantt_height[r] + 75;
+  }
+  const double panels_bottom = row_top[panel_rows] - 75;  // the last tracks' bottom
+  const double box_top = panels_bottom + 105, box_height = 200;
   const double height = box_top + box_height + 60;
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\""
@@ -298,38 +361,19 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs,
       << escaped(context.program) << "</text>\n"
       << "<text x=\"" << margin << "\" y=\"" << margin + 38 << "\">"
       << context.runs << " measured runs per config (+" << context.warmup
-      << " warm-up), configs alternating; machine: " << escaped(context.machine) << "</text>\n"
-      << "<text x=\"" << margin << "\" y=\"" << margin + 54 << "\" fill=\"#555555\">"
-      << "red line: a task ready (its dependencies done) but not started yet; black outline "
-         "and dashed links: the critical path (from the last task back through what each "
-         "waited for last: a dependency, the task before it on its queue, or its submission)</text>\n";
+      << " warm-up), configs alternating; machine: " << escaped(context.machine) << "</text>\n";
+  text_lines(svg, margin, margin + 54, key, " fill=\"#555555\"");
   const double step = tick_step(span_ms, 5);
   for (std::size_t c = 0; c < configs.size(); ++c) {
     const Gantt& gantt = gantts[c];
+    const std::size_t r = c / columns;
     const double left = margin + (c % columns) * (label_width + panel_width + margin) + label_width;
-    const double gantt_top = first_top + static_cast<double>(c / columns) * panel_height;
+    const double gantt_top = row_top[r] + title_height[r];
     auto x_of = [&](double us) { return left + us / span_us * panel_width; };
-    std::string verdict = "the baseline (" + configs[0].label + ")";
-    if (c > 0) {
-      const Comparison comparison = compare(makespans_ms(configs[0]), makespans_ms(configs[c]));
-      verdict = configs[c].label + "/" + configs[0].label + " = " + num3(comparison.ratio.median) +
-                " [" + num3(comparison.ratio.min) + "-" + num3(comparison.ratio.max) + "]: " +
-                (comparison.differs ? configs[c].label + " is " : std::string()) +
-                comparison.verdict;
-    }
-    svg << "<text x=\"" << num(left - label_width) << "\" y=\"" << num(gantt_top - 36)
-        << "\" font-weight=\"bold\">"
-        << escaped(display_name(configs, c) + " (" + representative(configs[c]).scheduler + ", " +
-                   num(gantt.makespan_us / 1000) + " ms)")
-        << "</text>\n<text x=\"" << num(left - label_width) << "\" y=\"" << num(gantt_top - 22)
-        << "\">" << escaped("makespan: " + verdict) << "</text>\n<text x=\""
-        << num(left - label_width) << "\" y=\"" << num(gantt_top - 8) << "\">"
-        << escaped("waited while ready: " + num(gantt.waited_ready_us / 1000) + " ms over " +
-                   std::to_string(gantt.waited_tasks) + " tasks (queue busy " +
-                   num(gantt.waited_queue_us / 1000) + " ms, the rest the scheduler's); critical path: " +
-                   std::to_string(gantt.critical.size()) + " tasks, " +
-                   num(gantt.critical_work_us / 1000) + " ms of work")
-        << "</text>\n";
+    text_lines(svg, left - label_width, row_top[r] + 10, {titles[c].front()},
+               " font-weight=\"bold\"");
+    text_lines(svg, left - label_width, row_top[r] + 10 + line_height,
+               {titles[c].begin() + 1, titles[c].end()});
     std::map<RowKey, double> row_y;
     for (std::size_t row = 0; row < rows[c].size(); ++row)
       row_y[rows[c][row]] = gantt_top + row * row_height;
@@ -375,7 +419,7 @@ void write_svg(const std::string& path, const std::vector<AbConfig>& configs,
           << "\" y2=\"" << num(later_y->second + row_height / 2)
           << "\" stroke=\"black\" stroke-width=\"0.8\" stroke-dasharray=\"2,2\"/>\n";
     }
-    const double axis = gantt_top + gantt_height + 6;
+    const double axis = gantt_top + gantt_height[r] + 6;
     svg << "<line x1=\"" << num(left) << "\" y1=\"" << num(axis) << "\" x2=\""
         << num(left + panel_width) << "\" y2=\"" << num(axis) << "\" stroke=\"black\"/>\n";
     for (double t = 0; t <= span_ms + 1e-9; t += step) {
