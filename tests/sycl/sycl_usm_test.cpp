@@ -161,6 +161,32 @@ TEST_CASE("USM and buffers in one program: a kernel takes both") {
   }
 }
 
+TEST_CASE("USM commands and kernels recorded in a command graph replay with the data of the day") {
+  plexus::test::SyclTargets t = plexus::test::sycl_targets();
+  const plexus::KernelBundle bundle = build_sycl(t, add_one_source);
+  for (plexus::Device* device : t.devices) {
+    DYNAMIC_SECTION(device->info().name) {
+      plexus::Queue q = t.runtime->queue(*device);
+      const std::size_t n = 256;
+      std::vector<int> in(n), out(n);
+      int* data = plexus::malloc_device<int>(n, q);
+      plexus::CommandGraph graph;
+      graph.begin_recording(q);
+      q.memcpy(data, in.data(), n * sizeof(int));
+      q.parallel_for(bundle.kernel("add_one"), plexus::Range{n}, data);
+      q.memcpy(out.data(), data, n * sizeof(int));
+      graph.end_recording();
+      plexus::ExecutableGraph step = graph.finalize();
+      for (int round = 0; round < 2; ++round) {
+        for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<int>(i) * (round + 1);
+        q.submit(step).wait();
+        for (std::size_t i = 0; i < n; ++i) REQUIRE(out[i] == static_cast<int>(i) * (round + 1) + 1);
+      }
+      plexus::free(data, q);
+    }
+  }
+}
+
 TEST_CASE("pointers the runtime does not know, or of another device, are clear errors") {
   plexus::test::SyclTargets t = plexus::test::sycl_targets();
   const plexus::KernelBundle bundle = build_sycl(t, add_one_source);
