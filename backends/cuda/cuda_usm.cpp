@@ -27,8 +27,9 @@ void* CudaDevice::allocate_usm(UsmKind kind, std::size_t bytes) {
   if (kind == UsmKind::device) return allocate(bytes);
   if (!supports_usm(kind))
     throw error(error_category::unsupported,
-                what + ": the device has no managed memory (CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY "
-                       "is 0)");
+                what +
+                    ": the device has no managed memory (CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY "
+                    "is 0)");
   ScopedContext scope(driver_, context());
   if (kind == UsmKind::host) {
     void* memory = nullptr;
@@ -46,7 +47,7 @@ void* CudaDevice::allocate_usm(UsmKind kind, std::size_t bytes) {
 void CudaDevice::deallocate_usm(UsmKind kind, void* pointer) noexcept {
   if (!pointer) return;
   if (kind != UsmKind::host) return deallocate(pointer);  // cuMemFree frees managed memory too
-  drain_launchers();  // a launch not issued yet may use it
+  drain_launchers();                                      // a launch not issued yet may use it
   deallocate_host(pointer);
 }
 
@@ -85,22 +86,21 @@ bool CudaQueue::usm_fill(void* destination, const void* pattern, std::size_t pat
     CUresult result = CUDA_SUCCESS;
     if (word == pattern_size) {  // one word per element: a plain memset
       const std::size_t words = bytes / word;
-      result = word == 4   ? driver.memset_d32_async(to, value, words, stream_)
-               : word == 2 ? driver.memset_d16_async(to, static_cast<unsigned short>(value), words,
-                                                     stream_)
-                           : driver.memset_d8_async(to, static_cast<unsigned char>(value), words,
-                                                    stream_);
+      result = word == 4 ? driver.memset_d32_async(to, value, words, stream_)
+               : word == 2
+                   ? driver.memset_d16_async(to, static_cast<unsigned short>(value), words, stream_)
+                   : driver.memset_d8_async(to, static_cast<unsigned char>(value), words, stream_);
     } else {  // this word of every element: `count` rows of one word, pattern_size apart
-      result = word == 4   ? driver.memset_d2d32_async(to, pattern_size, value, 1, count, stream_)
-               : word == 2 ? driver.memset_d2d16_async(to, pattern_size,
-                                                       static_cast<unsigned short>(value), 1,
-                                                       count, stream_)
-                           : driver.memset_d2d8_async(to, pattern_size,
-                                                      static_cast<unsigned char>(value), 1, count,
-                                                      stream_);
+      result = word == 4 ? driver.memset_d2d32_async(to, pattern_size, value, 1, count, stream_)
+               : word == 2
+                   ? driver.memset_d2d16_async(to, pattern_size, static_cast<unsigned short>(value),
+                                               1, count, stream_)
+                   : driver.memset_d2d8_async(to, pattern_size, static_cast<unsigned char>(value),
+                                              1, count, stream_);
     }
-    check(result, word == pattern_size ? "cuMemsetD" + std::to_string(word * 8) + "Async"
-                                       : "cuMemsetD2D" + std::to_string(word * 8) + "Async",
+    check(result,
+          word == pattern_size ? "cuMemsetD" + std::to_string(word * 8) + "Async"
+                               : "cuMemsetD2D" + std::to_string(word * 8) + "Async",
           what);
   }
   return true;

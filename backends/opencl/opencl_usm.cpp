@@ -39,19 +39,19 @@ void* OpenclDevice::allocate_usm(UsmKind kind, std::size_t bytes) {
                            std::to_string(bytes) + " bytes on OpenCL device '" + info_.name + "'";
   if (bytes == 0) throw error(error_category::invalid_argument, what + ": 0 bytes requested");
   if (!supports_usm(kind))
-    throw error(error_category::unsupported,
-                what + ": the device's SVM capabilities (" + capabilities_text(svm_) +
-                    ") lack " +
-                    (kind == UsmKind::device ? "coarse-grain buffer SVM"
-                                             : "fine-grain buffer SVM") +
-                    ", which USM " + std::string(to_string(kind)) + " memory needs here");
+    throw error(
+        error_category::unsupported,
+        what + ": the device's SVM capabilities (" + capabilities_text(svm_) + ") lack " +
+            (kind == UsmKind::device ? "coarse-grain buffer SVM" : "fine-grain buffer SVM") +
+            ", which USM " + std::string(to_string(kind)) + " memory needs here");
   cl_svm_mem_flags flags = CL_MEM_READ_WRITE;
   if (kind != UsmKind::device) flags |= CL_MEM_SVM_FINE_GRAIN_BUFFER;
   void* pointer = clSVMAlloc(context(), flags, bytes, 0);
   if (!pointer)
     throw error(error_category::device,
-                what + ": clSVMAlloc failed (out of device memory, or more than the device's "
-                       "largest allocation)");
+                what +
+                    ": clSVMAlloc failed (out of device memory, or more than the device's "
+                    "largest allocation)");
   return pointer;
 }
 

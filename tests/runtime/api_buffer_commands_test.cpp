@@ -62,8 +62,9 @@ TEST_CASE("copy of a 2D sub-range goes row by row; a larger destination takes th
   plexus::Buffer<int, 2> m(grid.data(), plexus::Range{6, 5});
   std::vector<int> tile(3 * 2, -1);
   q.submit([&](plexus::Handler& h) {  // rows 2..4, columns 1..2
-    h.copy(m.access(h, plexus::read, plexus::Range{3, 2}, plexus::Range{2, 1}), tile.data());
-  }).wait();
+     h.copy(m.access(h, plexus::read, plexus::Range{3, 2}, plexus::Range{2, 1}), tile.data());
+   })
+      .wait();
   CHECK(tile == std::vector<int>{11, 12, 16, 17, 21, 22});
   plexus::Buffer<int> line(8);
   q.submit([&](plexus::Handler& h) { h.fill(line.access(h, plexus::discard_write), 0); });
@@ -109,17 +110,19 @@ TEST_CASE("buffer commands refuse accessors of the wrong mode or group") {
   plexus::Buffer<int> a(16);
   std::vector<int> host(16);
   require_error(
-      [&] { q.submit([&](plexus::Handler& h) { h.copy(host.data(), a.access(h, plexus::read)); }); },
+      [&] {
+        q.submit([&](plexus::Handler& h) { h.copy(host.data(), a.access(h, plexus::read)); });
+      },
       error_category::invalid_argument, "copy: the destination accessor is read-only");
   require_error(
       [&] {
-        q.submit([&](plexus::Handler& h) {
-          h.copy(a.access(h, plexus::discard_write), host.data());
-        });
+        q.submit(
+            [&](plexus::Handler& h) { h.copy(a.access(h, plexus::discard_write), host.data()); });
       },
       error_category::invalid_argument, "the source accessor is discard_write");
-  require_error([&] { q.submit([&](plexus::Handler& h) { h.fill(a.access(h, plexus::read), 1); }); },
-                error_category::invalid_argument, "fill: the accessor is read-only");
+  require_error(
+      [&] { q.submit([&](plexus::Handler& h) { h.fill(a.access(h, plexus::read), 1); }); },
+      error_category::invalid_argument, "fill: the accessor is read-only");
 }
 
 TEST_CASE("a destination range smaller than the source is refused") {
@@ -132,7 +135,8 @@ TEST_CASE("a destination range smaller than the source is refused") {
           h.copy(big.access(h, plexus::read), small.access(h, plexus::write));
         });
       },
-      error_category::invalid_argument, "the destination accessor's range holds 4 elements, the source's 16");
+      error_category::invalid_argument,
+      "the destination accessor's range holds 4 elements, the source's 16");
   require_error(
       [&] {
         q.submit([&](plexus::Handler& h) {
@@ -140,7 +144,8 @@ TEST_CASE("a destination range smaller than the source is refused") {
           q.submit([&](plexus::Handler& inner) { inner.update_host(other); });
         });
       },
-      error_category::invalid_argument, "update_host: the accessor was made for another command group");
+      error_category::invalid_argument,
+      "update_host: the accessor was made for another command group");
 }
 
 TEST_CASE("queues by device type and by index") {

@@ -18,9 +18,9 @@ TEST_CASE("malloc_shared (and the other kinds) on a device without USM names the
   require_error([&] { (void)plexus::malloc_shared(64, bare); }, error_category::unsupported,
                 "malloc_shared: device 'bare test accelerator' does not support USM shared "
                 "allocations");
-  require_error([&] { (void)plexus::malloc_device<float>(16, bare); },
-                error_category::unsupported, "device 'bare test accelerator' does not support USM "
-                                             "device allocations");
+  require_error([&] { (void)plexus::malloc_device<float>(16, bare); }, error_category::unsupported,
+                "device 'bare test accelerator' does not support USM "
+                "device allocations");
   require_error([&] { (void)plexus::malloc_host(8, bare); }, error_category::unsupported,
                 "USM host");
   // The host device has all three kinds, host and shared being the same host memory.

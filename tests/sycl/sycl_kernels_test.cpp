@@ -58,8 +58,9 @@ TEST_CASE("the seed's vec_add builds from its string and runs on the host and Po
 
 TEST_CASE("our SYCL kernels run verified on the host and PoCL") {
   plexus::test::SyclTargets t = plexus::test::sycl_targets();
-  const plexus::KernelBundle bundle = t.runtime->build(
-      plexus::test::own_kernels_source(), plexus::test::sycl_properties({"ops::scale<float>", "ops::scale<int>"}));
+  const plexus::KernelBundle bundle =
+      t.runtime->build(plexus::test::own_kernels_source(),
+                       plexus::test::sycl_properties({"ops::scale<float>", "ops::scale<int>"}));
   for (plexus::Device* device : t.devices) {
     plexus::Queue queue = t.runtime->queue(*device);
     DYNAMIC_SECTION(device->info().name << ": reductions with atomic_ref") {
@@ -197,10 +198,10 @@ TEST_CASE("our SYCL kernels run verified on the host and PoCL") {
 
 TEST_CASE("Runtime::build keys SYCL builds on their properties and refuses mistakes") {
   plexus::test::SyclTargets t = plexus::test::sycl_targets();
-  const plexus::KernelBundle first =
-      t.runtime->build(plexus::test::own_kernels_source(), plexus::test::sycl_properties({"ops::scale<float>"}));
-  const plexus::KernelBundle second =
-      t.runtime->build(plexus::test::own_kernels_source(), plexus::test::sycl_properties({"ops::scale<int>"}));
+  const plexus::KernelBundle first = t.runtime->build(
+      plexus::test::own_kernels_source(), plexus::test::sycl_properties({"ops::scale<float>"}));
+  const plexus::KernelBundle second = t.runtime->build(
+      plexus::test::own_kernels_source(), plexus::test::sycl_properties({"ops::scale<int>"}));
   CHECK_NOTHROW(first.kernel("ops::scale<float>"));
   CHECK_THROWS_AS(first.kernel("ops::scale<int>"), plexus::error);
   CHECK_NOTHROW(second.kernel("ops::scale<int>"));

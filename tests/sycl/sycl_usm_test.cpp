@@ -50,8 +50,8 @@ TEST_CASE("the seed's vec_add runs with malloc_device and memcpy on every device
       CHECK(plexus::get_pointer_type(db + 7, q) == plexus::UsmKind::device);
       q.memcpy(da, a.data(), n * sizeof(float));
       q.copy(b.data(), db, n);
-      q.parallel_for(bundle.kernel("vec_add"), plexus::nd_range(plexus::Range{n}, plexus::Range{50}),
-                     da, db, dout);
+      q.parallel_for(bundle.kernel("vec_add"),
+                     plexus::nd_range(plexus::Range{n}, plexus::Range{50}), da, db, dout);
       q.memcpy(out.data(), dout, n * sizeof(float)).wait();
       for (std::size_t i = 0; i < n; ++i) REQUIRE(out[i] == a[i] + b[i]);
       for (float* p : {da, db, dout}) plexus::free(p, q);
@@ -180,7 +180,8 @@ TEST_CASE("USM commands and kernels recorded in a command graph replay with the 
       for (int round = 0; round < 2; ++round) {
         for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<int>(i) * (round + 1);
         q.submit(step).wait();
-        for (std::size_t i = 0; i < n; ++i) REQUIRE(out[i] == static_cast<int>(i) * (round + 1) + 1);
+        for (std::size_t i = 0; i < n; ++i)
+          REQUIRE(out[i] == static_cast<int>(i) * (round + 1) + 1);
       }
       plexus::free(data, q);
     }
@@ -268,7 +269,8 @@ TEST_CASE("USM on a CUDA device: the three kinds and a kernel over managed memor
     int* managed = plexus::malloc_shared<int>(n, q);
     q.fill(managed, 41, n);  // runs on the host: managed memory
     q.parallel_for(bundle.kernel("add_one"), plexus::nd_range(plexus::Range{n}, plexus::Range{256}),
-                   managed).wait();
+                   managed)
+        .wait();
     for (std::size_t i = 0; i < n; i += 997) REQUIRE(managed[i] == 42);
     plexus::free(managed, q);
   }

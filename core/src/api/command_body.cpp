@@ -255,7 +255,8 @@ void CommandBody::run_usm(DeviceQueue& queue) {
   // No native fill for this pattern: a filled host block, copied (run() waits for it).
   std::vector<std::byte> block(usm.bytes);
   for (std::size_t at = 0; at < usm.bytes; at += usm.pattern.size())
-    std::copy(usm.pattern.begin(), usm.pattern.end(), block.begin() + static_cast<std::ptrdiff_t>(at));
+    std::copy(usm.pattern.begin(), usm.pattern.end(),
+              block.begin() + static_cast<std::ptrdiff_t>(at));
   queue.usm_copy(usm.destination, block.data(), usm.bytes);
   queue.wait();
 }

@@ -33,6 +33,9 @@ struct ArgumentSlot {
   std::size_t local_bytes = 0;   // local
   void* pointer = nullptr;       // pointer: USM, or from Buffer::device_pointer
   bool usm = false;              // pointer: a USM address (KernelArgument::of_usm)
+  // pointer: its place in the allocation holding it (checked kernels bound accesses by it)
+  std::size_t pointer_offset = 0;  // bytes from the allocation's start
+  std::size_t pointer_bytes = 0;   // the allocation's size
   // scalar from a GraphParameter: `value` is its value when submitted (refresh_parameters)
   std::shared_ptr<ParameterValue> parameter;
 };

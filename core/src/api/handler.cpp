@@ -194,6 +194,9 @@ void Handler::add_pointer(void* pointer) {
   slot.kind = detail::ArgumentSlot::Kind::pointer;
   slot.pointer = pointer;
   slot.usm = !found->buffer;
+  slot.pointer_offset = static_cast<std::size_t>(static_cast<std::byte*>(pointer) -
+                                                 static_cast<std::byte*>(found->base));
+  slot.pointer_bytes = found->bytes;
   group_->arguments.push_back(std::move(slot));
 }
 

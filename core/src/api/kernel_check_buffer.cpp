@@ -63,9 +63,12 @@ void fill(std::uint64_t* words, const ArgumentSlot& slot, const CommandGroup& gr
       words[kc::hi] = slot.local_bytes;
       words[kc::flags] = kc::writable;
       break;
-    case ArgumentSlot::Kind::pointer:  // a USM-style pointer: its extent is not known
-      words[kc::lo] = static_cast<std::uint64_t>(-static_cast<std::int64_t>(unbounded));
-      words[kc::hi] = unbounded;
+    case ArgumentSlot::Kind::pointer:  // USM or a buffer's device_pointer: its allocation
+      words[kc::lo] =
+          slot.pointer_bytes
+              ? static_cast<std::uint64_t>(-static_cast<std::int64_t>(slot.pointer_offset))
+              : static_cast<std::uint64_t>(-static_cast<std::int64_t>(unbounded));
+      words[kc::hi] = slot.pointer_bytes ? slot.pointer_bytes - slot.pointer_offset : unbounded;
       words[kc::flags] = kc::writable;
       break;
     case ArgumentSlot::Kind::scalar:
@@ -174,6 +177,12 @@ void KernelCheckBuffer::verify(DeviceQueue& queue) const {
                triple(range.extent, dimensions) + " of a buffer of " +
                triple(desc.extent, dimensions) + " elements of " +
                std::to_string(desc.element_size) + " bytes)";
+  } else if (slot.kind == ArgumentSlot::Kind::pointer) {
+    message += access + " bytes [" + std::to_string(offset) + ", " +
+               std::to_string(offset + static_cast<std::int64_t>(bytes)) +
+               ") from the pointer, outside its " + (slot.usm ? "USM" : "buffer") +
+               " allocation of " + std::to_string(slot.pointer_bytes) + " bytes (the pointer is " +
+               std::to_string(slot.pointer_offset) + " bytes into it)";
   } else {
     message += access + " bytes [" + std::to_string(offset) + ", " +
                std::to_string(offset + static_cast<std::int64_t>(bytes)) + ") outside its " +

@@ -24,16 +24,15 @@ std::string address_text(const void* pointer) {
 
 void* UsmRegistry::allocate(Device& device, UsmKind kind, std::size_t bytes) {
   if (bytes == 0)
-    throw error(error_category::invalid_argument,
-                "malloc_" + std::string(to_string(kind)) + " on device '" + device.info().name +
-                    "': 0 bytes requested");
+    throw error(error_category::invalid_argument, "malloc_" + std::string(to_string(kind)) +
+                                                      " on device '" + device.info().name +
+                                                      "': 0 bytes requested");
   if (!device.supports_usm(kind))
-    throw error(error_category::unsupported,
-                "malloc_" + std::string(to_string(kind)) + ": device '" + device.info().name +
-                    "' does not support USM " + std::string(to_string(kind)) +
-                    " allocations" +
-                    (kind == UsmKind::shared ? "; use malloc_device with memcpy, or a Buffer"
-                                             : ""));
+    throw error(
+        error_category::unsupported,
+        "malloc_" + std::string(to_string(kind)) + ": device '" + device.info().name +
+            "' does not support USM " + std::string(to_string(kind)) + " allocations" +
+            (kind == UsmKind::shared ? "; use malloc_device with memcpy, or a Buffer" : ""));
   void* pointer = device.allocate_usm(kind, bytes);
   std::lock_guard lock(mutex_);
   allocations_[reinterpret_cast<std::uintptr_t>(pointer)] =
@@ -64,8 +63,9 @@ void UsmRegistry::free(void* pointer) {
         throw error(error_category::invalid_argument,
                     what + "the pointer is a Buffer's device_pointer, which the buffer frees");
       throw error(error_category::invalid_argument,
-                  what + "not a USM allocation of this runtime (freed already, or allocated "
-                         "with another runtime or allocator)");
+                  what +
+                      "not a USM allocation of this runtime (freed already, or allocated "
+                      "with another runtime or allocator)");
     }
     freed = it->second;
     allocations_.erase(it);
