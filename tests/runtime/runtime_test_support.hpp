@@ -57,6 +57,10 @@ inline Device* device_with_own_memory(const Runtime& runtime) {
   return nullptr;
 }
 
+// Whether `device` has USM device memory; when not (an OpenCL device without SVM, e.g.),
+// checks that malloc_device says so, naming the device, and warns that the caller skips it.
+inline bool has_usm_device_memory(Device& device, Runtime& runtime);
+
 // Expects `call` to throw plexus::error of `category` whose message contains `part`.
 template <class Call>
 void require_error(Call&& call, error_category category, const std::string& part) {
@@ -69,6 +73,15 @@ void require_error(Call&& call, error_category category, const std::string& part
     return;
   }
   FAIL("expected a plexus::error containing '" << part << "'");
+}
+
+inline bool has_usm_device_memory(Device& device, Runtime& runtime) {
+  if (device.supports_usm(UsmKind::device)) return true;
+  Queue queue = runtime.queue(device);
+  require_error([&] { (void)malloc_device(64, queue); }, error_category::unsupported,
+                device.info().name);
+  WARN("skipped on '" << device.info().name << "': no USM device memory there");
+  return false;
 }
 
 }  // namespace plexus::test

@@ -39,6 +39,7 @@ TEST_CASE("the seed's vec_add runs with malloc_device and memcpy on every device
   const plexus::KernelBundle bundle = build_sycl(t, plexus::test::seed_vec_add_source());
   for (plexus::Device* device : t.devices) {
     DYNAMIC_SECTION(device->info().name) {
+      if (!plexus::test::has_usm_device_memory(*device, *t.runtime)) continue;
       plexus::Queue q = t.runtime->queue(*device);
       const std::size_t n = 1000;
       std::vector<float> a(n), b(n), out(n, -1.0f);
@@ -66,6 +67,7 @@ TEST_CASE("memset, fill and copy on USM follow their event dependencies") {
   plexus::test::SyclTargets t = plexus::test::sycl_targets("dag");
   for (plexus::Device* device : t.devices) {
     DYNAMIC_SECTION(device->info().name) {
+      if (!plexus::test::has_usm_device_memory(*device, *t.runtime)) continue;
       // Out of order: only the events order the commands.
       plexus::Queue q = t.runtime->queue(*device, plexus::QueueOrder::out_of_order);
       const std::size_t n = 4099;  // not a multiple of any vector width
@@ -132,6 +134,7 @@ TEST_CASE("USM and buffers in one program: a kernel takes both") {
   const plexus::KernelBundle bundle = build_sycl(t, plexus::test::seed_vec_add_source());
   for (plexus::Device* device : t.devices) {
     DYNAMIC_SECTION(device->info().name) {
+      if (!plexus::test::has_usm_device_memory(*device, *t.runtime)) continue;
       plexus::Queue q = t.runtime->queue(*device);
       const std::size_t n = 777;
       std::vector<float> a(n), b(n), out(n);
@@ -166,6 +169,7 @@ TEST_CASE("USM commands and kernels recorded in a command graph replay with the 
   const plexus::KernelBundle bundle = build_sycl(t, add_one_source);
   for (plexus::Device* device : t.devices) {
     DYNAMIC_SECTION(device->info().name) {
+      if (!plexus::test::has_usm_device_memory(*device, *t.runtime)) continue;
       plexus::Queue q = t.runtime->queue(*device);
       const std::size_t n = 256;
       std::vector<int> in(n), out(n);
@@ -227,7 +231,7 @@ TEST_CASE("pointers the runtime does not know, or of another device, are clear e
 
   // Device memory of another device (PoCL's, when there is one).
   for (plexus::Device* other : t.devices) {
-    if (other == t.devices.front()) continue;
+    if (other == t.devices.front() || !other->supports_usm(plexus::UsmKind::device)) continue;
     plexus::Queue other_queue = t.runtime->queue(*other);
     int* theirs = plexus::malloc_device<int>(16, other_queue);
     if (!other->shares_host_memory()) {
