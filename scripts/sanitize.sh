@@ -5,9 +5,11 @@
 #     schedulers and the runtime API on the host backend;
 #   thread (build-tsan): the concurrency tests (program cache, dag/heft, runtime API).
 # -O1 and no debug info: the fastest instrumented build that still finds what -O2 would.
-# Plugins stay loaded at exit (PLEXUS_KEEP_PLUGINS_LOADED) so that leaks name their code.
-# Not part of .ci/run (each variant is a second build of the core and plugins: minutes on a
-# 2-core machine); run it before landing changes to the core, schedulers or memory models.
+# The LLVM components (compiler, fusion) are not rebuilt: each sanitized tree links the
+# normal build's (PLEXUS_LLVM_PLUGINS_FROM), uninstrumented like the LLVM libraries under
+# them, so the normal build must exist (scripts/build.sh). Plugins stay loaded at exit
+# (PLEXUS_KEEP_PLUGINS_LOADED) so that leaks name their code. .ci/run runs both after the
+# test suite.
 # Usage: scripts/sanitize.sh [asan|tsan]... (default: both). BUILD_DIR: the normal build's
 # directory (the sanitized ones go beside it, e.g. build-asan); JOBS: parallel compiles.
 set -euo pipefail
@@ -19,9 +21,16 @@ if command -v ccache >/dev/null; then
 fi
 
 configure() {  # <dir> <sanitizers>
+  local llvm_plugins=$base/lib/plexus/plugins
+  if [ ! -f "$llvm_plugins/libplexus_compiler_clang.so" ]; then
+    echo "sanitize.sh: $llvm_plugins/libplexus_compiler_clang.so is missing: build the" \
+         "normal tree first (scripts/build.sh; BUILD_DIR=$base)" >&2
+    exit 1
+  fi
   cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
-    -DPLEXUS_SANITIZE="$2" -DPLEXUS_BACKEND_CUDA=OFF "${launcher[@]}" >/dev/null
+    -DPLEXUS_SANITIZE="$2" -DPLEXUS_BACKEND_CUDA=OFF -DPLEXUS_LLVM_PLUGINS_FROM="$llvm_plugins" \
+    "${launcher[@]}" >/dev/null
 }
 
 run_asan() {

@@ -31,7 +31,10 @@ std::optional<std::string> fingerprint_mismatch(std::string_view core, std::stri
     std::string key(field);
     const std::string core_value = core_fields.count(key) ? core_fields[key] : "?";
     const std::string plugin_value = plugin_fields.count(key) ? plugin_fields[key] : "?";
-    if (core_value != plugin_value) {
+    // Uninstrumented code may run in a sanitized process (the LLVM libraries always do);
+    // instrumented code cannot load into an uninstrumented one.
+    const bool plain_plugin_in_sanitized_core = key == "sanitizer" && plugin_value == "none";
+    if (core_value != plugin_value && !plain_plugin_in_sanitized_core) {
       return "built with " + key + "=" + plugin_value + " but the core has " + key + "=" +
              core_value + " (plugin fingerprint '" + std::string(plugin) + "', core '" +
              std::string(core) + "')";

@@ -3,7 +3,8 @@
 // whichever binary includes this header, so the core and each plugin each carry their own.
 //
 // Fields that must match (a mismatch refuses the plugin): cxx11abi (libstdc++ dual ABI),
-// sanitizer. Fields shown for information: compiler.
+// sanitizer (except that a plugin built without one loads into a sanitized core, as the
+// uninstrumented LLVM libraries do). Fields shown for information: compiler.
 #pragma once
 
 #define PLEXUS_FP_STR2(x) #x
