@@ -1,5 +1,6 @@
 #include "dag_scheduler.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 
@@ -16,12 +17,22 @@ namespace plexus::dag {
 namespace {
 thread_local const DagScheduler* running_on = nullptr;  // the scheduler whose worker this is
 
+// The last device task this thread submitted (to `scheduler`): a ready task that follows it
+// on the same device may go on on its queue (a chain in program order: the memory model
+// records no dependency on a task that is done already).
+struct LastSubmitted {
+  const void* scheduler = nullptr;
+  std::weak_ptr<TaskEvent> event;
+};
+thread_local LastSubmitted last_submitted;
+
 constexpr std::size_t auto_queues_on_gpu = 4;  // DeviceType gpu and accelerator
 
-// [scheduler.dag]: workers, spin_us, queues_per_device (dag_scheduler.hpp).
+// [scheduler.dag]: workers, spin_us, inline_us, queues_per_device (dag_scheduler.hpp).
 struct Settings {
   std::int64_t workers = 1;
   std::chrono::microseconds spin{50};
+  std::chrono::microseconds inline_start{50};
   std::size_t queues_per_device = 0;  // 0: "auto"
 };
 
@@ -34,6 +45,8 @@ Settings read_settings(const ComponentOptions& options) {
   if (settings.workers == 0) settings.workers = 1;
   settings.spin = std::chrono::microseconds(
       options.get_in_range("spin_us", 50, 0, max_spin_us, "microseconds"));
+  settings.inline_start = std::chrono::microseconds(
+      options.get_in_range("inline_us", 50, 0, max_inline_us, "microseconds"));
   settings.queues_per_device = auto_or_count_option(
       options, "queues_per_device", max_queues_per_device,
       ": give \"auto\" (the default: 4 queues on a GPU or accelerator, one per worker on a CPU) "
@@ -53,6 +66,15 @@ struct DagScheduler::Worker {
   std::deque<std::shared_ptr<Node>> own;  // device tasks given to it, in order; under mutex_
   std::unordered_map<Device*, std::unique_ptr<DeviceQueue>> queues;  // created under mutex_
   bool busy = false;      // running a task, or spinning for the next of a chain; under mutex_
+  // The event of the task it runs; under mutex_. Once that event is done the worker is only
+  // finishing: the next task of its chain may go to it.
+  const TaskEvent* running = nullptr;
+  // In start_task (set under mutex_ when it takes a task, cleared without it after): while
+  // false, it uses none of its queues and takes nothing without mutex_.
+  std::atomic<bool> starting{false};
+  // Its queues are lent to a submitting thread (start_inline): it takes nothing from `own`
+  // until they are given back. Under mutex_.
+  bool lent = false;
   bool sleeping = false;  // waiting on `wake`: give() notifies; under mutex_
   // Spinning for the next task of its chain after a device task, with nothing else to do:
   // written by the worker without the lock, read under it (a stale value only costs a
@@ -66,6 +88,7 @@ DagScheduler::DagScheduler(PluginContext& context) {
   if (!devices.empty()) first_device_ = devices.front();
   const Settings settings = read_settings(context.options);
   spin_ = settings.spin;
+  inline_start_ = settings.inline_start;
   queues_per_device_ = settings.queues_per_device;
   for (std::int64_t i = 0; i < settings.workers; ++i) workers_.push_back(std::make_unique<Worker>());
   // Fewer workers when the system refuses some (a warning); none: plexus::error(resource).
@@ -95,6 +118,8 @@ void DagScheduler::submit(Task task) {
   }
   auto node = std::make_shared<Node>();
   node->task = std::move(task);
+  Lent lent;  // the queue of a chain this thread goes on with itself
+  std::shared_ptr<TaskEvent> previous;  // the last device task this thread submitted here
   if (node->task.body) {
     node->placement = default_placement(*node->task.body, first_device_);
     try {
@@ -103,6 +128,10 @@ void DagScheduler::submit(Task task) {
       node->task.event->mark_failed(std::current_exception());
       return;
     }
+    if (node->placement) {
+      if (last_submitted.scheduler == this) previous = last_submitted.event.lock();
+      last_submitted = {this, node->task.event};
+    }
   }
   {
     std::lock_guard lock(mutex_);  // one lock per submission
@@ -110,19 +139,33 @@ void DagScheduler::submit(Task task) {
     submitted_.push_back(node->task.event);
     if (submitted_.size() >= 2 * submitted_kept_ + 64) drop_done_locked();
     if (node->placement) {
-      // Behind its unfinished dependencies on queues of the device, at once.
+      // Behind its unfinished dependencies on queues of the device, at once: started here
+      // when it goes on a chain of quick starts (lend_for_inline), else by the worker.
       if (auto [worker, queue] = early_queue(node->task, node->placement); worker) {
-        give(*worker, queue, std::move(node));
-        return;
+        lent = lend_for_inline(*worker, *queue, node->task);
+        if (!lent) {
+          give(*worker, queue, std::move(node));
+          return;
+        }
       }
     }
-    bool waits = false;
-    for (const auto& dependency : node->task.dependencies)
-      waits = waits || (dependency && !dependency->is_done());
-    if (!waits) {
-      make_ready_locked(std::move(node));
-      return;
+    if (!lent) {
+      bool waits = false;
+      for (const auto& dependency : node->task.dependencies)
+        waits = waits || (dependency && !dependency->is_done());
+      if (!waits) {
+        // Ready: the next task of a chain whose worker is free is started here, too.
+        if (node->placement) lent = lend_for_ready(node->task, node->placement, previous.get());
+        if (!lent) {
+          make_ready_locked(std::move(node));
+          return;
+        }
+      }
     }
+  }
+  if (lent) {
+    start_inline(lent, node->task);
+    return;
   }
   const auto dependencies = node->task.dependencies;
   when_done(dependencies, [this, node] { make_ready(node); });
@@ -172,7 +215,12 @@ DagScheduler::Worker* DagScheduler::chain_worker(const Task& task, Device* place
         owner->second.tail != dependency)
       continue;
     Worker* worker = owner->second.worker;
-    if (worker->own.empty() && (!worker->busy || worker->spinning.load(std::memory_order_relaxed)))
+    // Idle, spinning, or finishing the dependency itself (done: its own completion, or the
+    // submitting thread, made this task ready): it takes the task within microseconds,
+    // where another worker would have to be woken (a wake-up per task of a chain).
+    if (worker->own.empty() && !worker->lent &&
+        (!worker->busy || worker->running == dependency.get() ||
+         worker->spinning.load(std::memory_order_relaxed)))
       return worker;
   }
   return nullptr;
@@ -211,11 +259,82 @@ void DagScheduler::give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node
   if (worker.sleeping) worker.wake.notify_one();  // else it spins or runs: no wake-up to pay
 }
 
+DagScheduler::Lent DagScheduler::lend_for_inline(Worker& worker, DeviceQueue& queue,
+                                                 const Task& task) {
+  if (inline_start_.count() == 0 || worker.lent ||
+      worker.starting.load(std::memory_order_acquire))
+    return {};
+  QueueOwner& owner = owners_.at(&queue);
+  if (std::chrono::nanoseconds(owner.start_ns.load(std::memory_order_relaxed)) >= inline_start_)
+    return {};  // the last task there ran long, or was left in the queue: hand off
+  // start_task must not wait for another queue here: only work of this queue comes first.
+  const auto behind_queue = [&](const Task& t) {
+    return std::all_of(t.dependencies.begin(), t.dependencies.end(), [&](const auto& dependency) {
+      return !dependency || dependency->is_done() || dependency->pending_on() == &queue;
+    });
+  };
+  for (const auto& node : worker.own)  // what it has not started yet goes first, here
+    if (node->queue != &queue || !behind_queue(node->task)) return {};
+  if (!behind_queue(task)) return {};
+  Lent lent{&worker, &queue, &owner.start_ns, {}};
+  lent.taken.swap(worker.own);
+  worker.given.fetch_sub(lent.taken.size(), std::memory_order_relaxed);
+  worker.lent = true;
+  task.event->set_pending_on(&queue);  // later tasks may chain behind it (as give() does)
+  owner.tail = task.event;
+  return lent;  // start_ns: owners_ keeps its entries until the scheduler goes
+}
+
+DagScheduler::Lent DagScheduler::lend_for_ready(const Task& task, Device* placement,
+                                                const TaskEvent* previous) {
+  if (Worker* chained = chain_worker(task, placement))
+    return lend_for_inline(*chained, *queue_of(*chained, placement), task);
+  DeviceQueue* queue = previous && previous->is_done() ? previous->pending_on() : nullptr;
+  const auto owner = queue ? owners_.find(queue) : owners_.end();
+  if (owner == owners_.end() || owner->second.device != placement) return {};
+  return lend_for_inline(*owner->second.worker, *queue, task);
+}
+
+void DagScheduler::start_inline(Lent& lent, Task& task) {
+  // The queues go back to their worker however this ends (start_task reports a task's
+  // failure in its event; this only guards against a throw all the same).
+  struct GiveBack {
+    DagScheduler& scheduler;
+    Worker& worker;
+    ~GiveBack() {
+      std::lock_guard lock(scheduler.mutex_);
+      worker.lent = false;
+      if (!worker.own.empty() && worker.sleeping) worker.wake.notify_one();
+    }
+  } give_back{*this, *lent.worker};
+  for (auto& node : lent.taken) {
+    timed_start(node->task, *lent.queue, *lent.start_ns);
+    node.reset();
+    let_go();
+  }
+  timed_start(task, *lent.queue, *lent.start_ns);
+  let_go();
+}
+
+void DagScheduler::timed_start(Task& task, DeviceQueue& queue, std::atomic<std::int64_t>& took) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::shared_ptr<TaskEvent> event = task.event;  // start_task may move the task's parts
+  start_task(task, &queue);
+  // Done on return: the queue ran it (a synchronous device); left in the queue: asynchronous.
+  took.store(event->is_done() ? std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::steady_clock::now() - start)
+                                    .count()
+                              : async_start,
+             std::memory_order_relaxed);
+}
+
 DeviceQueue* DagScheduler::queue_of(Worker& worker, Device* device) {
   auto& queue = worker.queues[device];
   if (!queue) {
     queue = device->create_queue();
-    owners_[queue.get()] = {&worker, device, nullptr};
+    QueueOwner& owner = owners_[queue.get()];
+    owner.worker = &worker;
+    owner.device = device;
     device_workers_[device].push_back(&worker);
   }
   return queue.get();
@@ -231,7 +350,7 @@ std::size_t DagScheduler::queue_limit(const Device* device) const {
 DagScheduler::Worker& DagScheduler::pick_worker(Device* device) {
   // Idle: nothing given to it and waiting for work: asleep, or spinning after its last task.
   const auto idle = [](const Worker& worker) {
-    return worker.own.empty() &&
+    return worker.own.empty() && !worker.lent &&
            (!worker.busy || worker.spinning.load(std::memory_order_relaxed));
   };
   // How far a worker's queue on the device is from taking a task at once: 0 when its work
@@ -321,25 +440,36 @@ void DagScheduler::work(Worker& worker) {
       worker.spinning.store(false, std::memory_order_relaxed);
     }
     std::shared_ptr<Node> node;
+    std::atomic<std::int64_t>* start_time = nullptr;  // node->queue's, when it has one
     {
       std::unique_lock lock(mutex_);
       worker.busy = false;
+      worker.running = nullptr;
       worker.sleeping = true;
-      worker.wake.wait(lock,
-                       [&] { return stopping_ || !worker.own.empty() || !host_ready_.empty(); });
+      worker.wake.wait(lock, [&] {
+        return stopping_ || (!worker.own.empty() && !worker.lent) || !host_ready_.empty();
+      });
       worker.sleeping = false;
-      const bool own = !worker.own.empty();
+      const bool own = !worker.own.empty() && !worker.lent;
       std::deque<std::shared_ptr<Node>>& from = own ? worker.own : host_ready_;
       if (from.empty()) return;  // stopping, nothing left
       node = std::move(from.front());
       from.pop_front();
       worker.busy = true;
+      worker.running = node->task.event.get();
+      worker.starting.store(true, std::memory_order_relaxed);  // under mutex_
+      if (node->queue) start_time = &owners_.at(node->queue).start_ns;
       taken += own ? 1 : 0;
       ran_device_task = own;
     }
     // Waits for the dependencies not pending on node->queue (done, unless chained), then
     // enqueues a device task's work there (a host task runs here).
-    start_task(node->task, node->queue);
+    if (start_time) {
+      timed_start(node->task, *node->queue, *start_time);
+    } else {
+      start_task(node->task, node->queue);
+    }
+    worker.starting.store(false, std::memory_order_release);  // its queues are free
     node.reset();  // the work's captures go (if it ran here) before waiters see it let go
     let_go();
   }

@@ -37,8 +37,20 @@
 // the next task of the chain before it sleeps, so that submitting a chain of kernels does
 // not pay a wake-up per kernel; a sleeping worker is woken by the task given to it.
 //
+// The submitting thread starts the next task of a chain itself (start_inline) when the
+// chain's queue ran its last task to the end within inline_us (a synchronous device: the
+// host backend, whose queues run kernels on the enqueueing thread) and the queue's worker is
+// not starting anything: it borrows the worker's queues (Worker::lent), starts first what the
+// worker had not started there yet, then the task. The next task of a chain is one that
+// depends on the queue's last task, or, ready, follows the last device task the same thread
+// submitted (done: the memory model records no dependency on a task that is done). A chain
+// of tiny kernels then costs what inorder's does instead of a hand-off per kernel; a long or
+// asynchronous start (PoCL, CUDA) is handed to the worker, so it never holds up independent
+// work submitted after it.
+//
 // Options ([scheduler.dag]): workers (integer, default: the number of hardware threads);
-// spin_us (integer, default 50; 0: sleep at once); queues_per_device ("auto", the default:
+// spin_us (integer, default 50; 0: sleep at once); inline_us (integer, default 50; 0: the
+// submitting thread never starts a task); queues_per_device ("auto", the default:
 // 4 on a GPU or accelerator, one per worker on a CPU or other device; or an integer >= 1,
 // on every device; 1 runs a device's tasks in one in-order queue, as before streams).
 // Thread-safety: submit() and wait_all() may be called from any thread; wait_all() from
@@ -63,10 +75,11 @@
 
 namespace plexus::dag {
 
-// The ranges of `[scheduler.dag] workers`, `spin_us` and `queues_per_device`
+// The ranges of `[scheduler.dag] workers`, `spin_us`, `inline_us` and `queues_per_device`
 // (docs/configuration.md).
 constexpr std::int64_t max_workers = 1024;
 constexpr std::int64_t max_spin_us = 1'000'000;
+constexpr std::int64_t max_inline_us = 1'000'000;
 constexpr std::int64_t max_queues_per_device = 64;
 
 class DagScheduler final : public Scheduler {
@@ -82,10 +95,24 @@ class DagScheduler final : public Scheduler {
  private:
   struct Node;
   struct Worker;
+  static constexpr std::int64_t async_start = INT64_MAX;
   struct QueueOwner {
-    Worker* worker;
-    Device* device;
+    Worker* worker = nullptr;
+    Device* device = nullptr;
     std::shared_ptr<TaskEvent> tail;  // the last task given to the queue; done: queue idle
+    // How long the last start_task there took (ns), on whichever thread ran it, when it ran
+    // the task to its end (a synchronous device: the host backend); async_start when the task
+    // was left in the queue (or none has started there yet).
+    std::atomic<std::int64_t> start_ns{async_start};
+  };
+  // A worker's queue lent to the submitting thread, with the tasks it had not started yet
+  // there (taken from it, started first). Empty: nothing lent.
+  struct Lent {
+    Worker* worker = nullptr;
+    DeviceQueue* queue = nullptr;
+    std::atomic<std::int64_t>* start_ns = nullptr;  // the queue's QueueOwner::start_ns
+    std::deque<std::shared_ptr<Node>> taken;
+    explicit operator bool() const { return queue != nullptr; }
   };
   // Gives a ready node to a worker (device tasks) or to the shared host-task deque.
   void make_ready(std::shared_ptr<Node> node);
@@ -98,6 +125,19 @@ class DagScheduler final : public Scheduler {
   // there is none. Under mutex_.
   Worker* chain_worker(const Task& task, Device* placement);
   void give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node> node);  // under mutex_
+  // Lends `queue` of `worker` to this (submitting) thread to start `task` on, with the tasks
+  // the worker has not started there yet, when the worker is not starting anything, the
+  // queue's last start was quick (inline_us) and all they wait for is on that queue; makes
+  // `task` the queue's tail. Empty when not. Under mutex_.
+  Lent lend_for_inline(Worker& worker, DeviceQueue& queue, const Task& task);
+  // For a ready `task` on `placement`: lend_for_inline on the queue of the chain it follows
+  // (a dependency's, else that of `previous`, the last device task this thread submitted,
+  // when done). Under mutex_.
+  Lent lend_for_ready(const Task& task, Device* placement, const TaskEvent* previous);
+  // Starts the lent tasks, then `task`, on the lent queue on this thread; gives it back.
+  void start_inline(Lent& lent, Task& task);
+  // start_task(task, &queue), storing how long it took in `took`.
+  static void timed_start(Task& task, DeviceQueue& queue, std::atomic<std::int64_t>& took);
   DeviceQueue* queue_of(Worker& worker, Device* device);                      // under mutex_
   Worker& pick_worker(Device* device);                                        // under mutex_
   std::size_t queue_limit(const Device* device) const;  // queues_per_device for it
@@ -123,6 +163,7 @@ class DagScheduler final : public Scheduler {
   bool stopping_ = false;
   Device* first_device_ = nullptr;  // of the available backends; nullptr: none
   std::chrono::microseconds spin_{50};
+  std::chrono::microseconds inline_start_{50};
   std::size_t queues_per_device_ = 0;  // 0: "auto"
   std::vector<std::thread> threads_;
 };

@@ -1,0 +1,133 @@
+// scheduler/dag on a synchronous device (its queue runs the work while it is enqueued, as the
+// host backend's does): the next task of a chain whose last task is done is started by the
+// submitting thread itself, on the chain's queue, when starts on that queue are quick
+// (inline_us), instead of being handed to a worker thread (a hand-off per task made dag
+// several times slower than inorder on a chain of tiny kernels, issue 21 item 11); a slow
+// start is never run by the submitting thread (it would hold up independent work), and
+// inline_us = 0 turns it off. Independent tasks still spread over queues (dag_streams_test).
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "plexus/device.hpp"
+#include "plexus/device_info.hpp"
+#include "plexus/device_queue.hpp"
+#include "plexus/task_body.hpp"
+#include "device_task_body.hpp"
+#include "scheduler_support.hpp"
+
+namespace {
+
+// Where and on which thread each task ran. Thread-safe.
+struct Runs {
+  std::mutex mutex;
+  std::map<int, std::pair<std::thread::id, const plexus::DeviceQueue*>> of;
+};
+
+// A queue that runs the work when it is enqueued and completes at once (like HostQueue).
+class SyncQueue final : public plexus::DeviceQueue {
+ public:
+  void copy_to_device(void*, const void*, const plexus::CopyLayout&) override {}
+  void copy_to_host(void*, const void*, const plexus::CopyLayout&) override {}
+  void launch(const plexus::DeviceKernel&, const plexus::NdRange&,
+              std::span<const plexus::KernelArgument>) override {}
+  void wait() override {}
+  void on_complete(std::function<void(std::exception_ptr)> done) override { done(nullptr); }
+};
+
+class SyncDevice final : public plexus::Device {
+ public:
+  SyncDevice() { info_.name = "synchronous device"; }
+  const plexus::DeviceInfo& info() const override { return info_; }
+  plexus::Backend& backend() const override { throw std::logic_error("no backend"); }
+  std::unique_ptr<plexus::DeviceQueue> create_queue() override {
+    return std::make_unique<SyncQueue>();
+  }
+
+ private:
+  plexus::DeviceInfo info_;
+};
+
+// Records its thread and queue, taking `work` to run.
+class RecordedBody final : public plexus::test::DeviceTaskBody {
+ public:
+  RecordedBody(Runs& runs, plexus::Device& device, int id, std::chrono::microseconds work)
+      : DeviceTaskBody(device, "recorded body"), runs_(runs), id_(id), work_(work) {}
+
+ private:
+  void enqueue_work(plexus::DeviceQueue& queue) override {
+    if (work_.count() > 0) std::this_thread::sleep_for(work_);
+    std::lock_guard lock(runs_.mutex);
+    runs_.of[id_] = {std::this_thread::get_id(), &queue};
+  }
+
+  Runs& runs_;
+  int id_;
+  std::chrono::microseconds work_;
+};
+
+std::shared_ptr<plexus::TaskEvent> submit(plexus::Scheduler& scheduler, Runs& runs,
+                                          plexus::Device& device, int id,
+                                          std::vector<std::shared_ptr<plexus::TaskEvent>> after,
+                                          std::chrono::microseconds work = {}) {
+  auto event = std::make_shared<plexus::TaskEvent>("task " + std::to_string(id));
+  scheduler.submit(plexus::Task{event, std::move(after), {},
+                                std::make_shared<RecordedBody>(runs, device, id, work)});
+  return event;
+}
+
+}  // namespace
+
+TEST_CASE("dag: the submitting thread goes on with a chain of quick tasks on its queue",
+          "[scheduler][dag]") {
+  SyncDevice device;
+  Runs runs;
+  // inline_us: 100 ms, so that a preempted start on a busy machine still counts as quick.
+  auto set = plexus::test::scheduler_set("dag", "workers = 4\ninline_us = 100000\n");
+  plexus::Scheduler& scheduler = *set->scheduler();
+  auto a = submit(scheduler, runs, device, 0, {});  // ready, no chain: a worker runs it
+  a->wait();
+  // A completes inside its worker's start_task; the queue is free once the worker is out.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  auto b = submit(scheduler, runs, device, 1, {a});  // follows A, done: started here
+  CHECK(b->is_done());  // before submit() returned: on this thread
+  auto c = submit(scheduler, runs, device, 2, {});  // follows B in program order (no
+  CHECK(c->is_done());                              // dependency recorded: B is done)
+  scheduler.wait_all();
+  std::lock_guard lock(runs.mutex);
+  CHECK(runs.of[0].first != std::this_thread::get_id());
+  CHECK(runs.of[1].first == std::this_thread::get_id());
+  CHECK(runs.of[2].first == std::this_thread::get_id());
+  CHECK(runs.of[1].second == runs.of[0].second);  // on the chain's queue
+  CHECK(runs.of[2].second == runs.of[0].second);
+}
+
+TEST_CASE("dag: a chain of slow tasks, or inline_us = 0, is handed to the workers",
+          "[scheduler][dag]") {
+  SyncDevice device;
+  Runs runs;
+  const auto slow = std::chrono::milliseconds(5);  // above inline_us (50 us by default)
+  {
+    auto set = plexus::test::scheduler_set("dag", "workers = 4\n");
+    plexus::Scheduler& scheduler = *set->scheduler();
+    auto a = submit(scheduler, runs, device, 0, {}, slow);
+    a->wait();
+    auto b = submit(scheduler, runs, device, 1, {a}, slow);
+    scheduler.wait_all();
+    CHECK(b->status() == plexus::TaskStatus::complete);
+  }
+  {
+    auto set = plexus::test::scheduler_set("dag", "workers = 4\ninline_us = 0\n");
+    plexus::Scheduler& scheduler = *set->scheduler();
+    auto c = submit(scheduler, runs, device, 2, {});
+    c->wait();
+    auto d = submit(scheduler, runs, device, 3, {c});
+    scheduler.wait_all();
+  }
+  std::lock_guard lock(runs.mutex);
+  for (int id = 0; id < 4; ++id) CHECK(runs.of[id].first != std::this_thread::get_id());
+}
