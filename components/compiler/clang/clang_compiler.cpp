@@ -19,7 +19,7 @@
 #include "frontend.hpp"
 #include "frontend_cache.hpp"
 #include "frontend_options.hpp"
-#include "host_device_library.hpp"
+#include "toolchain_options.hpp"
 #include "input_reader.hpp"
 #include "kernel_inspector.hpp"
 #include "kernel_selector.hpp"
@@ -95,26 +95,20 @@ FrontendLimits frontend_limits(const ComponentOptions& options) {
 
 // [compiler.clang]: every option the component reads (clang_compiler.hpp).
 struct ClangCompiler::Settings {
-  std::string resource_dir;
-  std::string libclc_dir;
-  std::string host_device_library;
+  compiler_shared::ToolchainOptions toolchain;
   FrontendLimits limits;
   bool frontend_cache = true;
   bool binary_cache = true;
-  bool bounds_checks = false;
   bool direct_cache = true;
 };
 
 ClangCompiler::Settings ClangCompiler::read_settings(const ComponentOptions& options) {
   Settings settings;
-  settings.resource_dir =
-      options.get_or_env("resource_dir", "PLEXUS_CLANG_RESOURCE_DIR", PLEXUS_CLANG_RESOURCE_DIR);
-  settings.libclc_dir = options.get_or_env("libclc_dir", "PLEXUS_LIBCLC_DIR", PLEXUS_LIBCLC_DIR);
-  settings.host_device_library = compiler_shared::host_device_library(options);
+  settings.toolchain = compiler_shared::read_toolchain_options(options, PLEXUS_CLANG_RESOURCE_DIR,
+                                                               PLEXUS_LIBCLC_DIR);
   settings.limits = frontend_limits(options);
   settings.frontend_cache = options.get<bool>("frontend_cache", true);
   settings.binary_cache = options.get<bool>("binary_cache", true);
-  settings.bounds_checks = compiler_shared::bounds_checks_enabled(options);
   settings.direct_cache = options.get<bool>("direct_cache", true);
   return settings;
 }
@@ -125,14 +119,14 @@ ClangCompiler::ClangCompiler(PluginContext& context)
     : ClangCompiler(context, read_settings(context.options)) {}
 
 ClangCompiler::ClangCompiler(PluginContext& context, const Settings& settings)
-    : resource_dir_(settings.resource_dir),
-      libclc_dir_(settings.libclc_dir),
-      host_device_library_(settings.host_device_library),
+    : resource_dir_(settings.toolchain.resource_dir),
+      libclc_dir_(settings.toolchain.libclc_dir),
+      host_device_library_(settings.toolchain.host_device_library),
       libraries_(std::make_unique<DeviceLibraries>()),
       frontend_(std::make_unique<Frontend>(resource_dir_, settings.limits)),
       emitter_(std::make_unique<TargetEmitter>(*libraries_, libclc_dir_, host_device_library_)),
       binary_cache_(settings.binary_cache),
-      bounds_checks_(settings.bounds_checks) {
+      bounds_checks_(settings.toolchain.bounds_checks) {
   TargetEmitter::initialize_llvm_targets();
   const bool use_cache = settings.frontend_cache;
   if (CacheStore* store = context.components.cache(); store && use_cache) {

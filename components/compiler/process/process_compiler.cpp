@@ -7,12 +7,11 @@
 #include <optional>
 
 #include "bitcode_stage.hpp"
-#include "bounds_checks.hpp"
 #include "clang_output_parser.hpp"
 #include "device_code_checks.hpp"
 #include "diagnostic_log.hpp"
 #include "frontend_options.hpp"
-#include "host_device_library.hpp"
+#include "toolchain_options.hpp"
 #include "native_backend.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
@@ -49,26 +48,20 @@ bool has_spirv_magic(const std::string& bytes) {
 
 // [compiler.process]: every option the component reads (process_compiler.hpp).
 struct ProcessCompiler::Settings {
-  std::string resource_dir;
-  std::string libclc_dir;
-  std::string host_device_library;
+  compiler_shared::ToolchainOptions toolchain;
   std::string tools_dir;
   std::string llvm_spirv;
-  bool bounds_checks = false;
 };
 
 ProcessCompiler::Settings ProcessCompiler::read_settings(const ComponentOptions& options) {
   Settings settings;
-  settings.resource_dir =
-      options.get_or_env("resource_dir", "PLEXUS_CLANG_RESOURCE_DIR", PLEXUS_CLANG_RESOURCE_DIR);
-  settings.libclc_dir = options.get_or_env("libclc_dir", "PLEXUS_LIBCLC_DIR", PLEXUS_LIBCLC_DIR);
-  settings.host_device_library = compiler_shared::host_device_library(options);
+  settings.toolchain = compiler_shared::read_toolchain_options(options, PLEXUS_CLANG_RESOURCE_DIR,
+                                                               PLEXUS_LIBCLC_DIR);
   settings.tools_dir =
       options.get_or_env("tools_dir", "PLEXUS_LLVM_TOOLS_DIR", PLEXUS_LLVM_TOOLS_DIR);
   // llvm-spirv-15 is not among the LLVM binaries on Debian; used when tools_dir lacks it.
   settings.llvm_spirv =
       options.get_or_env("llvm_spirv", "PLEXUS_LLVM_SPIRV", PLEXUS_LLVM_SPIRV_TOOL);
-  settings.bounds_checks = compiler_shared::bounds_checks_enabled(options);
   return settings;
 }
 
@@ -78,11 +71,11 @@ ProcessCompiler::ProcessCompiler(PluginContext& context)
     : ProcessCompiler(read_settings(context.options)) {}
 
 ProcessCompiler::ProcessCompiler(const Settings& settings)
-    : resource_dir_(settings.resource_dir),
-      libclc_dir_(settings.libclc_dir),
-      host_device_library_(settings.host_device_library),
+    : resource_dir_(settings.toolchain.resource_dir),
+      libclc_dir_(settings.toolchain.libclc_dir),
+      host_device_library_(settings.toolchain.host_device_library),
       tools_(settings.tools_dir, settings.llvm_spirv) {
-  bounds_checks_ = settings.bounds_checks;
+  bounds_checks_ = settings.toolchain.bounds_checks;
   logger().debug("compiler process: tools_dir {}, resource_dir {}, libclc_dir {}",
                  tools_.tools_dir(), resource_dir_, libclc_dir_);
 }

@@ -1,0 +1,25 @@
+// The options both compiler components (compiler/clang, compiler/process) read the same way,
+// in one place: resource_dir (or PLEXUS_CLANG_RESOURCE_DIR), libclc_dir (or
+// PLEXUS_LIBCLC_DIR), host_device_library (host_device_library.hpp) and checks
+// (bounds_checks_enabled, PLEXUS_KERNEL_CHECKS). Each component passes its own build-time
+// defaults. A plain value; reading it throws plexus::error(config) for a bad value.
+#pragma once
+
+#include <string>
+
+#include "plexus/component_options.hpp"
+
+namespace plexus::compiler_shared {
+
+struct ToolchainOptions {
+  std::string resource_dir;         // the clang resource directory
+  std::string libclc_dir;           // libclc's bitcode
+  std::string host_device_library;  // linked into llvm_bitcode output ("" none)
+  bool bounds_checks = false;       // checks = "bounds"
+};
+
+ToolchainOptions read_toolchain_options(const ComponentOptions& options,
+                                        const std::string& default_resource_dir,
+                                        const std::string& default_libclc_dir);
+
+}  // namespace plexus::compiler_shared
