@@ -22,6 +22,8 @@ packages=(
   libboost-context1.81-dev
   # cholesky --kernels blas on host devices, and its LAPACKE_dpotrf reference benchmark
   libopenblas-dev liblapacke-dev
+  # mpi backend and `plexus worker`: remote devices over Open MPI (tests start mpirun)
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

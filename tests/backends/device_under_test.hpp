@@ -1,5 +1,6 @@
 // The devices the device conformance suite runs on: every device of every built backend
-// plugin (host, opencl, cuda, ...), loaded once per test program. A backend that is
+// plugin (host, opencl, cuda, ...), loaded once per test program; only those named in
+// PLEXUS_TEST_BACKENDS (comma-separated) when it is set (the mpi runs: remote devices only). A backend that is
 // unavailable here, or a device whose backend does not implement device operations yet
 // (plexus::error(unsupported) from create_queue/allocate), is reported by for_each_device
 // with WARN and its reason, never silently. Not thread-safe (test set-up).
@@ -8,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -44,7 +46,10 @@ inline std::vector<DeviceUnderTest>& devices_under_test() {
   static std::vector<std::shared_ptr<Backend>> backends;
   static std::vector<DeviceUnderTest> devices = [] {
     std::vector<DeviceUnderTest> found;
+    const char* only = std::getenv("PLEXUS_TEST_BACKENDS");
+    const std::string selected = only && *only ? "," + std::string(only) + "," : "";
     for (const std::string& name : built_backends()) {
+      if (!selected.empty() && selected.find("," + name + ",") == std::string::npos) continue;
       auto backend = load_backend(name);
       const BackendStatus status = backend->status();
       if (!status.available) {

@@ -14,5 +14,6 @@ int cache_command(const std::vector<std::string>& args);
 int syclbin_command(const std::vector<std::string>& args);
 int ab_command(const std::vector<std::string>& args);
 int conformance_command(const std::vector<std::string>& args);
+int worker_command(const std::vector<std::string>& args);
 
 }  // namespace plexus::tool

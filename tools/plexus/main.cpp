@@ -21,6 +21,7 @@ Commands:
   syclbin   dump, create or extract SYCLBIN files (dump FILE; create -o OUT ...)
   ab        run a program under several configs, alternately, and compare the runs
   conformance  check a plugin file against its kind's conformance suite
+  worker    serve this node's devices to rank 0 of an MPI job (mpirun ... : plexus worker)
   help      show this help
 
 Run `plexus help <command>` or `plexus <command> --help` for a command's options.
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
       {"syclbin", &plexus::tool::syclbin_command},
       {"ab", &plexus::tool::ab_command},
       {"conformance", &plexus::tool::conformance_command},
+      {"worker", &plexus::tool::worker_command},
   };
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() == 2 && args[0] == "help" && commands.count(args[1])) {

@@ -1,0 +1,338 @@
+#include "engine.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "messages.hpp"
+#include "plexus/error.hpp"
+#include "plexus/log.hpp"
+
+namespace plexus::mpi {
+
+namespace {
+
+std::string mpi_error_text(int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) return "MPI error " + std::to_string(code);
+  return std::string(text, static_cast<std::size_t>(length));
+}
+
+std::exception_ptr peer_failure(const std::string& name, const std::string& why) {
+  return std::make_exception_ptr(error(error_category::device, "mpi: " + name + " failed: " + why));
+}
+
+}  // namespace
+
+Engine::Engine(MPI_Comm comm, EngineOptions options, Handler& handler)
+    : comm_(comm), options_(options), handler_(handler) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  int* upper = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &upper, &found);
+  if (found && upper) tag_upper_bound_ = *upper;
+  peers_.resize(static_cast<std::size_t>(size_));
+  for (int r = 0; r < size_; ++r) peers_[static_cast<std::size_t>(r)].name = "rank " + std::to_string(r);
+  sent_ = std::make_unique<std::atomic<std::uint64_t>[]>(static_cast<std::size_t>(size_));
+  received_ = std::make_unique<std::atomic<std::uint64_t>[]>(static_cast<std::size_t>(size_));
+  if (const char* hook = std::getenv("PLEXUS_MPI_TEST_CORRUPT"); hook && *hook) {
+    std::string list = hook;
+    for (std::size_t start = 0; start <= list.size();) {
+      const std::size_t end = std::min(list.find(',', start), list.size());
+      std::string item = list.substr(start, end - start);
+      start = end + 1;
+      if (const auto at = item.find('@'); at != std::string::npos) {
+        if (std::strtol(item.c_str() + at + 1, nullptr, 10) != rank_) continue;
+        item.resize(at);
+      }
+      const auto colon = item.find(':');
+      corrupt_at_ = std::strtoull(item.substr(0, colon).c_str(), nullptr, 10);
+      corrupt_mode_ = colon == std::string::npos ? "flip" : item.substr(colon + 1);
+    }
+  }
+}
+
+void Engine::watch(int rank, std::string name) {
+  std::lock_guard lock(names_mutex_);
+  Peer& peer = peers_.at(static_cast<std::size_t>(rank));
+  peer.name = std::move(name);
+  peer.watched = true;
+  peer.last_heard = peer.last_sent = std::chrono::steady_clock::now();
+}
+
+std::string Engine::name_of(int rank) const {
+  std::lock_guard lock(names_mutex_);
+  if (rank < 0 || rank >= size_) return "rank " + std::to_string(rank);
+  return peers_[static_cast<std::size_t>(rank)].name;
+}
+
+bool Engine::failed(int rank) const {
+  std::lock_guard lock(names_mutex_);
+  return rank >= 0 && rank < size_ && peers_[static_cast<std::size_t>(rank)].failed;
+}
+
+std::uint64_t Engine::data_bytes_sent(int peer) const { return sent_[static_cast<std::size_t>(peer)]; }
+std::uint64_t Engine::data_bytes_received(int peer) const {
+  return received_[static_cast<std::size_t>(peer)];
+}
+
+std::vector<std::byte> Engine::maybe_corrupt(std::vector<std::byte> message) {
+  if (corrupt_at_ == 0 || ++sent_messages_ != corrupt_at_) return message;
+  logger().warn("mpi test hook: damaging control message {} ({})", sent_messages_, corrupt_mode_);
+  if (corrupt_mode_ == "truncate") {
+    message.resize(message.size() / 2);
+  } else if (corrupt_mode_ == "type") {
+    const std::uint32_t unknown = 999;
+    std::memcpy(message.data() + 8, &unknown, 4);
+    const std::uint32_t checksum = message_checksum(message);
+    std::memcpy(message.data() + 12, &checksum, 4);
+  } else {
+    message.back() ^= std::byte{0x5a};
+  }
+  return message;
+}
+
+void Engine::send(int destination, std::vector<std::byte> message) {
+  if (failed(destination)) return;
+  std::uint32_t type = 0;
+  std::memcpy(&type, message.data() + 8, 4);
+  if (type != static_cast<std::uint32_t>(MessageType::heartbeat))
+    message = maybe_corrupt(std::move(message));
+  Pending pending;
+  pending.peer = destination;
+  pending.message = std::make_shared<std::vector<std::byte>>(std::move(message));
+  const int code = MPI_Isend(pending.message->data(), static_cast<int>(pending.message->size()),
+                             MPI_BYTE, destination, control_tag, comm_, &pending.request);
+  if (code != MPI_SUCCESS) return fail_peer(destination, "MPI_Isend: " + mpi_error_text(code));
+  peers_[static_cast<std::size_t>(destination)].last_sent = std::chrono::steady_clock::now();
+  pending_.push_back(std::move(pending));
+}
+
+void Engine::send_data(int destination, int tag, const std::byte* data, std::size_t bytes, Done done) {
+  auto transfer = std::make_shared<Transfer>();
+  transfer->peer = destination;
+  transfer->done = std::move(done);
+  if (failed(destination)) {
+    transfer->done(peer_failure(name_of(destination), "it failed earlier"));
+    return;
+  }
+  for (std::size_t at = 0; at < bytes || (bytes == 0 && at == 0); at += options_.chunk_bytes) {
+    const std::size_t chunk = std::min(options_.chunk_bytes, bytes - at);
+    Pending pending;
+    pending.peer = destination;
+    pending.transfer = transfer;
+    pending.bytes = chunk;
+    const int code = MPI_Isend(data + at, static_cast<int>(chunk), MPI_BYTE, destination, tag,
+                               comm_, &pending.request);
+    if (code != MPI_SUCCESS) {
+      transfer->failure = peer_failure(name_of(destination), "MPI_Isend: " + mpi_error_text(code));
+      break;
+    }
+    ++transfer->outstanding;
+    pending_.push_back(std::move(pending));
+    if (bytes == 0) break;
+  }
+  if (transfer->outstanding == 0) transfer->done(transfer->failure);
+}
+
+void Engine::recv_data(int source, int tag, std::byte* data, std::size_t bytes, Done done) {
+  auto transfer = std::make_shared<Transfer>();
+  transfer->peer = source;
+  transfer->done = std::move(done);
+  if (failed(source)) {
+    transfer->done(peer_failure(name_of(source), "it failed earlier"));
+    return;
+  }
+  for (std::size_t at = 0; at < bytes || (bytes == 0 && at == 0); at += options_.chunk_bytes) {
+    const std::size_t chunk = std::min(options_.chunk_bytes, bytes - at);
+    Pending pending;
+    pending.peer = source;
+    pending.transfer = transfer;
+    pending.bytes = chunk;
+    pending.receive = true;
+    const int code = MPI_Irecv(data + at, static_cast<int>(chunk), MPI_BYTE, source, tag, comm_,
+                               &pending.request);
+    if (code != MPI_SUCCESS) {
+      transfer->failure = peer_failure(name_of(source), "MPI_Irecv: " + mpi_error_text(code));
+      break;
+    }
+    ++transfer->outstanding;
+    pending_.push_back(std::move(pending));
+    if (bytes == 0) break;
+  }
+  if (transfer->outstanding == 0) transfer->done(transfer->failure);
+}
+
+void Engine::finish(Pending& pending, std::exception_ptr failure) {
+  if (!pending.transfer) return;
+  Transfer& transfer = *pending.transfer;
+  if (failure && !transfer.failure) transfer.failure = failure;
+  if (--transfer.outstanding == 0 && transfer.done) {
+    Done done = std::move(transfer.done);
+    done(transfer.failure);
+  }
+}
+
+void Engine::fail_peer(int rank, const std::string& why) {
+  {
+    std::lock_guard lock(names_mutex_);
+    Peer& peer = peers_.at(static_cast<std::size_t>(rank));
+    if (peer.failed) return;
+    peer.failed = true;
+  }
+  const std::exception_ptr failure = peer_failure(name_of(rank), why);
+  logger().error("mpi: {} failed: {}", name_of(rank), why);
+  // Its requests will never complete: cancel receives, abandon sends (MPI frees them).
+  std::vector<Pending> gone;
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    if (it->peer != rank) {
+      ++it;
+      continue;
+    }
+    if (it->receive) MPI_Cancel(&it->request);
+    MPI_Request_free(&it->request);
+    gone.push_back(std::move(*it));
+    it = pending_.erase(it);
+  }
+  for (Pending& pending : gone) finish(pending, failure);
+  handler_.on_peer_failed(rank, why);
+}
+
+bool Engine::receive_control() {
+  int flag = 0;
+  MPI_Status status;
+  int code = MPI_Iprobe(MPI_ANY_SOURCE, control_tag, comm_, &flag, &status);
+  if (code != MPI_SUCCESS || !flag) return false;
+  const int source = status.MPI_SOURCE;
+  int count = 0;
+  MPI_Get_count(&status, MPI_BYTE, &count);
+  std::vector<std::byte> message(static_cast<std::size_t>(std::max(count, 0)));
+  code = MPI_Recv(message.data(), count, MPI_BYTE, source, control_tag, comm_, MPI_STATUS_IGNORE);
+  if (source < 0 || source >= size_) return true;
+  if (code != MPI_SUCCESS) {
+    fail_peer(source, "MPI_Recv: " + mpi_error_text(code));
+    return true;
+  }
+  if (failed(source)) return true;  // a peer given up on stays given up on
+  peers_[static_cast<std::size_t>(source)].last_heard = std::chrono::steady_clock::now();
+  try {
+    const Header header = read_header(message, protocol_version, name_of(source));
+    if (header.type == static_cast<std::uint32_t>(MessageType::heartbeat)) return true;
+    Reader payload(std::span<const std::byte>(message).subspan(header_bytes),
+                   describe(header.type, name_of(source)));
+    handler_.on_message(source, header, payload);
+  } catch (const std::exception& e) {
+    handler_.on_bad_message(source, e.what());
+    fail_peer(source, e.what());
+  }
+  return true;
+}
+
+bool Engine::complete_requests() {
+  bool any = false;
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    int done = 0;
+    MPI_Status status;
+    const int code = MPI_Test(&it->request, &done, &status);
+    if (code != MPI_SUCCESS) {
+      const int peer = it->peer;
+      fail_peer(peer, std::string(it->receive ? "receive" : "send") + ": " + mpi_error_text(code));
+      return true;  // fail_peer changed the list
+    }
+    if (!done) {
+      ++it;
+      continue;
+    }
+    any = true;
+    std::exception_ptr failure;
+    if (it->receive) {
+      int count = 0;
+      MPI_Get_count(&status, MPI_BYTE, &count);
+      if (static_cast<std::size_t>(count) != it->bytes)
+        failure = std::make_exception_ptr(error(
+            error_category::device, "mpi: truncated data from " + name_of(it->peer) + ": " +
+                                        std::to_string(count) + " bytes of a " +
+                                        std::to_string(it->bytes) + "-byte chunk arrived"));
+      received_[static_cast<std::size_t>(it->peer)] += static_cast<std::uint64_t>(count);
+    } else if (it->transfer) {
+      sent_[static_cast<std::size_t>(it->peer)] += it->bytes;
+    }
+    Pending finished = std::move(*it);
+    it = pending_.erase(it);
+    finish(finished, failure);
+  }
+  return any;
+}
+
+void Engine::heartbeats() {
+  const auto now = std::chrono::steady_clock::now();
+  const auto interval = options_.timeout / 5;
+  for (int r = 0; r < size_; ++r) {
+    Peer& peer = peers_[static_cast<std::size_t>(r)];
+    if (!peer.watched || peer.failed) continue;
+    if (now - peer.last_heard > options_.timeout) {
+      const double seconds = std::chrono::duration<double>(now - peer.last_heard).count();
+      fail_peer(r, "no message for " + std::to_string(seconds).substr(0, 4) +
+                       " s (timeout " + std::to_string(options_.timeout.count()) +
+                       " ms): the process died, was killed or hangs");
+      continue;
+    }
+    if (now - peer.last_sent > interval)
+      send(r, Writer(protocol_version, static_cast<std::uint32_t>(MessageType::heartbeat), 0).finish());
+  }
+}
+
+bool Engine::progress() {
+  bool any = false;
+  std::deque<std::function<void()>> work;
+  {
+    std::lock_guard lock(posted_mutex_);
+    work.swap(posted_);
+  }
+  for (auto& each : work) each();
+  any = !work.empty();
+  for (int i = 0; i < 64 && receive_control(); ++i) any = true;
+  if (complete_requests()) any = true;
+  heartbeats();
+  return any;
+}
+
+void Engine::post(std::function<void()> work) {
+  {
+    std::lock_guard lock(posted_mutex_);
+    posted_.push_back(std::move(work));
+  }
+  posted_cv_.notify_one();
+}
+
+bool Engine::run_until(const std::function<bool()>& until, std::chrono::milliseconds limit) {
+  const auto start = std::chrono::steady_clock::now();
+  auto last_busy = start;
+  while (!until()) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - start > limit) return false;
+    if (progress()) {
+      last_busy = now;
+      continue;
+    }
+    // Poll hard just after activity (replies follow requests), then sleep between polls:
+    // the machine may run more ranks than cores.
+    if (now - last_busy < std::chrono::milliseconds(2)) {
+      std::this_thread::yield();
+    } else {
+      std::unique_lock lock(posted_mutex_);
+      posted_cv_.wait_for(lock, std::chrono::microseconds(500), [&] { return !posted_.empty(); });
+    }
+  }
+  return true;
+}
+
+void Engine::run(const std::atomic<bool>& stop) {
+  while (!run_until([&] { return stop.load(); }, std::chrono::hours(24))) {
+  }
+}
+
+}  // namespace plexus::mpi

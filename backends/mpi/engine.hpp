@@ -1,0 +1,142 @@
+// Engine: the one thread of a process that makes MPI calls (rank 0's progress thread, a
+// worker's main thread). It sends control messages and chunked data without blocking,
+// receives and checks control messages, completes transfers, exchanges heartbeats with the
+// peers it watches and declares a watched peer failed when it falls silent past the
+// timeout, when an MPI call to it fails (the communicator returns errors: MPI_ERRORS_RETURN)
+// or when it sends a message that cannot be decoded.
+//
+// Thread-safety: post(), wake(), the counters and name_of() from any thread; everything
+// else on the engine thread only (inside run(), or work that post() queued).
+// Ownership: the caller owns the communicator and the buffers it passes to send_data and
+// recv_data, which must stay valid until their `done` is called.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "wire.hpp"
+
+namespace plexus::mpi {
+
+struct EngineOptions {
+  std::chrono::milliseconds timeout{20000};  // silence after which a watched peer has failed
+  std::size_t chunk_bytes = std::size_t{4} << 20;
+};
+
+class Engine {
+ public:
+  using Done = std::function<void(std::exception_ptr)>;
+
+  class Handler {
+   public:
+    virtual ~Handler() = default;
+    // A control message whose header read_header accepted (never heartbeats). An exception
+    // thrown here is a protocol failure of `source` (on_peer_failed follows).
+    virtual void on_message(int source, const Header& header, Reader& payload) = 0;
+    // A message from `source` that could not be accepted (read_header or on_message threw),
+    // just before the engine fails `source`; the default does nothing.
+    virtual void on_bad_message(int source, const std::string& why) { (void)source, (void)why; }
+    // `rank` failed, `why` says how; its transfers have already failed.
+    virtual void on_peer_failed(int rank, const std::string& why) = 0;
+  };
+
+  Engine(MPI_Comm comm, EngineOptions options, Handler& handler);
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  const EngineOptions& options() const { return options_; }
+  // Engine thread: a worker takes rank 0's options from its greeting.
+  void set_options(const EngineOptions& options) { options_ = options; }
+  int tag_upper_bound() const { return tag_upper_bound_; }
+
+  // A peer whose silence past the timeout is a failure; `name` names it in messages
+  // ("node 'vm' rank 2").
+  void watch(int rank, std::string name);
+  std::string name_of(int rank) const;
+  bool failed(int rank) const;
+
+  // Engine thread. send() takes the message as Writer::finish() made it.
+  void send(int destination, std::vector<std::byte> message);
+  void send_data(int destination, int tag, const std::byte* data, std::size_t bytes, Done done);
+  void recv_data(int source, int tag, std::byte* data, std::size_t bytes, Done done);
+  void fail_peer(int rank, const std::string& why);
+  // Runs until `stop` is set, sleeping when idle; what post() queues runs here.
+  void run(const std::atomic<bool>& stop);
+  // Runs until `until` returns true or `limit` passes (false then).
+  bool run_until(const std::function<bool()>& until, std::chrono::milliseconds limit);
+
+  // Any thread.
+  void post(std::function<void()> work);
+  std::uint64_t data_bytes_sent(int peer) const;
+  std::uint64_t data_bytes_received(int peer) const;
+
+ private:
+  struct Transfer {
+    int peer = 0;
+    std::size_t outstanding = 0;
+    std::exception_ptr failure;
+    Done done;
+  };
+  struct Pending {
+    MPI_Request request = MPI_REQUEST_NULL;
+    int peer = -1;
+    std::shared_ptr<Transfer> transfer;         // null: a control message send
+    std::shared_ptr<std::vector<std::byte>> message;  // what a control send keeps alive
+    std::size_t bytes = 0;
+    bool receive = false;
+  };
+  struct Peer {
+    std::string name;
+    bool watched = false;
+    bool failed = false;
+    std::chrono::steady_clock::time_point last_heard;
+    std::chrono::steady_clock::time_point last_sent;
+  };
+
+  bool progress();
+  bool receive_control();
+  bool complete_requests();
+  void heartbeats();
+  void check(int code, int peer, const char* call);
+  void finish(Pending& pending, std::exception_ptr failure);
+  std::vector<std::byte> maybe_corrupt(std::vector<std::byte> message);
+
+  MPI_Comm comm_;
+  EngineOptions options_;
+  Handler& handler_;
+  int rank_ = 0, size_ = 0, tag_upper_bound_ = 32767;
+  std::vector<Peer> peers_;
+  mutable std::mutex names_mutex_;
+  std::list<Pending> pending_;
+  std::unique_ptr<std::atomic<std::uint64_t>[]> sent_, received_;
+
+  std::mutex posted_mutex_;
+  std::condition_variable posted_cv_;
+  std::deque<std::function<void()>> posted_;
+
+  // Test hook PLEXUS_MPI_TEST_CORRUPT="N:MODE[@RANK],...": the N-th control message that
+  // rank RANK (any rank without @) sends, heartbeats not counted, is damaged: MODE flip (a
+  // payload byte), truncate (half the message), type (an unknown type, checksum right).
+  std::uint64_t sent_messages_ = 0;
+  std::uint64_t corrupt_at_ = 0;
+  std::string corrupt_mode_;
+};
+
+}  // namespace plexus::mpi

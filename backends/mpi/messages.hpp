@@ -1,0 +1,89 @@
+// The mpi backend's protocol between rank 0 (the application) and its workers (`plexus
+// worker`): message types, tags, the version handshake and the codecs of the plain data
+// that travels (device descriptions, kernel descriptions, copy layouts, ranges, errors).
+//
+// Control messages travel on control_tag of the session's communicator; bulk data (copy
+// payloads, in chunks) on a tag of its own per transfer, data_tag(transfer id), so that
+// transfers between the same pair of ranks never mix.
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plexus/device_info.hpp"
+#include "plexus/device_queue.hpp"
+#include "plexus/error.hpp"
+#include "plexus/kernel_info.hpp"
+#include "plexus/nd_range.hpp"
+#include "wire.hpp"
+
+namespace plexus::mpi {
+
+// Bumped whenever a message changes; both sides must speak the same one.
+inline constexpr std::uint32_t protocol_version = 1;
+
+inline constexpr int control_tag = 1;
+inline constexpr int first_data_tag = 16;
+// A transfer's tag: distinct for 2^30 transfers in flight (MPI guarantees tags to 32767 only;
+// Open MPI gives 2^31-1: session start checks MPI_TAG_UB).
+int data_tag(std::uint64_t transfer, int tag_upper_bound);
+
+enum class MessageType : std::uint32_t {
+  hello = 1,       // rank 0 -> worker: versions
+  welcome,         // worker -> rank 0: versions, host name, devices
+  refuse,          // worker -> rank 0: versions and why it refuses
+  heartbeat,       // both ways, periodically: "still here"
+  shutdown,        // rank 0 -> worker
+  reply,           // worker -> rank 0: the answer to a request (header id = request id)
+  allocate,        // device, bytes -> reply: the worker's address
+  deallocate,      // device, address
+  create_queue,    // device, queue id
+  destroy_queue,   // queue id
+  copy_in,         // queue, address, layout, transfer: data follows from rank 0
+  copy_out,        // queue, address, layout, transfer: data goes to rank 0 once copied
+  copy_pull,       // queue, address, layout, source rank, transfer: data from another worker
+  copy_push,       // device, address, layout, destination rank, transfer: data to another worker
+  copy_local,      // queue, address, source device, source address, layout: within the worker
+  load_module,     // device, module id, content hash, format, kernels, [binary] -> reply
+  release_module,  // module id
+  launch,          // queue, module id, kernel index, range, arguments
+  notify,          // queue -> reply once every operation enqueued before is done
+  counters,        // -> reply: the worker's transfer counters
+  protocol_error,  // either way: a message the receiver could not accept, and why
+};
+
+std::string_view to_string(MessageType type);
+// "message 'launch' (7) from rank 2": for Reader's errors.
+std::string describe(std::uint32_t type, const std::string& from);
+
+// What a side claims in the handshake. The Plexus version is the library's own, unless the
+// test hook PLEXUS_MPI_TEST_VERSION overrides it (the mismatch test).
+struct Versions {
+  std::uint32_t protocol = protocol_version;
+  std::string plexus;       // "0.1.0"
+  std::string fingerprint;  // compiler, C++ ABI, sanitizer (PLEXUS_BUILD_FINGERPRINT)
+};
+Versions this_side_versions();
+void write(Writer& out, const Versions& versions);
+Versions read_versions(Reader& in);
+// Empty when both sides may work together, else why not, naming both versions.
+std::string version_mismatch(const Versions& rank0, const Versions& worker);
+
+void write(Writer& out, const DeviceInfo& info);
+DeviceInfo read_device_info(Reader& in);
+void write(Writer& out, const KernelInfo& info);
+KernelInfo read_kernel_info(Reader& in);
+void write(Writer& out, const CopyLayout& layout);
+CopyLayout read_layout(Reader& in);
+void write(Writer& out, const NdRange& range);
+NdRange read_range(Reader& in);
+
+// A failure as it travels: its category and message.
+void write_failure(Writer& out, std::exception_ptr failure);
+error read_failure(Reader& in);
+
+}  // namespace plexus::mpi

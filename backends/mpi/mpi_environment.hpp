@@ -1,0 +1,25 @@
+// How this process stands with MPI: whether a launcher (mpirun) started it, and making the
+// MPI library usable from a plugin loaded with RTLD_LOCAL. Thread-safety: free functions,
+// call from one thread at a time.
+#pragma once
+
+#include <string>
+
+namespace plexus::mpi {
+
+// True when mpirun (Open MPI, or a PMI/PMIx launcher) started this process. MPI_Init is
+// never called otherwise: a singleton MPI process would start a daemon of its own.
+bool launched_by_mpirun();
+
+// Re-opens the MPI library with RTLD_GLOBAL (Open MPI's own components resolve libmpi's
+// symbols globally) and keeps `anchor`'s library (this plugin) loaded until the process
+// ends, so that MPI can be finalized at exit. Returns what went wrong, empty on success.
+std::string pin_mpi_libraries(const void* anchor);
+
+// The launch line, for messages.
+inline constexpr const char* launch_hint =
+    "launch the application as rank 0 and workers on the other ranks: mpirun -np 1 ./app : "
+    "-np 2 plexus worker (add --oversubscribe for more ranks than cores, and "
+    "--enable-recovery so that a worker's death does not end the job)";
+
+}  // namespace plexus::mpi

@@ -1,0 +1,47 @@
+// MpiModule: device code loaded on a worker's device, known on rank 0 by an id; the worker
+// keeps the binary by content hash, so a module loaded again (on any device of that node)
+// travels without its binary. Ownership: shared; releasing it tells the worker.
+// Thread-safety: immutable; every member is safe from any thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "plexus/device_module.hpp"
+
+namespace plexus::mpi {
+
+class MpiDevice;
+
+class MpiKernel final : public DeviceKernel {
+ public:
+  MpiKernel(KernelInfo info, std::uint64_t module, std::uint32_t index)
+      : info_(std::move(info)), module_(module), index_(index) {}
+  const KernelInfo& info() const override { return info_; }
+  std::uint64_t module() const { return module_; }
+  std::uint32_t index() const { return index_; }
+
+ private:
+  KernelInfo info_;
+  std::uint64_t module_;
+  std::uint32_t index_;
+};
+
+class MpiModule final : public DeviceModule {
+ public:
+  MpiModule(MpiDevice& device, std::uint64_t id, std::vector<KernelInfo> kernels);
+  ~MpiModule() override;
+
+  Device& device() const override;
+  const std::vector<KernelInfo>& kernels() const override { return kernels_; }
+  const DeviceKernel& kernel(const std::string& name) const override;
+
+ private:
+  MpiDevice& device_;
+  std::uint64_t id_;
+  std::vector<KernelInfo> kernels_;
+  std::vector<std::unique_ptr<MpiKernel>> objects_;
+};
+
+}  // namespace plexus::mpi

@@ -1,0 +1,237 @@
+#include "mpi_queue.hpp"
+
+#include <future>
+#include <utility>
+
+#include "mpi_device.hpp"
+#include "mpi_module.hpp"
+#include "packing.hpp"
+#include "plexus/copy_validation.hpp"
+#include "plexus/error.hpp"
+#include "plexus/launch_validation.hpp"
+
+namespace plexus::mpi {
+
+namespace {
+
+constexpr std::size_t eager_copy_bytes = 64 << 10;
+
+std::exception_ptr ended_failure() {
+  return std::make_exception_ptr(
+      error(error_category::device, "mpi: the session ended (the process exits)"));
+}
+
+}  // namespace
+
+void MpiQueue::State::settle() {
+  for (auto it = waiters.begin(); it != waiters.end();) {
+    if (!arriving.empty() && *arriving.begin() < it->after) {
+      ++it;
+      continue;
+    }
+    std::exception_ptr failure = it->failure ? it->failure : std::exchange(this->failure, nullptr);
+    deliver([done = std::move(it->done), failure] { done(failure); });
+    it = waiters.erase(it);
+  }
+}
+
+MpiQueue::MpiQueue(MpiDevice& device)
+    : device_(device), id_(device.session().next_id()), state_(std::make_shared<State>()) {
+  state_->deliver = [session = &device.session()](std::function<void()> callback) {
+    session->deliver(std::move(callback));
+  };
+  post([&device = device_, id = id_](Engine& engine) {
+    device.session().tell(engine, device.rank(), MessageType::create_queue, [&](Writer& out) {
+      out.u32(device.index());
+      out.u64(id);
+    });
+  });
+}
+
+MpiQueue::~MpiQueue() {
+  try {
+    wait();
+  } catch (...) {
+    // Reported to whoever waited; a destructor only drains.
+  }
+  post([&device = device_, id = id_](Engine& engine) {
+    device.session().tell(engine, device.rank(), MessageType::destroy_queue,
+                          [&](Writer& out) { out.u64(id); });
+  });
+}
+
+void MpiQueue::post(std::function<void(Engine&)> work) {
+  device_.session().post(std::move(work), [state = state_] {});
+}
+
+std::string MpiQueue::what(const char* operation) const {
+  return std::string(operation) + " on " + device_.info().name;
+}
+
+void MpiQueue::copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) {
+  const auto remote = device_.resolve(allocation, what("copy to device"));
+  validate_copy(layout, allocation, host_base, remote.bytes_after, what("copy to device"));
+  const std::size_t bytes = layout.bytes();
+  // Strided regions travel packed, small ones copied now (the copy returns at once, like an
+  // eager send); a large contiguous one goes straight from the caller's memory.
+  std::shared_ptr<std::vector<std::byte>> packed;
+  const std::byte* data = static_cast<const std::byte*>(host_base) + layout.offset;
+  if (!contiguous(layout) || bytes <= eager_copy_bytes) {
+    packed = std::make_shared<std::vector<std::byte>>(bytes);
+    pack(packed->data(), static_cast<const std::byte*>(host_base), layout);
+    data = packed->data();
+  }
+  const std::uint64_t transfer = device_.session().next_id();
+  post([&device = device_, id = id_, state = state_, remote, layout, transfer, data, bytes,
+        packed](Engine& engine) {
+    Session& session = device.session();
+    session.tell(engine, device.rank(), MessageType::copy_in, [&](Writer& out) {
+      out.u64(id);
+      out.u64(remote.address);
+      write(out, layout);
+      out.u64(transfer);
+    });
+    engine.send_data(device.rank(), data_tag(transfer, session.tag_upper_bound()), data, bytes,
+                     [state, packed](std::exception_ptr failure) {
+                       if (failure && !state->failure) state->failure = failure;
+                     });
+  });
+}
+
+void MpiQueue::copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) {
+  const auto remote = device_.resolve(allocation, what("copy to host"));
+  validate_copy(layout, allocation, host_base, remote.bytes_after, what("copy to host"));
+  const std::size_t bytes = layout.bytes();
+  const std::uint64_t transfer = device_.session().next_id();
+  auto* base = static_cast<std::byte*>(host_base);
+  post([&device = device_, id = id_, state = state_, remote, layout, transfer, base,
+        bytes](Engine& engine) {
+    Session& session = device.session();
+    session.tell(engine, device.rank(), MessageType::copy_out, [&](Writer& out) {
+      out.u64(id);
+      out.u64(remote.address);
+      write(out, layout);
+      out.u64(transfer);
+    });
+    const std::uint64_t number = state->next_transfer++;
+    state->arriving.insert(number);
+    std::shared_ptr<std::vector<std::byte>> packed;
+    std::byte* into = base + layout.offset;
+    if (!contiguous(layout)) {
+      packed = std::make_shared<std::vector<std::byte>>(bytes);
+      into = packed->data();
+    }
+    engine.recv_data(device.rank(), data_tag(transfer, session.tag_upper_bound()), into, bytes,
+                     [state, packed, base, layout, number](std::exception_ptr failure) {
+                       if (failure && !state->failure) state->failure = failure;
+                       if (!failure && packed) unpack(base, packed->data(), layout);
+                       state->arriving.erase(number);
+                       state->settle();
+                     });
+  });
+}
+
+bool MpiQueue::copy_from_device(void* allocation, Device& source, const void* source_allocation,
+                                const CopyLayout& layout) {
+  auto* from = dynamic_cast<MpiDevice*>(&source);
+  if (!from || &from->backend() != &device_.backend()) return false;
+  const auto remote = device_.resolve(allocation, what("copy between devices"));
+  const auto remote_source = from->resolve(source_allocation, what("copy between devices"));
+  validate_copy(layout, allocation, source_allocation, remote.bytes_after, what("copy between devices"));
+  validate_copy(layout, source_allocation, allocation, remote_source.bytes_after,
+                what("copy between devices"));
+  const std::uint64_t transfer = device_.session().next_id();
+  post([&device = device_, from, id = id_, remote, remote_source, layout, transfer](Engine& engine) {
+    Session& session = device.session();
+    if (from->rank() == device.rank()) {
+      session.tell(engine, device.rank(), MessageType::copy_local, [&](Writer& out) {
+        out.u64(id);
+        out.u64(remote.address);
+        out.u32(from->index());
+        out.u64(remote_source.address);
+        write(out, layout);
+      });
+      return;
+    }
+    // Worker to worker, directly: the source pushes, the destination pulls in its order.
+    session.tell(engine, from->rank(), MessageType::copy_push, [&](Writer& out) {
+      out.u32(from->index());
+      out.u64(remote_source.address);
+      write(out, layout);
+      out.u64(static_cast<std::uint64_t>(device.rank()));
+      out.u64(transfer);
+    });
+    session.tell(engine, device.rank(), MessageType::copy_pull, [&](Writer& out) {
+      out.u64(id);
+      out.u64(remote.address);
+      write(out, layout);
+      out.u64(static_cast<std::uint64_t>(from->rank()));
+      out.u64(transfer);
+    });
+  });
+  return true;
+}
+
+void MpiQueue::launch(const DeviceKernel& kernel, const NdRange& range,
+                      std::span<const KernelArgument> arguments) {
+  const auto* remote_kernel = dynamic_cast<const MpiKernel*>(&kernel);
+  if (!remote_kernel)
+    throw error(error_category::invalid_argument,
+                "launch of '" + kernel.info().name + "' on " + device_.info().name +
+                    ": the kernel was not loaded for an mpi device");
+  validate_launch(kernel.info(), range, arguments,
+                  [&] { return "launch of '" + kernel.info().name + "' on " + device_.info().name; });
+  Writer message(protocol_version, static_cast<std::uint32_t>(MessageType::launch), 0);
+  message.u64(id_);
+  message.u64(remote_kernel->module());
+  message.u32(remote_kernel->index());
+  write(message, range);
+  message.u64(arguments.size());
+  for (const KernelArgument& argument : arguments) {
+    message.u8(static_cast<std::uint8_t>(argument.kind));
+    switch (argument.kind) {
+      case KernelArgumentKind::allocation:
+        message.u64(device_.resolve(argument.allocation, "launch of '" + kernel.info().name + "'").address);
+        break;
+      case KernelArgumentKind::scalar:
+        message.block({static_cast<const std::byte*>(argument.value), argument.size});
+        break;
+      case KernelArgumentKind::local:
+        message.u64(argument.size);
+        break;
+    }
+  }
+  post([&device = device_, bytes = std::move(message).finish()](Engine& engine) mutable {
+    engine.send(device.rank(), std::move(bytes));
+  });
+}
+
+void MpiQueue::on_complete(std::function<void(std::exception_ptr)> done) {
+  auto shared_done = std::make_shared<std::function<void(std::exception_ptr)>>(std::move(done));
+  device_.session().post(
+      [&device = device_, id = id_, state = state_, shared_done](Engine& engine) {
+        const std::uint64_t after = state->next_transfer;
+        device.session().request(
+            engine, device.rank(), MessageType::notify, [&](Writer& out) { out.u64(id); },
+            [state, after, shared_done](std::exception_ptr failure, Reader* payload) {
+              if (payload) payload->end();
+              state->waiters.push_back({after, failure, std::move(*shared_done)});
+              state->settle();
+            });
+      },
+      [shared_done] { (*shared_done)(ended_failure()); });
+}
+
+void MpiQueue::wait() {
+  std::promise<void> finished;
+  auto future = finished.get_future();
+  on_complete([&finished](std::exception_ptr failure) {
+    if (failure)
+      finished.set_exception(failure);
+    else
+      finished.set_value();
+  });
+  future.get();
+}
+
+}  // namespace plexus::mpi

@@ -1,0 +1,67 @@
+// MpiQueue: a queue of a worker's device, seen from rank 0. Every operation is a message to
+// the worker (and, for copies, data in chunks on a tag of the copy's own), sent by the
+// progress thread: enqueueing never waits for the worker. A copy between two workers goes
+// from one to the other directly (the source worker pushes, the destination pulls): rank 0
+// only tells both. on_complete() asks the worker to answer once the operations before it are
+// done, and calls back when that answer and every copy to host memory before it have
+// arrived, or when the node has failed (bounded by the heartbeat timeout).
+//
+// Thread-safety: one thread at a time (DeviceQueue); its state lives on the progress thread.
+// Ownership: created by MpiDevice::create_queue; the destructor waits for its operations.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "plexus/device_queue.hpp"
+
+namespace plexus::mpi {
+
+class MpiDevice;
+class Engine;
+
+class MpiQueue final : public DeviceQueue {
+ public:
+  explicit MpiQueue(MpiDevice& device);
+  ~MpiQueue() override;
+
+  void copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) override;
+  void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
+  bool copy_from_device(void* allocation, Device& source, const void* source_allocation,
+                        const CopyLayout& layout) override;
+  void launch(const DeviceKernel& kernel, const NdRange& range,
+              std::span<const KernelArgument> arguments) override;
+  void wait() override;
+  void on_complete(std::function<void(std::exception_ptr)> done) override;
+
+  // Progress-thread state: failures of this queue's transfers not reported yet, copies to
+  // host memory still arriving, and completions waiting for them.
+  struct State {
+    std::exception_ptr failure;
+    std::uint64_t next_transfer = 0;
+    std::set<std::uint64_t> arriving;
+    struct Waiter {
+      std::uint64_t after = 0;  // waits for every arriving transfer numbered below this
+      std::exception_ptr failure;
+      std::function<void(std::exception_ptr)> done;
+    };
+    std::vector<Waiter> waiters;
+    std::function<void(std::function<void()>)> deliver;  // to the session's callback thread
+    // Hands the completions whose copies have all arrived to `deliver`.
+    void settle();
+  };
+
+ private:
+  void post(std::function<void(Engine&)> work);
+  std::string what(const char* operation) const;
+
+  MpiDevice& device_;
+  std::uint64_t id_;
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace plexus::mpi

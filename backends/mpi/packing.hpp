@@ -1,0 +1,34 @@
+// Packing of strided copy regions (CopyLayout) for the wire: the rows of a region one after
+// another, and host staging that mirrors a region's span. Pure functions: thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "plexus/device_queue.hpp"
+
+namespace plexus::mpi {
+
+inline bool contiguous(const CopyLayout& layout) { return layout.rows == 1 && layout.slices == 1; }
+
+// The region `layout` of the memory at `base` (offset applied), row after row, into `packed`.
+void pack(std::byte* packed, const std::byte* base, const CopyLayout& layout);
+// The reverse: `packed` rows into the region `layout` of `base`.
+void unpack(std::byte* base, const std::byte* packed, const CopyLayout& layout);
+
+// Host memory covering only the bytes a region spans (from its offset to its extent): base()
+// is where an allocation laid out like the region would start, for DeviceQueue copies that
+// take a host base address. The address is computed as an integer; only the span is touched.
+class RegionStaging {
+ public:
+  explicit RegionStaging(const CopyLayout& layout);
+  std::byte* base() const;
+  std::byte* span() { return bytes_.data(); }
+  std::size_t span_bytes() const { return bytes_.size(); }
+
+ private:
+  CopyLayout layout_;
+  std::vector<std::byte> bytes_;
+};
+
+}  // namespace plexus::mpi

@@ -1,0 +1,352 @@
+#include "session.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <future>
+
+#include "mpi_environment.hpp"
+#include "plexus/error.hpp"
+#include "plexus/log.hpp"
+
+namespace plexus::mpi {
+
+namespace {
+
+std::mutex instance_mutex;
+std::shared_ptr<Session> instance;
+std::string instance_unavailable;
+bool instance_tried = false;
+
+std::exception_ptr node_failure(const std::string& name, const std::string& why) {
+  return std::make_exception_ptr(error(error_category::device, "mpi: " + name + " failed: " + why));
+}
+
+}  // namespace
+
+std::shared_ptr<Session> Session::open(const SessionOptions& options, std::string& why_not) {
+  std::lock_guard lock(instance_mutex);
+  if (!instance_tried) {
+    instance_tried = true;
+    if (!launched_by_mpirun()) {
+      instance_unavailable = std::string("not started by mpirun (no remote devices): ") + launch_hint;
+    } else if (std::string pin = pin_mpi_libraries(reinterpret_cast<const void*>(&Session::open));
+               !pin.empty()) {
+      instance_unavailable = pin;
+    } else {
+      std::shared_ptr<Session> session(new Session(options));
+      std::atexit(&Session::at_exit);
+      instance = session;
+      std::unique_lock ready(session->ready_mutex_);
+      // MPI_Init waits for every rank of the job: bounded, in case some never calls it.
+      const auto limit = std::chrono::milliseconds(options.engine.timeout) * 2;
+      if (!session->ready_cv_.wait_for(ready, limit, [&] { return session->ready_; }))
+        instance_unavailable = "MPI_Init or the workers' greeting did not finish within " +
+                               std::to_string(limit.count()) + " ms: " + launch_hint;
+      else
+        instance_unavailable = session->unavailable_;
+    }
+  }
+  why_not = instance_unavailable;
+  return instance_unavailable.empty() ? instance : nullptr;
+}
+
+Session::Session(const SessionOptions& options) : options_(options) {
+  thread_ = std::thread([this] { thread_main(); });
+  callback_thread_ = std::thread([this] { callback_main(); });
+}
+
+void Session::callback_main() {
+  std::unique_lock lock(callback_mutex_);
+  for (;;) {
+    callback_cv_.wait(lock, [&] { return callbacks_stop_ || !callbacks_.empty(); });
+    if (callbacks_.empty()) return;
+    auto callback = std::move(callbacks_.front());
+    callbacks_.pop_front();
+    lock.unlock();
+    callback();
+    lock.lock();
+  }
+}
+
+void Session::deliver(std::function<void()> callback) {
+  {
+    std::lock_guard lock(callback_mutex_);
+    callbacks_.push_back(std::move(callback));
+  }
+  callback_cv_.notify_one();
+}
+
+Session::~Session() {
+  // finish_at_exit joins them; never reached before
+  if (thread_.joinable()) thread_.detach();
+  if (callback_thread_.joinable()) callback_thread_.detach();
+}
+
+void Session::at_exit() {
+  std::shared_ptr<Session> session;
+  {
+    std::lock_guard lock(instance_mutex);
+    session = instance;
+  }
+  if (session) session->finish_at_exit();
+}
+
+void Session::finish_at_exit() {
+  {
+    std::lock_guard lock(ready_mutex_);
+    if (!ready_) return;  // stuck in MPI_Init: nothing to finalize from here
+  }
+  stop_ = true;
+  if (engine_) engine_->post([] {});
+  if (thread_.joinable()) thread_.join();
+  {
+    std::lock_guard lock(callback_mutex_);
+    callbacks_stop_ = true;
+  }
+  callback_cv_.notify_one();
+  if (callback_thread_.joinable()) callback_thread_.join();
+}
+
+void Session::thread_main() {
+  std::string unavailable;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;
+    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+      std::lock_guard lock(ready_mutex_);
+      unavailable_ = "MPI_Init_thread failed";
+      ready_ = true;
+      ready_cv_.notify_all();
+      return;
+    }
+    initialized_mpi_ = true;
+  } else {
+    int provided = 0;
+    MPI_Query_thread(&provided);
+    if (provided != MPI_THREAD_MULTIPLE)
+      unavailable = "the application initialized MPI without MPI_THREAD_MULTIPLE; the mpi "
+                    "backend makes its MPI calls on a thread of its own";
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  engine_ = std::make_unique<Engine>(comm_, options_.engine, *this);
+  tag_upper_bound_ = engine_->tag_upper_bound();
+  if (unavailable.empty() && engine_->rank() != 0)
+    unavailable = "this process is rank " + std::to_string(engine_->rank()) +
+                  ", not rank 0: the application runs as rank 0 only, and the other ranks run "
+                  "`plexus worker`: " + launch_hint;
+  else if (unavailable.empty() && engine_->size() < 2)
+    unavailable = std::string("rank 0 runs without workers (the job has 1 rank): ") + launch_hint;
+  if (unavailable.empty()) {
+    handshake();
+    std::sort(nodes_.begin(), nodes_.end(),
+              [](const Node& a, const Node& b) { return a.rank < b.rank; });
+    if (nodes_.empty()) {
+      unavailable = "no worker joined:";
+      for (const auto& refusal : refusals_) unavailable += " " + refusal + ";";
+      unavailable += std::string(" ") + launch_hint;
+    }
+  }
+  {
+    std::lock_guard lock(ready_mutex_);
+    unavailable_ = unavailable;
+    ready_ = true;
+  }
+  ready_cv_.notify_all();
+  engine_->run(stop_);
+  // Exit: the workers stop, queued messages go out, MPI ends.
+  for (const Node& node : nodes_) tell(*engine_, node.rank, MessageType::shutdown, {});
+  {
+    std::lock_guard lock(post_mutex_);
+    ended_ = true;  // later posts run their `ended` instead
+  }
+  engine_->run_until([] { return false; }, std::chrono::milliseconds(200));
+  auto waiting = std::move(waiting_);
+  for (auto& [id, entry] : waiting)
+    entry.second(std::make_exception_ptr(error(error_category::device,
+                                               "mpi: the session ended (the process exits)")),
+                 nullptr);
+  MPI_Comm_free(&comm_);
+  if (initialized_mpi_) MPI_Finalize();
+}
+
+void Session::handshake() {
+  const Versions mine = this_side_versions();
+  for (int rank = 1; rank < engine_->size(); ++rank) {
+    engine_->watch(rank, "rank " + std::to_string(rank));
+    Writer hello(protocol_version, static_cast<std::uint32_t>(MessageType::hello), next_id());
+    write(hello, mine);
+    hello.u64(options_.engine.chunk_bytes);
+    hello.u64(static_cast<std::uint64_t>(options_.engine.timeout.count()));
+    engine_->send(rank, std::move(hello).finish());
+  }
+  const auto answered = [&] {
+    std::size_t done = greeted_.size();
+    for (int rank = 1; rank < engine_->size(); ++rank)
+      if (engine_->failed(rank)) ++done;
+    return done >= static_cast<std::size_t>(engine_->size() - 1);
+  };
+  if (!engine_->run_until(answered, options_.engine.timeout)) {
+    for (int rank = 1; rank < engine_->size(); ++rank)
+      if (std::find(greeted_.begin(), greeted_.end(), rank) == greeted_.end() && !engine_->failed(rank))
+        engine_->fail_peer(rank, "it did not answer rank 0's greeting within " +
+                                     std::to_string(options_.engine.timeout.count()) +
+                                     " ms: does it run `plexus worker`?");
+  }
+}
+
+void Session::on_message(int source, const Header& header, Reader& payload) {
+  const auto type = static_cast<MessageType>(header.type);
+  if (type == MessageType::welcome || type == MessageType::refuse) {
+    if (std::find(greeted_.begin(), greeted_.end(), source) != greeted_.end())
+      payload.fail("a second greeting");
+    const Versions theirs = read_versions(payload);
+    if (type == MessageType::refuse) {
+      const std::string why = payload.text();
+      payload.end();
+      greeted_.push_back(source);
+      refusals_.push_back("rank " + std::to_string(source) + " refused: " + why);
+      logger().error("mpi: rank {} refused to work with rank 0: {}", source, why);
+      engine_->fail_peer(source, "it refused: " + why);
+      return;
+    }
+    Node node;
+    node.rank = source;
+    node.host = payload.text(1024);
+    node.name = "node '" + node.host + "' rank " + std::to_string(source);
+    const std::uint64_t count = payload.bounded(4096, "the number of devices");
+    for (std::uint32_t i = 0; i < count; ++i) {
+      RemoteDevice device;
+      device.rank = source;
+      device.index = i;
+      device.backend = payload.text(256);
+      device.info = read_device_info(payload);
+      node.devices.push_back(std::move(device));
+    }
+    payload.end();
+    greeted_.push_back(source);
+    if (std::string mismatch = version_mismatch(this_side_versions(), theirs); !mismatch.empty()) {
+      refusals_.push_back(node.name + " refused by rank 0: " + mismatch);
+      logger().error("mpi: rank 0 refuses {}: {}", node.name, mismatch);
+      tell(*engine_, source, MessageType::shutdown, {});
+      engine_->fail_peer(source, "refused by rank 0: " + mismatch);
+      return;
+    }
+    engine_->watch(source, node.name);
+    nodes_.push_back(std::move(node));
+    return;
+  }
+  if (type == MessageType::reply) {
+    auto it = waiting_.find(header.id);
+    if (it == waiting_.end() || it->second.first != source)
+      payload.fail("a reply to request " + std::to_string(header.id) + ", which it was not sent");
+    Reply reply = std::move(it->second.second);
+    waiting_.erase(it);
+    if (!payload.boolean()) {
+      const error failure = read_failure(payload);
+      payload.end();
+      reply(std::make_exception_ptr(error(
+                failure.category(), std::string(failure.what()) + " (on " + name_of(source) + ")")),
+            nullptr);
+      return;
+    }
+    reply(nullptr, &payload);
+    return;
+  }
+  if (type == MessageType::protocol_error) {
+    const std::string why = payload.text();
+    throw error(error_category::device, "it could not accept a message of rank 0: " + why);
+  }
+  payload.fail("rank 0 does not expect this message");
+}
+
+void Session::on_peer_failed(int rank, const std::string& why) {
+  std::vector<Reply> failed;
+  for (auto it = waiting_.begin(); it != waiting_.end();) {
+    if (it->second.first == rank) {
+      failed.push_back(std::move(it->second.second));
+      it = waiting_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  const std::exception_ptr failure = node_failure(engine_->name_of(rank), why);
+  for (Reply& reply : failed) reply(failure, nullptr);
+}
+
+void Session::on_bad_message(int source, const std::string& why) {
+  // The worker is given up on (the engine fails it next): it stops rather than wait.
+  (void)why;
+  if (source > 0) tell(*engine_, source, MessageType::shutdown, {});
+}
+
+void Session::post(std::function<void(Engine&)> work, const std::function<void()>& ended) {
+  {
+    std::lock_guard lock(post_mutex_);
+    if (!ended_) {
+      engine_->post([this, work = std::move(work)] { work(*engine_); });
+      return;
+    }
+  }
+  if (ended) ended();
+}
+
+void Session::request(Engine& engine, int rank, MessageType type,
+                      const std::function<void(Writer&)>& body, Reply reply) {
+  if (engine.failed(rank)) {
+    reply(node_failure(engine.name_of(rank), "it failed earlier"), nullptr);
+    return;
+  }
+  const std::uint64_t id = next_id();
+  Writer message(protocol_version, static_cast<std::uint32_t>(type), id);
+  if (body) body(message);
+  waiting_.emplace(id, std::make_pair(rank, std::move(reply)));
+  engine.send(rank, std::move(message).finish());
+}
+
+void Session::tell(Engine& engine, int rank, MessageType type,
+                   const std::function<void(Writer&)>& body) {
+  Writer message(protocol_version, static_cast<std::uint32_t>(type), 0);
+  if (body) body(message);
+  engine.send(rank, std::move(message).finish());
+}
+
+void Session::call(int rank, MessageType type, const std::function<void(Writer&)>& body,
+                   const std::function<void(Reader&)>& read) {
+  std::promise<void> answered;
+  auto future = answered.get_future();
+  post(
+      [&](Engine& engine) {
+        request(engine, rank, type, body, [&](std::exception_ptr failure, Reader* payload) {
+          try {
+            if (failure) std::rethrow_exception(failure);
+            if (read) read(*payload);
+            payload->end();
+            answered.set_value();
+          } catch (...) {
+            answered.set_exception(std::current_exception());
+          }
+        });
+      },
+      [&] {
+        answered.set_exception(std::make_exception_ptr(
+            error(error_category::device, "mpi: the session ended (the process exits)")));
+      });
+  future.get();
+}
+
+std::uint64_t Session::data_bytes_to_workers() const {
+  std::uint64_t total = 0;
+  for (const Node& node : nodes_) total += engine_->data_bytes_sent(node.rank);
+  return total;
+}
+
+std::uint64_t Session::data_bytes_from_workers() const {
+  std::uint64_t total = 0;
+  for (const Node& node : nodes_) total += engine_->data_bytes_received(node.rank);
+  return total;
+}
+
+}  // namespace plexus::mpi

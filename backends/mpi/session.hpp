@@ -1,0 +1,135 @@
+// Session: rank 0's side of the MPI job, one per process. Its progress thread initializes
+// MPI, greets every worker (versions checked both ways), then makes every MPI call of the
+// process (engine.hpp) until the process exits, when it tells the workers to stop and
+// finalizes MPI. Other threads never block on a remote device except in call(), which
+// waits for one reply and fails, naming the node, when the node fails (bounded by the
+// heartbeat timeout).
+//
+// Thread-safety: every member is safe from any thread; callbacks run on the progress thread
+// and must not block. Ownership: process-wide (shared by every mpi backend the process
+// creates; MPI cannot be initialized twice), kept until exit.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <thread>
+#include <cstdint>
+#include <exception>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine.hpp"
+#include "messages.hpp"
+#include "plexus/device_info.hpp"
+
+namespace plexus::mpi {
+
+struct RemoteDevice {
+  int rank = 0;
+  std::uint32_t index = 0;  // on its worker
+  std::string backend;      // the worker's backend that has it
+  DeviceInfo info;          // as its worker reports it
+};
+
+struct Node {
+  int rank = 0;
+  std::string host;
+  std::string name;  // "node 'vm' rank 2"
+  std::vector<RemoteDevice> devices;
+};
+
+struct SessionOptions {
+  EngineOptions engine;
+};
+
+class Session final : public Engine::Handler {
+ public:
+  using Reply = std::function<void(std::exception_ptr failure, Reader* payload)>;
+
+  // The process's session, started by the first call with `options`. Unavailable (nullptr)
+  // when this process was not started by mpirun, is not rank 0, runs without workers, or
+  // every worker refused: `why_not` says so and how to launch.
+  static std::shared_ptr<Session> open(const SessionOptions& options, std::string& why_not);
+
+  ~Session() override;
+
+  const std::vector<Node>& nodes() const { return nodes_; }
+  // Workers that refused or failed the handshake, each with why.
+  const std::vector<std::string>& refusals() const { return refusals_; }
+  const EngineOptions& options() const { return options_.engine; }
+  int tag_upper_bound() const { return tag_upper_bound_; }
+  std::string name_of(int rank) const { return engine_->name_of(rank); }
+
+  // Runs `work` on the progress thread; when the session has ended, `ended` instead (on
+  // the caller's thread).
+  void post(std::function<void(Engine&)> work, const std::function<void()>& ended = {});
+  std::uint64_t next_id() { return next_id_++; }
+
+  // Progress thread: sends a request; `reply` runs once with the answer or the failure
+  // (the worker's error, or the node's).
+  void request(Engine& engine, int rank, MessageType type, const std::function<void(Writer&)>& body,
+               Reply reply);
+  // Progress thread: a message without answer.
+  void tell(Engine& engine, int rank, MessageType type, const std::function<void(Writer&)>& body);
+  // Any thread but the progress thread: request() and wait for the answer; `read` decodes it.
+  void call(int rank, MessageType type, const std::function<void(Writer&)>& body,
+            const std::function<void(Reader&)>& read);
+
+  // Runs `callback` on the session's callback thread, in order: completions reach the
+  // application there, free to enqueue more work or call() (never on the progress thread,
+  // which must not block).
+  void deliver(std::function<void()> callback);
+
+  // Counters of bulk data between rank 0 and the workers (bytes).
+  std::uint64_t data_bytes_to_workers() const;
+  std::uint64_t data_bytes_from_workers() const;
+
+  // Engine::Handler (progress thread).
+  void on_message(int source, const Header& header, Reader& payload) override;
+  void on_peer_failed(int rank, const std::string& why) override;
+  void on_bad_message(int source, const std::string& why) override;
+
+ private:
+  explicit Session(const SessionOptions& options);
+  void thread_main();
+  void handshake();
+  void finish_at_exit();
+  static void at_exit();
+
+  void callback_main();
+
+  SessionOptions options_;
+  std::thread thread_;
+  std::thread callback_thread_;
+  std::mutex callback_mutex_;
+  std::condition_variable callback_cv_;
+  std::deque<std::function<void()>> callbacks_;
+  bool callbacks_stop_ = false;
+  std::unique_ptr<Engine> engine_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  bool initialized_mpi_ = false;
+  int tag_upper_bound_ = 32767;
+  std::atomic<bool> stop_{false};
+  std::mutex post_mutex_;
+  bool ended_ = false;  // under post_mutex_
+  std::atomic<std::uint64_t> next_id_{1};
+
+  // Set up by the progress thread before `ready_` is signalled, then immutable.
+  std::vector<Node> nodes_;
+  std::vector<std::string> refusals_;
+  std::string unavailable_;
+  std::mutex ready_mutex_;
+  std::condition_variable ready_cv_;
+  bool ready_ = false;
+
+  // Progress thread only.
+  std::unordered_map<std::uint64_t, std::pair<int, Reply>> waiting_;
+  std::vector<int> greeted_;  // ranks that answered the hello
+};
+
+}  // namespace plexus::mpi

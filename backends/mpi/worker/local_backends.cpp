@@ -1,0 +1,73 @@
+#include "local_backends.hpp"
+
+#include <algorithm>
+
+#include "plexus/component_lookup.hpp"
+#include "plexus/error.hpp"
+#include "plexus/plugin_context.hpp"
+#include "plexus/plugin_library.hpp"
+#include "plexus/plugin_registry.hpp"
+#include "plexus/plugin_search_path.hpp"
+
+namespace plexus::mpi {
+
+namespace {
+
+// The backends see no other component (a worker runs no scheduler or memory model).
+class NoComponents final : public ComponentLookup {
+ public:
+  std::size_t backend_count() const override { return 0; }
+  Backend& backend(std::size_t) const override {
+    throw error(error_category::internal, "a worker's backends see no other backend");
+  }
+  CacheStore* cache() const override { return nullptr; }
+  Compiler* compiler() const override { return nullptr; }
+  FusionEngine* fusion() const override { return nullptr; }
+  MemoryModel* memory() const override { return nullptr; }
+  Scheduler* scheduler() const override { return nullptr; }
+};
+
+}  // namespace
+
+LocalBackends::LocalBackends(const Config& config, std::vector<std::string> names) {
+  if (names.empty()) {
+    names = config.selected_backends();
+    std::erase(names, "mpi");
+    if (names.empty()) names = {"host"};
+  }
+  if (std::find(names.begin(), names.end(), "mpi") != names.end())
+    throw error(error_category::config,
+                "plexus worker: a worker serves local backends; 'mpi' is rank 0's backend");
+  const PluginRegistry registry(plugin_search_path(config));
+  static const NoComponents none;
+  for (const std::string& name : names) {
+    const PluginListing* listing = registry.find(ComponentKind::backend, name);
+    if (!listing) {
+      std::string available;
+      for (const auto& each : registry.names(ComponentKind::backend))
+        available += (available.empty() ? "" : ", ") + each;
+      throw error(error_category::config, "plexus worker: no backend '" + name +
+                                              "' is installed (available: " + available + ")");
+    }
+    PluginContext context{config.options_for(ComponentKind::backend, name), none};
+    std::shared_ptr<Component> component = PluginLibrary::load(*listing)->create(context);
+    auto* backend = dynamic_cast<Backend*>(component.get());
+    if (!backend) throw error(error_category::plugin, "plugin '" + name + "' is not a backend");
+    const BackendStatus status = backend->status();
+    if (!status.available) {
+      unavailable_.push_back(name + ": " + status.reason);
+    } else {
+      for (std::size_t i = 0; i < backend->device_count(); ++i)
+        devices_.push_back({name, &backend->device(i)});
+    }
+    components_.push_back(std::move(component));
+  }
+}
+
+LocalBackends::~LocalBackends() {
+  // Backends go in reverse order of creation, each before its library (the component
+  // handle keeps it).
+  while (!components_.empty()) components_.pop_back();
+}
+
+}  // namespace plexus::mpi

@@ -1,0 +1,553 @@
+#include "worker.hpp"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <future>
+#include <utility>
+#include <iostream>
+
+#include "../packing.hpp"
+#include "plexus/copy_validation.hpp"
+#include "plexus/error.hpp"
+
+namespace plexus::mpi {
+
+namespace {
+
+constexpr std::uint64_t max_devices_index = 4096;
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "unknown-host";
+  return name;
+}
+
+// Data that arrives from another rank, and the operation of a queue that waits for it.
+struct Arrival {
+  std::vector<std::byte> packed;
+  std::promise<void> arrived;
+  std::shared_future<void> ready = arrived.get_future().share();
+};
+
+Engine::Done arrival_done(const std::shared_ptr<Arrival>& arrival) {
+  return [arrival](std::exception_ptr failure) {
+    if (failure)
+      arrival->arrived.set_exception(failure);
+    else
+      arrival->arrived.set_value();
+  };
+}
+
+}  // namespace
+
+Worker::Worker(const LocalBackends& backends, std::string startup_failure)
+    : backends_(backends), startup_failure_(std::move(startup_failure)),
+      allocations_(backends.devices().size()) {
+  push_queues_.resize(backends.devices().size());
+}
+
+Worker::~Worker() {
+  queues_.clear();
+  push_queues_.clear();
+  modules_.clear();
+  loaded_.clear();
+  for (std::size_t d = 0; d < allocations_.size(); ++d)
+    for (const auto& [address, allocation] : allocations_[d])
+      backends_.devices()[d].device->deallocate(reinterpret_cast<void*>(address));
+}
+
+int Worker::serve(MPI_Comm comm) {
+  Engine engine(comm, EngineOptions{}, *this);
+  engine_ = &engine;
+  // Test hook PLEXUS_MPI_TEST_KILL="RANK:N": that worker kills itself (SIGKILL) when the N-th
+  // control message from rank 0 arrives, as a node that dies mid-run.
+  if (const char* hook = std::getenv("PLEXUS_MPI_TEST_KILL"); hook && *hook) {
+    char* rest = nullptr;
+    if (std::strtol(hook, &rest, 10) == engine.rank() && *rest == ':')
+      kill_after_ = std::strtoull(rest + 1, nullptr, 10);
+  }
+  engine.watch(0, "rank 0 (the application)");
+  engine.run(stop_);
+  // The queues' operations finish (they may wait for data the engine receives, and post
+  // replies to it), then the queues go while the engine still runs; then what is still
+  // going out leaves.
+  const auto idle = [&] {
+    for (auto& [id, each] : queues_)
+      if (!each->idle()) return false;
+    for (auto& each : push_queues_)
+      if (each && !each->idle()) return false;
+    return true;
+  };
+  engine.run_until(idle, std::chrono::seconds(10));
+  queues_.clear();
+  push_queues_.clear();
+  engine.run_until([] { return false; }, std::chrono::milliseconds(100));
+  engine_ = nullptr;
+  if (!failure_.empty()) {
+    std::cerr << "plexus worker (rank " << engine.rank() << "): " << failure_ << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+void Worker::on_peer_failed(int rank, const std::string& why) {
+  if (rank != 0) return;  // a worker that fails a direct copy fails that copy only
+  failure_ = "rank 0 failed: " + why;
+  stop_ = true;
+}
+
+void Worker::reply_ok(std::uint64_t id, const std::function<void(Writer&)>& body) {
+  Writer out(protocol_version, static_cast<std::uint32_t>(MessageType::reply), id);
+  out.boolean(true);
+  if (body) body(out);
+  engine_->send(0, std::move(out).finish());
+}
+
+void Worker::reply_failure(std::uint64_t id, std::exception_ptr failure) {
+  Writer out(protocol_version, static_cast<std::uint32_t>(MessageType::reply), id);
+  out.boolean(false);
+  write_failure(out, failure);
+  engine_->send(0, std::move(out).finish());
+}
+
+std::uint32_t Worker::device_index(Reader& in) {
+  const std::uint32_t index = in.u32();
+  if (index >= backends_.devices().size())
+    in.fail("device " + std::to_string(index) + " does not exist (this worker has " +
+            std::to_string(backends_.devices().size()) + ")");
+  return index;
+}
+
+Device& Worker::device(Reader& in) { return *backends_.devices()[device_index(in)].device; }
+
+WorkerQueue& Worker::queue(Reader& in) {
+  const std::uint64_t id = in.u64();
+  auto it = queues_.find(id);
+  if (it == queues_.end()) in.fail("queue " + std::to_string(id) + " does not exist");
+  return *it->second;
+}
+
+void* Worker::pointer_in(std::uint32_t device, std::uint64_t address, Reader& in) {
+  const auto& allocations = allocations_[device];
+  auto it = allocations.upper_bound(address);
+  if (it == allocations.begin() || address - std::prev(it)->first >= std::prev(it)->second.bytes)
+    in.fail("address " + std::to_string(address) + " is in no allocation of device " +
+            std::to_string(device));
+  return reinterpret_cast<void*>(address);
+}
+
+void* Worker::region(std::uint32_t device, std::uint64_t address, const CopyLayout& layout,
+                     Reader& in) {
+  void* pointer = pointer_in(device, address, in);
+  const auto& allocations = allocations_[device];
+  const auto holder = std::prev(allocations.upper_bound(address));
+  const std::size_t bytes_after = holder->second.bytes - (address - holder->first);
+  try {
+    validate_copy(layout, pointer, &layout, bytes_after, in.what());
+  } catch (const error& e) {
+    in.fail(e.what());
+  }
+  return pointer;
+}
+
+void Worker::release_after_queues(std::uint32_t index, void* allocation) {
+  // Operations still queued may use it: it goes once every queue of its device has run
+  // what was enqueued before (the last of them frees it).
+  Device& device = *backends_.devices()[index].device;
+  std::vector<WorkerQueue*> on_device;
+  for (auto& [id, each] : queues_)
+    if (each->index() == index) on_device.push_back(each.get());
+  if (push_queues_[index]) on_device.push_back(push_queues_[index].get());
+  if (on_device.empty()) return device.deallocate(allocation);
+  auto left = std::make_shared<std::atomic<std::size_t>>(on_device.size());
+  for (WorkerQueue* each : on_device)
+    each->enqueue([left, &device, allocation](WorkerQueue::Context&) {
+      if (--*left == 0) device.deallocate(allocation);
+    });
+}
+
+void Worker::on_message(int source, const Header& header, Reader& in) {
+  if (kill_after_ && ++received_ == kill_after_) {
+    std::cerr << "plexus worker (rank " << engine_->rank()
+              << "): test hook PLEXUS_MPI_TEST_KILL: killing this process\n";
+    std::raise(SIGKILL);
+  }
+  {
+    const auto type = static_cast<MessageType>(header.type);
+    if (source != 0) in.fail("a worker takes control messages from rank 0 only");
+    if (!greeted_) {
+      if (type != MessageType::hello) in.fail("the first message must be 'hello'");
+      hello(header, in);
+      return;
+    }
+    switch (type) {
+      case MessageType::shutdown:
+        in.end();
+        stop_ = true;
+        return;
+      case MessageType::allocate: {
+        const std::uint32_t index = device_index(in);
+        const std::uint64_t bytes = in.u64();
+        in.end();
+        try {
+          void* memory = backends_.devices()[index].device->allocate(bytes);
+          allocations_[index][reinterpret_cast<std::uint64_t>(memory)] = {bytes};
+          reply_ok(header.id, [&](Writer& out) { out.u64(reinterpret_cast<std::uint64_t>(memory)); });
+        } catch (...) {
+          reply_failure(header.id, std::current_exception());
+        }
+        return;
+      }
+      case MessageType::deallocate: {
+        const std::uint32_t index = device_index(in);
+        const std::uint64_t address = in.u64();
+        in.end();
+        if (allocations_[index].erase(address) == 0)
+          in.fail("address " + std::to_string(address) + " is no allocation");
+        release_after_queues(index, reinterpret_cast<void*>(address));
+        return;
+      }
+      case MessageType::create_queue: {
+        const std::uint32_t index = device_index(in);
+        Device& on = *backends_.devices()[index].device;
+        const std::uint64_t id = in.u64();
+        in.end();
+        if (queues_.count(id)) in.fail("queue " + std::to_string(id) + " exists already");
+        queues_[id] = std::make_unique<WorkerQueue>(on, index);
+        return;
+      }
+      case MessageType::destroy_queue: {
+        const std::uint64_t id = in.u64();
+        in.end();
+        if (queues_.erase(id) == 0) in.fail("queue " + std::to_string(id) + " does not exist");
+        return;
+      }
+      case MessageType::copy_in: return copy_in(in);
+      case MessageType::copy_out: return copy_out(in);
+      case MessageType::copy_pull: return copy_pull(in);
+      case MessageType::copy_push: return copy_push(in);
+      case MessageType::copy_local: return copy_local(in);
+      case MessageType::load_module: return load_module(header, in);
+      case MessageType::release_module: {
+        const std::uint64_t id = in.u64();
+        in.end();
+        if (modules_.erase(id) == 0) in.fail("module " + std::to_string(id) + " does not exist");
+        return;
+      }
+      case MessageType::launch: return launch(in);
+      case MessageType::notify: return notify(header, in);
+      case MessageType::counters: {
+        in.end();
+        std::uint64_t sent = 0, received = 0;
+        for (int r = 1; r < engine_->size(); ++r) {
+          sent += engine_->data_bytes_sent(r);
+          received += engine_->data_bytes_received(r);
+        }
+        reply_ok(header.id, [&](Writer& out) {
+          out.u64(sent);
+          out.u64(received);
+        });
+        return;
+      }
+      default:
+        in.fail("a worker does not expect this message");
+    }
+  }
+}
+
+void Worker::on_bad_message(int source, const std::string& why) {
+  // Rank 0 learns what was wrong and gives up on this node; the engine then fails the
+  // sender for this worker, which stops (serve() sends what is queued before it ends).
+  if (source != 0) return;
+  Writer out(protocol_version, static_cast<std::uint32_t>(MessageType::protocol_error), 0);
+  out.text(why);
+  engine_->send(0, std::move(out).finish());
+}
+
+void Worker::hello(const Header& header, Reader& in) {
+  const Versions theirs = read_versions(in);
+  const std::uint64_t chunk = in.bounded(std::uint64_t{1} << 30, "the chunk size");
+  const std::uint64_t timeout = in.bounded(std::uint64_t{1} << 32, "the timeout");
+  in.end();
+  if (chunk < 4096) in.fail("a chunk size under 4096 bytes");
+  const Versions mine = this_side_versions();
+  const std::string mismatch =
+      startup_failure_.empty() ? version_mismatch(theirs, mine) : startup_failure_;
+  if (!mismatch.empty()) {
+    Writer out(protocol_version, static_cast<std::uint32_t>(MessageType::refuse), header.id);
+    write(out, mine);
+    out.text(mismatch);
+    engine_->send(0, std::move(out).finish());
+    failure_ = "refused to work with rank 0: " + mismatch;
+    stop_ = true;
+    return;
+  }
+  engine_->set_options({std::chrono::milliseconds(std::max<std::uint64_t>(timeout, 100)), chunk});
+  Writer out(protocol_version, static_cast<std::uint32_t>(MessageType::welcome), header.id);
+  write(out, mine);
+  out.text(host_name());
+  out.u64(backends_.devices().size());
+  for (const LocalDevice& each : backends_.devices()) {
+    out.text(each.backend);
+    write(out, each.device->info());
+  }
+  engine_->send(0, std::move(out).finish());
+  greeted_ = true;
+}
+
+void Worker::copy_in(Reader& in) {
+  WorkerQueue& on = queue(in);
+  const std::uint64_t address = in.u64();
+  const CopyLayout layout = read_layout(in);
+  const std::uint64_t transfer = in.u64();
+  in.end();
+  const std::uint32_t index = on.index();
+  void* allocation = region(index, address, layout, in);
+  auto arrival = std::make_shared<Arrival>();
+  arrival->packed.resize(layout.bytes());
+  engine_->recv_data(0, data_tag(transfer, engine_->tag_upper_bound()), arrival->packed.data(),
+                     arrival->packed.size(), arrival_done(arrival));
+  on.enqueue([arrival, allocation, layout](WorkerQueue::Context& context) {
+    arrival->ready.get();
+    if (context.failure) return;
+    auto staging = std::make_shared<RegionStaging>(layout);
+    unpack(staging->base(), arrival->packed.data(), layout);
+    context.local.copy_to_device(allocation, staging->base(), layout);
+    context.local.wait();  // the staging goes with this operation
+  });
+}
+
+void Worker::copy_out(Reader& in) {
+  WorkerQueue& on = queue(in);
+  const std::uint64_t address = in.u64();
+  const CopyLayout layout = read_layout(in);
+  const std::uint64_t transfer = in.u64();
+  in.end();
+  const std::uint32_t index = on.index();
+  void* allocation = region(index, address, layout, in);
+  Engine* engine = engine_;
+  const int tag = data_tag(transfer, engine_->tag_upper_bound());
+  on.enqueue([engine, allocation, layout, tag](WorkerQueue::Context& context) {
+    // The data goes to rank 0 even after a failure (rank 0 waits for it); the report of the
+    // failure says it is not valid.
+    auto packed = std::make_shared<std::vector<std::byte>>(layout.bytes());
+    const auto send = [&] {
+      engine->post([engine, packed, tag] {
+        engine->send_data(0, tag, packed->data(), packed->size(), [packed](std::exception_ptr) {});
+      });
+    };
+    if (!context.failure) {
+      try {
+        RegionStaging staging(layout);
+        context.local.copy_to_host(staging.base(), allocation, layout);
+        context.local.wait();
+        pack(packed->data(), staging.base(), layout);
+      } catch (...) {
+        send();
+        throw;
+      }
+    }
+    send();
+  });
+}
+
+void Worker::copy_pull(Reader& in) {
+  WorkerQueue& on = queue(in);
+  const std::uint64_t address = in.u64();
+  const CopyLayout layout = read_layout(in);
+  const std::uint64_t source = in.bounded(static_cast<std::uint64_t>(engine_->size() - 1), "the source rank");
+  const std::uint64_t transfer = in.u64();
+  in.end();
+  if (source == 0 || static_cast<int>(source) == engine_->rank()) in.fail("a pull from rank " + std::to_string(source));
+  const std::uint32_t index = on.index();
+  void* allocation = region(index, address, layout, in);
+  auto arrival = std::make_shared<Arrival>();
+  arrival->packed.resize(layout.bytes());
+  engine_->recv_data(static_cast<int>(source), data_tag(transfer, engine_->tag_upper_bound()),
+                     arrival->packed.data(), arrival->packed.size(), arrival_done(arrival));
+  on.enqueue([arrival, allocation, layout](WorkerQueue::Context& context) {
+    arrival->ready.get();
+    if (context.failure) return;
+    RegionStaging staging(layout);
+    unpack(staging.base(), arrival->packed.data(), layout);
+    context.local.copy_to_device(allocation, staging.base(), layout);
+    context.local.wait();
+  });
+}
+
+void Worker::copy_push(Reader& in) {
+  const std::uint32_t index = device_index(in);
+  const std::uint64_t address = in.u64();
+  const CopyLayout layout = read_layout(in);
+  const std::uint64_t destination =
+      in.bounded(static_cast<std::uint64_t>(engine_->size() - 1), "the destination rank");
+  const std::uint64_t transfer = in.u64();
+  in.end();
+  if (destination == 0 || static_cast<int>(destination) == engine_->rank())
+    in.fail("a push to rank " + std::to_string(destination));
+  void* allocation = region(index, address, layout, in);
+  if (!push_queues_[index])
+    push_queues_[index] = std::make_unique<WorkerQueue>(*backends_.devices()[index].device, index);
+  Engine* engine = engine_;
+  const int tag = data_tag(transfer, engine_->tag_upper_bound());
+  const int to = static_cast<int>(destination);
+  push_queues_[index]->enqueue([engine, allocation, layout, tag, to](WorkerQueue::Context& context) {
+    auto packed = std::make_shared<std::vector<std::byte>>(layout.bytes());
+    try {
+      RegionStaging staging(layout);
+      context.local.copy_to_host(staging.base(), allocation, layout);
+      context.local.wait();
+      pack(packed->data(), staging.base(), layout);
+    } catch (...) {
+      // The destination waits for the data all the same; the push queue reports nothing.
+    }
+    context.failure = nullptr;
+    engine->post([engine, packed, tag, to] {
+      engine->send_data(to, tag, packed->data(), packed->size(), [packed](std::exception_ptr) {});
+    });
+  });
+}
+
+void Worker::copy_local(Reader& in) {
+  WorkerQueue& on = queue(in);
+  const std::uint64_t address = in.u64();
+  const std::uint32_t source_index = device_index(in);
+  const std::uint64_t source_address = in.u64();
+  const CopyLayout layout = read_layout(in);
+  in.end();
+  const std::uint32_t index = on.index();
+  void* allocation = region(index, address, layout, in);
+  void* source_allocation = region(source_index, source_address, layout, in);
+  Device& source = *backends_.devices()[source_index].device;
+  on.enqueue([allocation, source_allocation, &source, layout](WorkerQueue::Context& context) {
+    if (context.failure) return;
+    if (context.local.copy_from_device(allocation, source, source_allocation, layout)) return;
+    // No direct path between these two local devices: through host memory.
+    RegionStaging staging(layout);
+    const auto reader = source.create_queue();
+    reader->copy_to_host(staging.base(), source_allocation, layout);
+    reader->wait();
+    context.local.copy_to_device(allocation, staging.base(), layout);
+    context.local.wait();
+  });
+}
+
+void Worker::load_module(const Header& header, Reader& in) {
+  const std::uint32_t index = device_index(in);
+  const std::uint64_t id = in.u64();
+  const auto hash_bytes = in.block(32);
+  if (hash_bytes.size() != 32) in.fail("a content hash of " + std::to_string(hash_bytes.size()) + " bytes");
+  Hash hash;
+  std::memcpy(hash.data(), hash_bytes.data(), 32);
+  const std::uint32_t format = in.u32();
+  if (format > static_cast<std::uint32_t>(BinaryFormat::native)) in.fail("binary format " + std::to_string(format));
+  const std::uint64_t count = in.bounded(1 << 16, "the number of kernels");
+  std::vector<KernelInfo> kernels;
+  for (std::uint64_t i = 0; i < count; ++i) kernels.push_back(read_kernel_info(in));
+  const bool with_binary = in.boolean();
+  if (with_binary) {
+    const auto binary = in.block();
+    binaries_.try_emplace(hash, binary.begin(), binary.end());
+  }
+  in.end();
+  if (modules_.count(id)) in.fail("module " + std::to_string(id) + " exists already");
+  try {
+    auto cached = loaded_.find({index, hash});
+    std::shared_ptr<DeviceModule> module;
+    if (cached != loaded_.end()) {
+      module = cached->second;
+    } else {
+      auto binary = binaries_.find(hash);
+      if (binary == binaries_.end())
+        throw error(error_category::internal,
+                    "mpi: the worker holds no binary with this content hash (rank 0 thought it "
+                    "had sent it)");
+      module = backends_.devices()[index].device->load_module(static_cast<BinaryFormat>(format),
+                                                              binary->second, kernels);
+      loaded_[{index, hash}] = module;
+    }
+    modules_[id] = {index, module, std::move(kernels)};
+    reply_ok(header.id);
+  } catch (...) {
+    reply_failure(header.id, std::current_exception());
+  }
+}
+
+void Worker::launch(Reader& in) {
+  WorkerQueue& on = queue(in);
+  const std::uint64_t module_id = in.u64();
+  auto module = modules_.find(module_id);
+  if (module == modules_.end()) in.fail("module " + std::to_string(module_id) + " does not exist");
+  if (module->second.device != on.index())
+    in.fail("module " + std::to_string(module_id) + " was loaded for another device");
+  const std::uint32_t kernel_index = in.u32();
+  if (kernel_index >= module->second.kernels.size())
+    in.fail("kernel " + std::to_string(kernel_index) + " does not exist in its module");
+  const NdRange range = read_range(in);
+  const std::uint64_t count = in.bounded(1 << 16, "the number of arguments");
+  struct Launch {
+    std::shared_ptr<DeviceModule> module;
+    const DeviceKernel* kernel = nullptr;
+    NdRange range;
+    std::vector<std::vector<std::byte>> values;
+    std::vector<KernelArgument> arguments;
+  };
+  auto launch = std::make_shared<Launch>();
+  launch->module = module->second.module;
+  launch->kernel = &module->second.module->kernel(module->second.kernels[kernel_index].name);
+  launch->range = range;
+  launch->values.reserve(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::uint8_t kind = in.u8();
+    switch (static_cast<KernelArgumentKind>(kind)) {
+      case KernelArgumentKind::allocation:
+        launch->arguments.push_back(
+            KernelArgument::of_allocation(pointer_in(module->second.device, in.u64(), in)));
+        break;
+      case KernelArgumentKind::scalar: {
+        const auto value = in.block(1 << 20);
+        launch->values.emplace_back(value.begin(), value.end());
+        launch->arguments.push_back(
+            KernelArgument::of_scalar(launch->values.back().data(), launch->values.back().size()));
+        break;
+      }
+      case KernelArgumentKind::local:
+        launch->arguments.push_back(KernelArgument::of_local(in.u64()));
+        break;
+      default:
+        in.fail("argument kind " + std::to_string(kind));
+    }
+  }
+  in.end();
+  on.enqueue([launch](WorkerQueue::Context& context) {
+    if (context.failure) return;
+    context.local.launch(*launch->kernel, launch->range, launch->arguments);
+  });
+}
+
+void Worker::notify(const Header& header, Reader& in) {
+  WorkerQueue& on = queue(in);
+  in.end();
+  Engine* engine = engine_;
+  const std::uint64_t id = header.id;
+  on.enqueue([this, engine, id](WorkerQueue::Context& context) {
+    std::exception_ptr failure;
+    try {
+      context.local.wait();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    if (context.failure) failure = std::exchange(context.failure, nullptr);
+    engine->post([this, id, failure] {
+      if (failure)
+        reply_failure(id, failure);
+      else
+        reply_ok(id);
+    });
+  });
+}
+
+}  // namespace plexus::mpi

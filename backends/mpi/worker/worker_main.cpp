@@ -1,0 +1,146 @@
+// `plexus worker`: the process on every rank but 0 of an MPI job (worker.hpp).
+#include <mpi.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "../mpi_environment.hpp"
+#include "plexus/config.hpp"
+#include "plexus/error.hpp"
+#include "worker.hpp"
+
+namespace plexus::mpi {
+
+namespace {
+
+constexpr const char* usage = R"(usage: plexus worker [--backends LIST] [--config FILE] [--init-timeout SECONDS]
+
+Serves this node's devices to rank 0 of an MPI job, the application, whose mpi backend
+(PLEXUS_BACKENDS=mpi, or mpi beside local backends) lists them as its own devices. Start
+it on every rank but 0, with mpirun:
+
+  mpirun -np 1 ./app : -np 2 plexus worker
+
+(--oversubscribe for more ranks than cores; --enable-recovery so that a worker's death does
+not end the job: rank 0 then reports the tasks placed on it as failed, naming the node.)
+
+  --backends LIST        the local backends to serve, comma-separated (default: the config's
+                         backends without mpi, else host)
+  --config FILE          the worker's config (default: PLEXUS_CONFIG, ./plexus.toml, ...)
+  --init-timeout SECONDS how long to wait for rank 0 to start MPI (default 120)
+  -h, --help             show this help
+)";
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> names;
+  std::stringstream in(list);
+  for (std::string name; std::getline(in, name, ',');)
+    if (!name.empty()) names.push_back(name);
+  return names;
+}
+
+}  // namespace
+
+int worker_main(const std::vector<std::string>& args) {
+  std::vector<std::string> backends;
+  std::optional<std::filesystem::path> config_path;
+  long init_timeout = 120;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) {
+        std::cerr << "plexus worker: " << arg << " needs a value\n" << usage;
+        std::exit(2);
+      }
+      return args[++i];
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::cout << usage;
+      return 0;
+    } else if (arg == "--backends") {
+      backends = split(value());
+    } else if (arg == "--config") {
+      config_path = value();
+    } else if (arg == "--init-timeout") {
+      init_timeout = std::strtol(value().c_str(), nullptr, 10);
+    } else {
+      std::cerr << "plexus worker: unknown option '" << arg << "'\n" << usage;
+      return 2;
+    }
+  }
+  if (!launched_by_mpirun()) {
+    std::cerr << "plexus worker: not started by mpirun: a worker serves rank 0 of an MPI job; "
+              << launch_hint << '\n';
+    return 2;
+  }
+  // MPI_Init waits for every rank; an application that never starts the mpi backend never
+  // calls it. Bounded: say so and end (mpirun then ends the job).
+  std::mutex init_mutex;
+  std::condition_variable init_cv;
+  bool init_done = false;
+  std::thread watchdog([&] {
+    std::unique_lock lock(init_mutex);
+    if (!init_cv.wait_for(lock, std::chrono::seconds(init_timeout), [&] { return init_done; })) {
+      std::cerr << "plexus worker: rank 0 did not start MPI within " << init_timeout
+                << " s: does the application use the mpi backend (PLEXUS_BACKENDS=mpi or "
+                   "mpi,host)? "
+                << launch_hint << '\n';
+      std::_Exit(1);
+    }
+  });
+  int provided = 0;
+  const int init = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  {
+    std::lock_guard lock(init_mutex);
+    init_done = true;
+  }
+  init_cv.notify_one();
+  watchdog.join();
+  if (init != MPI_SUCCESS) {
+    std::cerr << "plexus worker: MPI_Init failed\n";
+    return 1;
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int code = 0;
+  if (rank == 0) {
+    std::cerr << "plexus worker: this is rank 0, where the application runs, not a worker; "
+              << launch_hint << '\n';
+    code = 1;
+  } else {
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    std::string startup_failure;
+    std::unique_ptr<LocalBackends> local;
+    try {
+      const Config config = Config::load(config_path);
+      local = std::make_unique<LocalBackends>(config, backends);
+      for (const std::string& each : local->unavailable())
+        std::cerr << "plexus worker (rank " << rank << "): backend unavailable: " << each << '\n';
+      if (local->devices().empty()) startup_failure = "the worker has no available device";
+    } catch (const std::exception& e) {
+      startup_failure = std::string("the worker cannot open its backends: ") + e.what();
+      local = std::make_unique<LocalBackends>();
+    }
+    {
+      Worker worker(*local, startup_failure);
+      code = worker.serve(comm);
+    }
+    local.reset();
+    MPI_Comm_free(&comm);
+  }
+  MPI_Finalize();
+  return code;
+}
+
+}  // namespace plexus::mpi

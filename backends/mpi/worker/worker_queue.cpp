@@ -1,0 +1,57 @@
+#include "worker_queue.hpp"
+
+namespace plexus::mpi {
+
+WorkerQueue::WorkerQueue(Device& device, std::uint32_t index)
+    : device_(device), index_(index), local_(device.create_queue()) {
+  thread_ = std::thread([this] { run(); });
+}
+
+WorkerQueue::~WorkerQueue() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  cv_.notify_one();
+  thread_.join();
+  try {
+    local_->wait();
+  } catch (...) {
+    // Nobody is left to report it to.
+  }
+}
+
+void WorkerQueue::enqueue(Operation operation) {
+  {
+    std::lock_guard lock(mutex_);
+    operations_.push_back(std::move(operation));
+  }
+  cv_.notify_one();
+}
+
+bool WorkerQueue::idle() {
+  std::lock_guard lock(mutex_);
+  return operations_.empty() && !running_;
+}
+
+void WorkerQueue::run() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    cv_.wait(lock, [&] { return stop_ || !operations_.empty(); });
+    if (operations_.empty()) return;
+    Operation operation = std::move(operations_.front());
+    operations_.pop_front();
+    running_ = true;
+    lock.unlock();
+    Context context{*local_, failure_};
+    try {
+      operation(context);
+    } catch (...) {
+      if (!failure_) failure_ = std::current_exception();
+    }
+    lock.lock();
+    running_ = false;
+  }
+}
+
+}  // namespace plexus::mpi

@@ -1,0 +1,216 @@
+// The mpi backend in real MPI jobs: tests/mpi/CMakeLists.txt starts mpirun with this program
+// as rank 0 and `plexus worker` on the other ranks, one job per tag (each tag expects its
+// own job: workers, hooks, options). Every remote device here is a worker's host device.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "backend_loader.hpp"
+#include "plexus/plexus.hpp"
+#include "plexus/version.hpp"
+
+namespace {
+
+using namespace plexus;
+
+std::map<std::string, std::uint64_t> counters_of(const Backend& backend) {
+  std::map<std::string, std::uint64_t> values;
+  for (const BackendCounter& counter : backend.counters()) values[counter.name] = counter.value;
+  return values;
+}
+
+Backend& mpi_backend_of(const Runtime& rt) {
+  const ComponentSet& components = rt.components();
+  for (std::size_t i = 0; i < components.backend_count(); ++i)
+    if (components.backend(i).device_count() > 0 &&
+        components.backend(i).device(0).info().name.find(" rank ") != std::string::npos)
+      return components.backend(i);
+  FAIL("no mpi backend with devices in the runtime");
+  throw;
+}
+
+const char* const kernels = R"(
+__kernel void saxpy(float a, __global const float* x, __global float* y) {
+  size_t i = get_global_id(0);
+  y[i] = a * x[i] + y[i];
+}
+__kernel void add(__global int* v, int amount) { v[get_global_id(0)] += amount; }
+)";
+
+Config cluster_config(const std::string& scheduler, const std::string& memory) {
+  return Config::from_string("[log]\nlevel = \"warn\"\n[backends]\nuse = [\"mpi\"]\n"
+                             "[scheduler]\nuse = \"" + scheduler + "\"\n[memory]\nuse = \"" +
+                                 memory + "\"\n[compiler]\nuse = \"clang\"\n"
+                                 "[cache]\nuse = \"memory\"\n",
+                             "cluster-test.toml");
+}
+
+}  // namespace
+
+// Job: 1 + 2 workers.
+TEST_CASE("a runtime program runs OpenCL C kernels on remote devices", "[runtime]") {
+  for (const auto& [scheduler, memory] :
+       std::vector<std::pair<std::string, std::string>>{{"dag", "paged"}, {"inorder", "exact"}}) {
+    DYNAMIC_SECTION("scheduler " << scheduler << ", memory " << memory) {
+      Runtime rt(cluster_config(scheduler, memory));
+      const auto devices = rt.devices();
+      REQUIRE(devices.size() == 2);
+      CHECK_THAT(devices[0]->info().name, Catch::Contains(" rank 1: "));
+      CHECK_THAT(devices[1]->info().name, Catch::Contains(" rank 2: "));
+      auto bundle = rt.build(kernels);
+      const std::size_t n = 100000;
+      std::vector<float> x(n), y(n);
+      for (std::size_t i = 0; i < n; ++i) x[i] = float(i % 97), y[i] = 1.0f;
+      {
+        Buffer<float> bx(x.data(), n), by(y.data(), n);
+        for (Device* device : devices) {
+          Queue q = rt.queue(*device);
+          q.submit([&](Handler& h) {
+            h.parallel_for(bundle.kernel("saxpy"), Range{n}, 2.0f, bx.access(h, plexus::read),
+                           by.access(h, plexus::read_write));
+          });
+        }
+        by.copy_to(y.data());
+      }
+      for (std::size_t i = 0; i < n; ++i)
+        if (y[i] != 4.0f * float(i % 97) + 1.0f) FAIL("y[" << i << "] is " << y[i]);
+    }
+  }
+}
+
+// Job: 1 + 2 workers.
+TEST_CASE("data written on one remote device and used on another goes worker to worker",
+          "[runtime]") {
+  Runtime rt(cluster_config("dag", "paged"));
+  const auto devices = rt.devices();
+  REQUIRE(devices.size() == 2);
+  Backend& mpi = mpi_backend_of(rt);
+  auto bundle = rt.build(kernels);
+  const std::size_t n = std::size_t{3} << 20;  // 12 MiB: three 4 MiB chunks
+  std::vector<int> host(n, 1);
+  const auto before = counters_of(mpi);
+  {
+    Buffer<int> data(host.data(), n);
+    Queue first = rt.queue(*devices[0]), second = rt.queue(*devices[1]);
+    auto on_first = first.submit([&](Handler& h) {
+      h.parallel_for(bundle.kernel("add"), Range{n}, data.access(h, plexus::read_write), 10);
+    });
+    second.submit([&](Handler& h) {
+      h.depends_on(on_first);
+      h.parallel_for(bundle.kernel("add"), Range{n}, data.access(h, plexus::read_write), 100);
+    });
+    data.copy_to(host.data());
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (host[i] != 111) FAIL("element " << i << " is " << host[i]);
+  const auto after = counters_of(mpi);
+  const std::uint64_t bytes = n * sizeof(int);
+  INFO(rt.memory_report_text());
+  // In: rank 0 -> rank 1 once; across: rank 1 -> rank 2 directly; out: rank 2 -> rank 0.
+  CHECK(after.at("bytes_to_workers") - before.at("bytes_to_workers") == bytes);
+  CHECK(after.at("bytes_from_workers") - before.at("bytes_from_workers") == bytes);
+  CHECK(after.at("worker_to_worker_bytes_sent") - before.at("worker_to_worker_bytes_sent") == bytes);
+  CHECK(after.at("worker_to_worker_bytes_received") - before.at("worker_to_worker_bytes_received") ==
+        bytes);
+  const auto stats = rt.memory_report();
+  CHECK(stats.device_copies.direct_bytes == bytes);
+  CHECK(stats.device_copies.staged_bytes == 0);
+}
+
+// Job: 1 + 2 workers; the worker of rank 1 is killed (SIGKILL, PLEXUS_MPI_TEST_KILL=1:5)
+// when its 5th message from rank 0 arrives: the copy to it.
+TEST_CASE("a killed worker fails the work placed on it, naming the node, within the timeout",
+          "[killed]") {
+  const auto backend = test::load_backend("mpi", "timeout_ms = 2000");
+  REQUIRE(backend->status().available);
+  REQUIRE(backend->device_count() == 2);
+  Device& doomed = backend->device(0);
+  Device& survivor = backend->device(1);
+  std::vector<int> data(1000, 7), back(1000, 0);
+  const auto layout = CopyLayout::contiguous(0, data.size() * sizeof(int));
+  void* on_survivor = survivor.allocate(layout.bytes());
+  {
+    void* on_doomed = doomed.allocate(layout.bytes());  // message 2 (hello is 1)
+    auto queue = doomed.create_queue();                  // 3
+    queue->copy_to_device(on_doomed, data.data(), layout);  // 4
+    queue->copy_to_host(back.data(), on_doomed, layout);    // 5: the worker dies
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      queue->wait();
+      FAIL("wait() on a killed worker's queue returned");
+    } catch (const error& e) {
+      CHECK(e.category() == error_category::device);
+      CHECK_THAT(e.what(), Catch::Contains("rank 1") && Catch::Contains("node '"));
+      CHECK_THAT(e.what(), Catch::Contains("no message for"));
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(seconds < 2.0 + 3.0);  // the timeout, plus heartbeat period and slack
+    // Later work on it fails at once, naming it.
+    CHECK_THROWS_WITH(doomed.allocate(16), Catch::Contains("rank 1"));
+    doomed.deallocate(on_doomed);
+  }
+  // The other worker goes on.
+  auto queue = survivor.create_queue();
+  queue->copy_to_device(on_survivor, data.data(), layout);
+  queue->copy_to_host(back.data(), on_survivor, layout);
+  queue->wait();
+  CHECK(back == data);
+  survivor.deallocate(on_survivor);
+}
+
+// Job: 1 + 1 worker claiming another Plexus version (PLEXUS_MPI_TEST_VERSION).
+TEST_CASE("a worker of another version is refused, naming both versions", "[mismatch]") {
+  const auto backend = test::load_backend("mpi");
+  const BackendStatus status = backend->status();
+  INFO(status.reason);
+  CHECK_FALSE(status.available);
+  CHECK(backend->device_count() == 0);
+  CHECK_THAT(status.reason, Catch::Contains("Plexus 0.0.0-mismatch") &&
+                                Catch::Contains(std::string("Plexus ") + PLEXUS_VERSION_STRING) &&
+                                Catch::Contains("rank 1"));
+}
+
+// Job: 1 + 3 workers whose first reply is damaged (PLEXUS_MPI_TEST_CORRUPT): rank 1 flips a
+// byte, rank 2 truncates it, rank 3 gives it an unknown type.
+TEST_CASE("corrupt messages from workers are errors naming the node", "[corrupt]") {
+  const auto backend = test::load_backend("mpi", "timeout_ms = 5000");
+  REQUIRE(backend->status().available);
+  REQUIRE(backend->device_count() == 3);
+  const std::map<std::size_t, std::string> expected = {
+      {0, "checksum mismatch"}, {1, "truncated"}, {2, "unknown"}};
+  for (const auto& [index, words] : expected) {
+    INFO("device " << index);
+    try {
+      void* memory = backend->device(index).allocate(64);
+      backend->device(index).deallocate(memory);
+      FAIL("a damaged reply was accepted");
+    } catch (const error& e) {
+      CHECK(e.category() == error_category::device);
+      CHECK_THAT(e.what(), Catch::Contains("rank " + std::to_string(index + 1)) &&
+                               Catch::Contains(words));
+    }
+  }
+}
+
+// Job: 1 + 1 worker; rank 0 damages its 3rd message (hello, allocate, then this one).
+TEST_CASE("a corrupt message from rank 0 is refused by the worker, and reported", "[corrupt0]") {
+  const auto backend = test::load_backend("mpi", "timeout_ms = 5000");
+  REQUIRE(backend->status().available);
+  Device& device = backend->device(0);
+  void* memory = device.allocate(64);  // 2
+  try {
+    void* more = device.allocate(64);  // 3: damaged
+    device.deallocate(more);
+    FAIL("a damaged request was served");
+  } catch (const error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("rank 1") && Catch::Contains("could not accept") &&
+                             Catch::Contains("checksum mismatch"));
+  }
+  device.deallocate(memory);
+}

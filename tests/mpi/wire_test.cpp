@@ -1,0 +1,109 @@
+// The mpi backend's message checks, without MPI: every truncation and every damaged byte of
+// a message is refused by read_header, and the payload decoders turn random bytes into
+// plexus::error or a value, never a crash. And without mpirun the backend is unavailable,
+// saying how to launch.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "backend_loader.hpp"
+#include "messages.hpp"
+#include "plexus/error.hpp"
+#include "wire.hpp"
+
+using namespace plexus;
+using namespace plexus::mpi;
+
+namespace {
+
+std::vector<std::byte> sample_message() {
+  Writer out(protocol_version, static_cast<std::uint32_t>(MessageType::welcome), 42);
+  write(out, this_side_versions());
+  out.text("node-a");
+  out.u64(1);
+  out.text("host");
+  DeviceInfo info;
+  info.name = "cpu";
+  info.formats = {BinaryFormat::llvm_bitcode};
+  write(out, info);
+  return std::move(out).finish();
+}
+
+}  // namespace
+
+TEST_CASE("a message decodes back to what was written", "[mpi][wire]") {
+  const auto message = sample_message();
+  const Header header = read_header(message, protocol_version, "rank 1");
+  CHECK(header.id == 42);
+  CHECK(header.type == static_cast<std::uint32_t>(MessageType::welcome));
+  Reader in(std::span<const std::byte>(message).subspan(header_bytes), "welcome");
+  CHECK(read_versions(in).plexus == this_side_versions().plexus);
+  CHECK(in.text() == "node-a");
+  CHECK(in.bounded(10, "devices") == 1);
+  CHECK(in.text() == "host");
+  const DeviceInfo info = read_device_info(in);
+  CHECK(info.name == "cpu");
+  REQUIRE(info.formats.size() == 1);
+  CHECK_NOTHROW(in.end());
+}
+
+TEST_CASE("every truncation and every damaged byte of a message is refused", "[mpi][wire]") {
+  const auto message = sample_message();
+  for (std::size_t size = 0; size < message.size(); ++size) {
+    const std::vector<std::byte> cut(message.begin(), message.begin() + static_cast<long>(size));
+    CHECK_THROWS_AS(read_header(cut, protocol_version, "rank 1"), error);
+  }
+  for (std::size_t at = 0; at < message.size(); ++at) {
+    auto damaged = message;
+    damaged[at] ^= std::byte{0x01};
+    INFO("byte " << at);
+    CHECK_THROWS_AS(read_header(damaged, protocol_version, "rank 1"), error);
+  }
+  // Another protocol: refused, naming both, except for the greeting's messages (their
+  // layout never changes, so that a mismatch is refused with both versions named).
+  CHECK_NOTHROW(read_header(message, protocol_version + 1, "rank 1"));
+  Writer reply(protocol_version, static_cast<std::uint32_t>(MessageType::reply), 7);
+  reply.boolean(true);
+  const auto later = std::move(reply).finish();
+  CHECK_THROWS_WITH(read_header(later, protocol_version + 1, "rank 1"),
+                    Catch::Contains("protocol " + std::to_string(protocol_version)) &&
+                        Catch::Contains("protocol " + std::to_string(protocol_version + 1)));
+}
+
+TEST_CASE("random payloads are errors or values, never crashes", "[mpi][wire]") {
+  std::mt19937_64 random(17);
+  std::size_t errors = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::vector<std::byte> payload(random() % 300);
+    for (auto& byte : payload) byte = static_cast<std::byte>(random() % 4 == 0 ? random() : random() % 3);
+    for (int decoder = 0; decoder < 6; ++decoder) {
+      Reader in(payload, "a random message");
+      try {
+        switch (decoder) {
+          case 0: read_device_info(in); break;
+          case 1: read_kernel_info(in); break;
+          case 2: read_layout(in); break;
+          case 3: read_range(in); break;
+          case 4: read_versions(in); break;
+          case 5: read_failure(in); break;
+        }
+        in.end();
+      } catch (const error& e) {
+        ++errors;
+        CHECK_THAT(e.what(), Catch::Contains("a random message"));
+      }
+    }
+  }
+  CHECK(errors > 0);
+}
+
+TEST_CASE("the mpi backend is unavailable without mpirun, saying how to launch", "[mpi]") {
+  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+    unsetenv(variable);
+  const auto backend = test::load_backend("mpi");
+  const BackendStatus status = backend->status();
+  CHECK_FALSE(status.available);
+  CHECK(backend->device_count() == 0);
+  CHECK_THAT(status.reason, Catch::Contains("not started by mpirun") &&
+                                Catch::Contains("mpirun -np 1 ./app : -np 2 plexus worker"));
+}
