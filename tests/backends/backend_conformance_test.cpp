@@ -94,7 +94,7 @@ TEST_CASE("every built backend plugin honours the Backend contract", "[backends]
   INFO("plugin directory: " << plugin_dir());
   REQUIRE_FALSE(plugin_dir().empty());
   REQUIRE(std::find(names.begin(), names.end(), "host") != names.end());
-  for (const std::string name : {"host", "opencl", "cuda"})
+  for (const std::string name : {"host", "opencl", "cuda", "mpi"})
     if (is_configured(name))
       CHECK(std::find(names.begin(), names.end(), name) != names.end());
   for (const auto& name : names) {
