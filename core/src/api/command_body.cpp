@@ -245,8 +245,8 @@ void CommandBody::fill_arguments(const ArgumentSlots& slots,
 
 void CommandBody::run_usm(DeviceQueue& queue) {
   const UsmOperation& usm = group_.usm;
-  TraceOpScope traced(TraceOp::Kind::copy_to_device, &queue, placement_->info().name, usm.bytes,
-                      name());
+  TraceOpScope traced(usm.to_host ? TraceOp::Kind::copy_to_host : TraceOp::Kind::copy_to_device,
+                      &queue, placement_->info().name, usm.bytes, name());
   if (usm.kind == UsmOperation::Kind::copy) {
     queue.usm_copy(usm.destination, usm.source, usm.bytes);
     return;

@@ -67,6 +67,7 @@ struct UsmOperation {
   const void* source = nullptr;  // copy
   std::size_t bytes = 0;
   boost::container::small_vector<std::byte, 16> pattern;  // fill: one element's bytes
+  bool to_host = false;  // copy: device memory into memory the host reaches (for traces)
 };
 
 struct CommandGroup {

@@ -250,6 +250,7 @@ void Handler::memcpy(void* destination, const void* source, std::size_t bytes) {
   group_->usm.destination = destination;
   group_->usm.source = source;
   group_->usm.bytes = bytes;
+  group_->usm.to_host = host_destination;
 }
 
 void Handler::memset(void* pointer, int value, std::size_t bytes) {
