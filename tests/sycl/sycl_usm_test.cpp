@@ -32,76 +32,80 @@ void add_one(int* data) {
 }
 )";
 
+// Runs `body(queue)` in a section per device of `t` that has USM device memory, on a queue
+// of `order` made for it.
+template <class Body>
+void on_each_usm_device(const plexus::test::SyclTargets& t, plexus::QueueOrder order, Body&& body) {
+  for (plexus::Device* device : t.devices) {
+    DYNAMIC_SECTION(device->info().name) {
+      if (!plexus::test::has_usm_device_memory(*device, *t.runtime)) continue;
+      plexus::Queue q = t.runtime->queue(*device, order);
+      body(q);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("the seed's vec_add runs with malloc_device and memcpy on every device") {
   plexus::test::SyclTargets t = plexus::test::sycl_targets();
   const plexus::KernelBundle bundle = build_sycl(t, plexus::test::seed_vec_add_source());
-  for (plexus::Device* device : t.devices) {
-    DYNAMIC_SECTION(device->info().name) {
-      if (!plexus::test::has_usm_device_memory(*device, *t.runtime)) continue;
-      plexus::Queue q = t.runtime->queue(*device);
-      const std::size_t n = 1000;
-      std::vector<float> a(n), b(n), out(n, -1.0f);
-      std::iota(a.begin(), a.end(), 0.0f);
-      std::iota(b.begin(), b.end(), 10.0f);
-      float* da = plexus::malloc_device<float>(n, q);
-      float* db = plexus::malloc_device<float>(n, q);
-      float* dout = plexus::malloc_device<float>(n, q);
-      CHECK(plexus::get_pointer_type(db + 7, q) == plexus::UsmKind::device);
-      q.memcpy(da, a.data(), n * sizeof(float));
-      q.copy(b.data(), db, n);
-      q.parallel_for(bundle.kernel("vec_add"),
-                     plexus::nd_range(plexus::Range{n}, plexus::Range{50}), da, db, dout);
-      q.memcpy(out.data(), dout, n * sizeof(float)).wait();
-      for (std::size_t i = 0; i < n; ++i) REQUIRE(out[i] == a[i] + b[i]);
-      for (float* p : {da, db, dout}) plexus::free(p, q);
-      CHECK_FALSE(plexus::get_pointer_type(da, q).has_value());
-    }
-  }
+  on_each_usm_device(t, plexus::QueueOrder::in_order, [&](plexus::Queue& q) {
+    const std::size_t n = 1000;
+    std::vector<float> a(n), b(n), out(n, -1.0f);
+    std::iota(a.begin(), a.end(), 0.0f);
+    std::iota(b.begin(), b.end(), 10.0f);
+    float* da = plexus::malloc_device<float>(n, q);
+    float* db = plexus::malloc_device<float>(n, q);
+    float* dout = plexus::malloc_device<float>(n, q);
+    CHECK(plexus::get_pointer_type(db + 7, q) == plexus::UsmKind::device);
+    q.memcpy(da, a.data(), n * sizeof(float));
+    q.copy(b.data(), db, n);
+    q.parallel_for(bundle.kernel("vec_add"), plexus::nd_range(plexus::Range{n}, plexus::Range{50}),
+                   da, db, dout);
+    q.memcpy(out.data(), dout, n * sizeof(float)).wait();
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(out[i] == a[i] + b[i]);
+    for (float* p : {da, db, dout}) plexus::free(p, q);
+    CHECK_FALSE(plexus::get_pointer_type(da, q).has_value());
+  });
 }
 
 TEST_CASE("memset, fill and copy on USM follow their event dependencies") {
   // scheduler/dag runs commands as soon as their dependencies allow (inorder would run
   // them in submission order whatever the events say).
   plexus::test::SyclTargets t = plexus::test::sycl_targets("dag");
-  for (plexus::Device* device : t.devices) {
-    DYNAMIC_SECTION(device->info().name) {
-      if (!plexus::test::has_usm_device_memory(*device, *t.runtime)) continue;
-      // Out of order: only the events order the commands.
-      plexus::Queue q = t.runtime->queue(*device, plexus::QueueOrder::out_of_order);
-      const std::size_t n = 4099;  // not a multiple of any vector width
-      auto* x = plexus::malloc_device<std::int32_t>(n, q);
-      auto* y = plexus::malloc_device<std::int32_t>(n, q);
-      auto* bytes = plexus::malloc_device<unsigned char>(n, q);
-      auto* wide = plexus::malloc_device<double>(n, q);
-      auto* triples = plexus::malloc_device<Triple>(n, q);
+  on_each_usm_device(t, plexus::QueueOrder::out_of_order, [&](plexus::Queue& q) {
+    const std::size_t n = 4099;  // not a multiple of any vector width
+    auto* x = plexus::malloc_device<std::int32_t>(n, q);
+    auto* y = plexus::malloc_device<std::int32_t>(n, q);
+    auto* bytes = plexus::malloc_device<unsigned char>(n, q);
+    auto* wide = plexus::malloc_device<double>(n, q);
+    auto* triples = plexus::malloc_device<Triple>(n, q);
 
-      plexus::Event filled = q.fill(x, std::int32_t{-7}, n);
-      plexus::Event tail = q.fill(x + 1000, std::int32_t{42}, 99, {filled});
-      plexus::Event copied = q.copy(x, y, n, {tail});
-      plexus::Event set = q.memset(bytes, 0xab, n);
-      plexus::Event set_part = q.memset(bytes + 10, 0x01, 5, {set});
-      plexus::Event wide_filled = q.fill(wide, 2.5, n);
-      plexus::Event triples_filled = q.fill(triples, Triple{1, -2, 3}, n);
+    plexus::Event filled = q.fill(x, std::int32_t{-7}, n);
+    plexus::Event tail = q.fill(x + 1000, std::int32_t{42}, 99, {filled});
+    plexus::Event copied = q.copy(x, y, n, {tail});
+    plexus::Event set = q.memset(bytes, 0xab, n);
+    plexus::Event set_part = q.memset(bytes + 10, 0x01, 5, {set});
+    plexus::Event wide_filled = q.fill(wide, 2.5, n);
+    plexus::Event triples_filled = q.fill(triples, Triple{1, -2, 3}, n);
 
-      std::vector<std::int32_t> hy(n);
-      std::vector<unsigned char> hbytes(n);
-      std::vector<double> hwide(n);
-      std::vector<Triple> htriples(n);
-      q.memcpy(hy.data(), y, n * sizeof(std::int32_t), {copied}).wait();
-      q.memcpy(hbytes.data(), bytes, n, {set_part}).wait();
-      q.copy(wide, hwide.data(), n, {wide_filled}).wait();
-      q.copy(triples, htriples.data(), n, {triples_filled}).wait();
-      for (std::size_t i = 0; i < n; ++i) {
-        REQUIRE(hy[i] == (i >= 1000 && i < 1099 ? 42 : -7));
-        REQUIRE(hbytes[i] == (i >= 10 && i < 15 ? 0x01 : 0xab));
-        REQUIRE(hwide[i] == 2.5);
-        REQUIRE((htriples[i].a == 1 && htriples[i].b == -2 && htriples[i].c == 3));
-      }
-      for (void* p : std::initializer_list<void*>{x, y, bytes, wide, triples}) plexus::free(p, q);
+    std::vector<std::int32_t> hy(n);
+    std::vector<unsigned char> hbytes(n);
+    std::vector<double> hwide(n);
+    std::vector<Triple> htriples(n);
+    q.memcpy(hy.data(), y, n * sizeof(std::int32_t), {copied}).wait();
+    q.memcpy(hbytes.data(), bytes, n, {set_part}).wait();
+    q.copy(wide, hwide.data(), n, {wide_filled}).wait();
+    q.copy(triples, htriples.data(), n, {triples_filled}).wait();
+    for (std::size_t i = 0; i < n; ++i) {
+      REQUIRE(hy[i] == (i >= 1000 && i < 1099 ? 42 : -7));
+      REQUIRE(hbytes[i] == (i >= 10 && i < 15 ? 0x01 : 0xab));
+      REQUIRE(hwide[i] == 2.5);
+      REQUIRE((htriples[i].a == 1 && htriples[i].b == -2 && htriples[i].c == 3));
     }
-  }
+    for (void* p : std::initializer_list<void*>{x, y, bytes, wide, triples}) plexus::free(p, q);
+  });
 }
 
 TEST_CASE("USM host and shared memory are used in place by the host and kernels") {
@@ -132,64 +136,55 @@ TEST_CASE("USM host and shared memory are used in place by the host and kernels"
 TEST_CASE("USM and buffers in one program: a kernel takes both") {
   plexus::test::SyclTargets t = plexus::test::sycl_targets();
   const plexus::KernelBundle bundle = build_sycl(t, plexus::test::seed_vec_add_source());
-  for (plexus::Device* device : t.devices) {
-    DYNAMIC_SECTION(device->info().name) {
-      if (!plexus::test::has_usm_device_memory(*device, *t.runtime)) continue;
-      plexus::Queue q = t.runtime->queue(*device);
-      const std::size_t n = 777;
-      std::vector<float> a(n), b(n), out(n);
-      std::iota(a.begin(), a.end(), 1.0f);
-      std::iota(b.begin(), b.end(), -3.0f);
-      float* da = plexus::malloc_device<float>(n, q);
-      float* dout = plexus::malloc_device<float>(n, q);
-      plexus::Buffer<float> bb(b.data(), n);
-      plexus::Buffer<float> bsum(n);
-      q.memcpy(da, a.data(), n * sizeof(float));
-      q.submit([&](plexus::Handler& h) {  // USM, a buffer's accessor, USM
-        h.parallel_for(bundle.kernel("vec_add"), plexus::Range{n}, da, bb.access(h, plexus::read),
-                       dout);
-      });
-      q.submit([&](plexus::Handler& h) {  // buffer + USM into a buffer
-        h.parallel_for(bundle.kernel("vec_add"), plexus::Range{n}, bb.access(h, plexus::read), dout,
-                       bsum.access(h, plexus::discard_write));
-      });
-      q.memcpy(out.data(), dout, n * sizeof(float)).wait();
-      for (std::size_t i = 0; i < n; ++i) REQUIRE(out[i] == a[i] + b[i]);
-      std::vector<float> sum(n);
-      bsum.copy_to(sum.data());
-      for (std::size_t i = 0; i < n; ++i) REQUIRE(sum[i] == a[i] + 2 * b[i]);
-      plexus::free(da, q);
-      plexus::free(dout, q);
-    }
-  }
+  on_each_usm_device(t, plexus::QueueOrder::in_order, [&](plexus::Queue& q) {
+    const std::size_t n = 777;
+    std::vector<float> a(n), b(n), out(n);
+    std::iota(a.begin(), a.end(), 1.0f);
+    std::iota(b.begin(), b.end(), -3.0f);
+    float* da = plexus::malloc_device<float>(n, q);
+    float* dout = plexus::malloc_device<float>(n, q);
+    plexus::Buffer<float> bb(b.data(), n);
+    plexus::Buffer<float> bsum(n);
+    q.memcpy(da, a.data(), n * sizeof(float));
+    q.submit([&](plexus::Handler& h) {  // USM, a buffer's accessor, USM
+      h.parallel_for(bundle.kernel("vec_add"), plexus::Range{n}, da, bb.access(h, plexus::read),
+                     dout);
+    });
+    q.submit([&](plexus::Handler& h) {  // buffer + USM into a buffer
+      h.parallel_for(bundle.kernel("vec_add"), plexus::Range{n}, bb.access(h, plexus::read), dout,
+                     bsum.access(h, plexus::discard_write));
+    });
+    q.memcpy(out.data(), dout, n * sizeof(float)).wait();
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(out[i] == a[i] + b[i]);
+    std::vector<float> sum(n);
+    bsum.copy_to(sum.data());
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(sum[i] == a[i] + 2 * b[i]);
+    plexus::free(da, q);
+    plexus::free(dout, q);
+  });
 }
 
 TEST_CASE("USM commands and kernels recorded in a command graph replay with the data of the day") {
   plexus::test::SyclTargets t = plexus::test::sycl_targets();
   const plexus::KernelBundle bundle = build_sycl(t, add_one_source);
-  for (plexus::Device* device : t.devices) {
-    DYNAMIC_SECTION(device->info().name) {
-      if (!plexus::test::has_usm_device_memory(*device, *t.runtime)) continue;
-      plexus::Queue q = t.runtime->queue(*device);
-      const std::size_t n = 256;
-      std::vector<int> in(n), out(n);
-      int* data = plexus::malloc_device<int>(n, q);
-      plexus::CommandGraph graph;
-      graph.begin_recording(q);
-      q.memcpy(data, in.data(), n * sizeof(int));
-      q.parallel_for(bundle.kernel("add_one"), plexus::Range{n}, data);
-      q.memcpy(out.data(), data, n * sizeof(int));
-      graph.end_recording();
-      plexus::ExecutableGraph step = graph.finalize();
-      for (int round = 0; round < 2; ++round) {
-        for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<int>(i) * (round + 1);
-        q.submit(step).wait();
-        for (std::size_t i = 0; i < n; ++i)
-          REQUIRE(out[i] == static_cast<int>(i) * (round + 1) + 1);
-      }
-      plexus::free(data, q);
+  on_each_usm_device(t, plexus::QueueOrder::in_order, [&](plexus::Queue& q) {
+    const std::size_t n = 256;
+    std::vector<int> in(n), out(n);
+    int* data = plexus::malloc_device<int>(n, q);
+    plexus::CommandGraph graph;
+    graph.begin_recording(q);
+    q.memcpy(data, in.data(), n * sizeof(int));
+    q.parallel_for(bundle.kernel("add_one"), plexus::Range{n}, data);
+    q.memcpy(out.data(), data, n * sizeof(int));
+    graph.end_recording();
+    plexus::ExecutableGraph step = graph.finalize();
+    for (int round = 0; round < 2; ++round) {
+      for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<int>(i) * (round + 1);
+      q.submit(step).wait();
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(out[i] == static_cast<int>(i) * (round + 1) + 1);
     }
-  }
+    plexus::free(data, q);
+  });
 }
 
 TEST_CASE("pointers the runtime does not know, or of another device, are clear errors") {
