@@ -12,7 +12,8 @@
 //   step.rebind(x, y);                                     // same graph, another buffer
 //
 // Recording: while a queue records into a graph, each command group submitted to it (a
-// kernel, a native task, a host task) becomes a node of the graph instead of running; submit
+// kernel, a native task, a host task, a buffer copy or fill, a USM memcpy, memset, fill or
+// copy) becomes a node of the graph instead of running; submit
 // returns an empty Event (valid() false). Several queues may record into one graph (of one
 // runtime); a queue records into one graph at a time. Nodes are ordered as plain submission
 // would order them: by their buffer accesses, and nodes recorded from an in-order queue also
@@ -31,7 +32,7 @@
 // recorded command groups again, with the parameters' current values.
 //
 // Updates between submissions: GraphParameter::update (scalars), ExecutableGraph::rebind
-// (buffers). A graph is invalidated when a buffer it uses is destroyed: submitting it (or
+// (buffers, recorded copies and fills included). A graph is invalidated when a buffer it uses is destroyed: submitting it (or
 // finalizing a graph that uses it) is plexus::error(invalid_argument) naming the node.
 //
 // Thread-safety: every member is safe from any thread; an ExecutableGraph may be submitted

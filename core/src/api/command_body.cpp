@@ -171,6 +171,7 @@ void CommandBody::run(DeviceQueue* queue) {
   } else {
     if (queue) queue->wait();  // copies enqueued on a device queue (none for host bodies)
     if (group_.host_work) group_.host_work();
+    if (group_.buffer_work) group_.buffer_work(group_.requirements);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,9 @@ struct CommandGroup {
   NdRange range;
   ArgumentSlots arguments;
   std::function<void()> host_work;
+  // A buffer command's work (Handler::copy, fill on accessors): given the group's
+  // requirements when it runs, so that a graph's rebound buffers are the ones it uses.
+  std::function<void(std::span<const Requirement>)> buffer_work;
   bool has_host_task = false;
   std::string native_name;  // a native task: its name (non-empty) and implementations
   std::vector<NativeImplementation> natives;

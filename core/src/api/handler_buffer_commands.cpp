@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,14 @@ namespace plexus {
 namespace {
 
 // One accessor's range in its buffer's host copy: rows of contiguous bytes, in row-major
-// order of the range.
+// order of the range. Made when the command runs, from the group's requirement (a graph's
+// replay may have rebound its buffer since it was recorded).
 struct RangeRows {
-  std::shared_ptr<detail::BufferStorage> storage;
+  detail::BufferStorage* storage;
   AccessRange range;
+
+  RangeRows(std::span<const Requirement> requirements, std::size_t index)
+      : storage(requirements[index].storage.get()), range(requirements[index].range) {}
 
   std::size_t elements() const { return range.extent[0] * range.extent[1] * range.extent[2]; }
   std::size_t element_size() const { return storage->desc().element_size; }
@@ -56,13 +61,18 @@ struct RangeRows {
 
 namespace {
 
-RangeRows rows_of(const detail::CommandGroup& group, const Handler* self, const Handler* owner,
-                  std::size_t requirement, const std::string& what) {
+// The requirement index of an accessor of this group, checked.
+std::size_t rows_of(const detail::CommandGroup& group, const Handler* self, const Handler* owner,
+                    std::size_t requirement, const std::string& what) {
   if (owner != self || requirement >= group.requirements.size())
     throw error(error_category::invalid_argument,
                 what + ": the accessor was made for another command group's handler");
-  const Requirement& wanted = group.requirements[requirement];
-  return RangeRows{wanted.storage, wanted.range};
+  return requirement;
+}
+
+std::size_t elements_of(const detail::CommandGroup& group, std::size_t requirement) {
+  const Extent3& extent = group.requirements[requirement].range.extent;
+  return extent[0] * extent[1] * extent[2];
 }
 
 }  // namespace
@@ -77,7 +87,7 @@ void Handler::copy_buffer(const Handler* source_owner, std::size_t source,
     throw error(error_category::invalid_argument, "copy: the source accessor is missing");
   if ((!from_buffer && !host_source) || (!to_buffer && !host_destination))
     throw error(error_category::invalid_argument, "copy: a null host pointer");
-  std::optional<RangeRows> from, to;
+  std::optional<std::size_t> from, to;
   if (from_buffer) {
     from = rows_of(*group_, this, source_owner, source, "copy (source)");
     if (group_->requirements[source].mode == AccessMode::discard_write)
@@ -91,14 +101,16 @@ void Handler::copy_buffer(const Handler* source_owner, std::size_t source,
       throw error(error_category::invalid_argument,
                   "copy: the destination accessor is read-only; use write or discard_write");
   }
-  if (from && to && to->elements() < from->elements())
+  if (from && to && elements_of(*group_, *to) < elements_of(*group_, *from))
     throw error(error_category::invalid_argument,
-                "copy: the destination accessor's range holds " + std::to_string(to->elements()) +
-                    " elements, the source's " + std::to_string(from->elements()));
+                "copy: the destination accessor's range holds " +
+                    std::to_string(elements_of(*group_, *to)) + " elements, the source's " +
+                    std::to_string(elements_of(*group_, *from)));
   group_->command = "copy";
   group_->has_host_task = true;
   if (from && to) {
-    group_->host_work = [from = *from, to = *to] {
+    group_->buffer_work = [source = *from, destination = *to](std::span<const Requirement> all) {
+      const RangeRows from(all, source), to(all, destination);
       std::vector<std::byte> staged(from.elements() * from.element_size());
       from.gather(staged.data());
       if (to.elements() == from.elements()) {
@@ -116,12 +128,12 @@ void Handler::copy_buffer(const Handler* source_owner, std::size_t source,
       });
     };
   } else if (from) {
-    group_->host_work = [from = *from, host_destination] {
-      from.gather(static_cast<std::byte*>(host_destination));
+    group_->buffer_work = [source = *from, host_destination](std::span<const Requirement> all) {
+      RangeRows(all, source).gather(static_cast<std::byte*>(host_destination));
     };
   } else {
-    group_->host_work = [to = *to, host_source] {
-      to.scatter(static_cast<const std::byte*>(host_source));
+    group_->buffer_work = [destination = *to, host_source](std::span<const Requirement> all) {
+      RangeRows(all, destination).scatter(static_cast<const std::byte*>(host_source));
     };
   }
 }
@@ -129,15 +141,16 @@ void Handler::copy_buffer(const Handler* source_owner, std::size_t source,
 void Handler::fill_buffer(const Handler* owner, std::size_t requirement, const void* value,
                           std::size_t size) {
   check_no_command("fill");
-  RangeRows to = rows_of(*group_, this, owner, requirement, "fill");
+  (void)rows_of(*group_, this, owner, requirement, "fill");
   if (group_->requirements[requirement].mode == AccessMode::read)
     throw error(error_category::invalid_argument,
                 "fill: the accessor is read-only; use write or discard_write");
   const auto* first = static_cast<const std::byte*>(value);
   group_->command = "fill";
   group_->has_host_task = true;
-  group_->host_work = [to = std::move(to), element = std::vector<std::byte>(first, first + size)] {
-    to.each_row([&](std::byte* row, std::size_t bytes) {
+  group_->buffer_work = [requirement, element = std::vector<std::byte>(first, first + size)](
+                            std::span<const Requirement> all) {
+    RangeRows(all, requirement).each_row([&](std::byte* row, std::size_t bytes) {
       for (std::size_t at = 0; at < bytes; at += element.size())
         std::memcpy(row + at, element.data(), element.size());
     });
