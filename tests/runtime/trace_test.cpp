@@ -3,7 +3,7 @@
 // the config key is checked; one runtime writes a trace at a time; no file when tracing is off;
 // copies and launches on PoCL carry device-clock times; compiles, module loads, allocations,
 // frees (those at shutdown too) and launch ranges are in it, and each task's wait while
-// ready is explained.
+// ready is explained; a replayed command graph shows with the kernels inside it.
 #include <catch2/catch.hpp>
 
 #include <boost/json.hpp>
@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include "../graph/graph_test_kernels.hpp"
+#include "plexus/graph.hpp"
 #include "runtime_test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -407,5 +409,77 @@ TEST_CASE("the trace shows compiles, module loads and launch ranges, and why tas
     CHECK(number_at(wait, "ts") >= number_at(task, "ready_us") - 0.01);
     CHECK(number_at(wait, "ts") + number_at(wait, "dur") ==
           Approx(number_at(task, "start_us")).margin(0.01));
+  }
+}
+
+TEST_CASE("a replayed command graph shows in the trace with the kernels inside it") {
+  // Host: a device graph, one launch with its nodes inside. PoCL (no device graphs): the
+  // kernels launched one by one inside the graph's task, each named by its own kernel.
+  for (const char* backends : {"\"host\"", "\"opencl\""}) {
+    DYNAMIC_SECTION("backends " << backends) {
+      ScratchDir dir;
+      const fs::path file = dir.path / "graph.json";
+      const int replays = 3;
+      {
+        auto rt = make_runtime(RuntimeChoice{"dag", "whole"}, backends, trace_table(file));
+        if (rt->devices().empty()) {
+          WARN("no " << backends << " device (PoCL missing): skipped");
+          return;
+        }
+        plexus::Queue q = rt->queue();
+        auto bundle = rt->build(plexus::test::graph_test_source);
+        plexus::Buffer<float> x(std::vector<float>(64, 1.0f).data(), 64), y(64);
+        plexus::CommandGraph graph;
+        graph.begin_recording(q);
+        q.submit([&](plexus::Handler& h) {
+          h.parallel_for(bundle.kernel("axpb"), plexus::Range{64},
+                         x.access(h, plexus::read_write), 2.0f, 1.0f);
+        });
+        q.submit([&](plexus::Handler& h) {
+          h.parallel_for(bundle.kernel("accumulate"), plexus::Range{32},
+                         x.access(h, plexus::read), y.access(h, plexus::discard_write));
+        });
+        graph.end_recording();
+        plexus::ExecutableGraph exec = graph.finalize();
+        for (int i = 0; i < replays; ++i) q.submit(exec);
+        q.wait();
+      }
+      const auto trace = read_json(file);
+      const auto summary = read_json(dir.path / "graph.summary.json");
+      std::vector<boost::json::object> graph_tasks;
+      for (const auto& task : slices(trace, "task"))
+        if (std::string(task.at("name").as_string().c_str()).starts_with("graph of 2 kernels"))
+          graph_tasks.push_back(task);
+      REQUIRE(graph_tasks.size() == replays);
+      const auto nodes = slices(trace, "graph_node");
+      const auto launches = slices(trace, "launch");
+      const bool device_graph = std::string(backends) == "\"host\"";
+      for (const auto& task : graph_tasks) {
+        const auto id = task.at("args").at("id").as_int64();
+        std::vector<std::string> inside;  // the kernels inside it, in order
+        const auto& of_task = device_graph ? nodes : launches;
+        for (const auto& slice : of_task) {
+          if (slice.at("args").at("task").as_int64() != id) continue;
+          inside.push_back(slice.at("name").as_string().c_str());
+          CHECK(number_at(slice, "ts") >= number_at(task, "ts") - 0.01);
+          CHECK(number_at(slice, "ts") + number_at(slice, "dur") <=
+                number_at(task, "ts") + number_at(task, "dur") + 0.01);
+        }
+        if (device_graph) {
+          CHECK(inside == std::vector<std::string>{"kernel axpb", "kernel accumulate"});
+          CHECK(std::any_of(launches.begin(), launches.end(), [&](const auto& launch) {
+            return launch.at("args").at("task").as_int64() == id &&
+                   std::string(launch.at("name").as_string().c_str()).find("replayed") !=
+                       std::string::npos;
+          }));
+        } else {
+          CHECK(inside == std::vector<std::string>{"launch axpb", "launch accumulate"});
+        }
+      }
+      CHECK(number_at(summary, "graph_nodes") == (device_graph ? 2 * replays : 0));
+      if (device_graph) {  // the second node's range is its own
+        CHECK(nodes[1].at("args").at("global").as_array().at(0).to_number<double>() == 32);
+      }
+    }
   }
 }

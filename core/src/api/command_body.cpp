@@ -310,6 +310,8 @@ void CommandBody::launch_graph(DeviceQueue& queue) {
                                                     " kernels, replayed: " + name()
                                               : std::string();
     TraceOpScope traced(TraceOp::Kind::launch, &queue, placement_->info().name, 0, label);
+    if (!label.empty())
+      for (const GraphKernel& k : kernels) traced.node(k.kernel.name(), k.range);
     queue.launch_graph(*recorded, launches);
     return;
   }

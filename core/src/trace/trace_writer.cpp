@@ -268,10 +268,13 @@ class Writer {
       const std::string clock = times.device ? ",\"clock\":\"device\"" : ",\"clock\":\"host\"";
       device_clock_ops_ += times.device;
       if (op.kind == TraceOp::Kind::launch) {
-        events.push_back(slice(record.kernel.empty() ? "launch" : "launch " + record.kernel,
+        // A task's launches are named by their own kernel (a graph launched one by one on a
+        // device without device graphs has several).
+        events.push_back(slice(op.kernel.empty() ? "launch" : "launch " + op.kernel,
                                "launch", pid, tid, times.start, times.end,
                                "\"task\":" + std::to_string(id) + clock +
                                    (op.range ? range_args(*op.range) : std::string())));
+        add_graph_nodes(op, id, pid, tid, times, events);
         continue;
       }
       bytes += op.bytes;
@@ -380,6 +383,24 @@ class Writer {
     return {us(op.start), us(op.end), false};
   }
 
+  // A replayed graph's kernels, drawn inside its launch in order, each over an equal share
+  // of it: a device graph runs as one operation, its nodes are not timed one by one.
+  void add_graph_nodes(const TraceOp& op, std::size_t id, int pid, int tid, const OpTimes& times,
+                       std::vector<std::string>& events) {
+    const std::size_t count = op.nodes.size();
+    const double share = count ? (times.end - times.start) / double(count) : 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const double from = times.start + share * double(i);
+      events.push_back(slice("kernel " + op.nodes[i].kernel, "graph_node", pid, tid, from,
+                             from + share,
+                             "\"task\":" + std::to_string(id) + ",\"node\":" +
+                                 std::to_string(i + 1) + ",\"of\":" + std::to_string(count) +
+                                 ",\"timing\":\"an equal share of the replayed graph\"" +
+                                 range_args(op.nodes[i].range)));
+    }
+    graph_nodes_ += count;
+  }
+
   static std::string slice(const std::string& name, const char* category, int pid, int tid,
                            double start, double end, const std::string& args) {
     return "{\"ph\":\"X\",\"name\":" + quoted(name) + ",\"cat\":\"" + category +
@@ -449,6 +470,7 @@ class Writer {
            ",\"makespan_us\":" + number(makespan_) +
            ",\"tasks\":" + std::to_string(records_.size()) +
            ",\"kernels\":" + std::to_string(kernels_) +
+           ",\"graph_nodes\":" + std::to_string(graph_nodes_) +
            ",\"failed_tasks\":" + std::to_string(failed_) +
            ",\"dependencies\":" + std::to_string(edges_.size()) +
            ",\"device_clock_ops\":" + std::to_string(device_clock_ops_) +
@@ -483,7 +505,7 @@ class Writer {
   std::vector<std::pair<std::size_t, std::size_t>> edges_;
   Direction to_device_, to_host_;
   double makespan_ = 0;
-  std::size_t failed_ = 0, kernels_ = 0, device_clock_ops_ = 0;
+  std::size_t failed_ = 0, kernels_ = 0, device_clock_ops_ = 0, graph_nodes_ = 0;
 };
 
 void write_file(const std::string& path, const std::string& text) {

@@ -73,6 +73,7 @@ void TraceOpScope::finish() {
   if (op_.kind == TraceOp::Kind::launch) {
     task_->device = op_.device;
     task_->kernel = kernel_;
+    op_.kernel = kernel_;
   }
   task_->ops.push_back(std::move(op_));
   task_ = nullptr;

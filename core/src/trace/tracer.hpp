@@ -37,6 +37,12 @@
 
 namespace plexus::detail {
 
+// A kernel inside a replayed command graph (graph.hpp): the graph's launch op lists them.
+struct TraceGraphNode {
+  std::string kernel;
+  NdRange range;
+};
+
 struct TraceOp {
   enum class Kind { copy_to_device, copy_to_host, launch };
   Kind kind = Kind::launch;
@@ -45,6 +51,8 @@ struct TraceOp {
   TaskEvent::clock::time_point start, end;        // host times around the backend calls
   std::shared_ptr<const OperationTiming> timing;  // device times, when the queue has them
   std::optional<NdRange> range;                   // a kernel launch's
+  std::string kernel;                 // a launch's kernel (or graph) name
+  std::vector<TraceGraphNode> nodes;  // a replayed graph's launch: its kernels, in order
 };
 
 // The runtime's own work, outside any task's copies and launches: compiling a program
@@ -116,6 +124,11 @@ class TraceOpScope {
     if (task_) [[unlikely]]
       op_.range = range;
   }
+  // A replayed graph's launch: its next kernel (nothing when the op is not recorded).
+  void node(const std::string& kernel, const NdRange& range) {
+    if (task_) [[unlikely]]
+      op_.nodes.push_back({kernel, range});
+  }
   void cancel() { task_ = nullptr; }  // the op did not happen: records nothing
   ~TraceOpScope() { finish(); }
   TraceOpScope(const TraceOpScope&) = delete;
@@ -157,6 +170,7 @@ class TraceOpScope {
   void finish() {}
   void cancel() {}
   void range(const NdRange&) {}
+  void node(const std::string&, const NdRange&) {}
 };
 
 class TraceTaskScope {
