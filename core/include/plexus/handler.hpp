@@ -1,6 +1,7 @@
 // Handler: the command group being built inside Queue::submit. One command per group: a
-// kernel launch (parallel_for), a host task, a native task (interop.hpp) or a USM command
-// (memcpy, memset, fill, copy: usm.hpp), plus its buffer accesses and dependencies.
+// kernel launch (parallel_for), a host task, a native task (interop.hpp), a USM command
+// (memcpy, memset, fill, copy: usm.hpp) or a buffer command (copy, fill, update_host on
+// accessors), plus its buffer accesses and dependencies.
 //
 //   q.submit([&](plexus::Handler& h) {
 //     auto x = bx.access(h, plexus::read);                 // Accessor (accessor.hpp)
