@@ -60,9 +60,9 @@ void MpiDevice::deallocate(void* allocation) noexcept {
     allocations_.erase(it);
   }
   try {
-    session_->post([this, gone](Engine& engine) {
-      session_->tell(engine, remote_.rank, MessageType::deallocate, [&](Writer& out) {
-        out.u32(remote_.index);
+    session_->post([to = target(), gone](Engine& engine) {
+      to.session->tell(engine, to.rank, MessageType::deallocate, [&](Writer& out) {
+        out.u32(to.index);
         out.u64(gone.address);
       });
     });

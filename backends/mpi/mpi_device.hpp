@@ -43,6 +43,14 @@ class MpiDevice final : public Device {
   };
   Remote resolve(const void* handle, const std::string& what) const;
 
+  // What posted work needs to reach this device's worker: values, so that work still
+  // queued on the progress thread when the device goes never reads it.
+  struct Target {
+    Session* session = nullptr;
+    int rank = 0;
+    std::uint32_t index = 0;
+  };
+  Target target() const { return {session_.get(), remote_.rank, remote_.index}; }
   Session& session() const { return *session_; }
   int rank() const { return remote_.rank; }
   std::uint32_t index() const { return remote_.index; }

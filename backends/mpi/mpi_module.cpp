@@ -12,11 +12,8 @@ MpiModule::MpiModule(MpiDevice& device, std::uint64_t id, std::vector<KernelInfo
 }
 
 MpiModule::~MpiModule() {
-  MpiDevice& device = device_;
-  const std::uint64_t id = id_;
-  device.session().post([&device, id](Engine& engine) {
-    device.session().tell(engine, device.rank(), MessageType::release_module,
-                          [&](Writer& out) { out.u64(id); });
+  device_.session().post([to = device_.target(), id = id_](Engine& engine) {
+    to.session->tell(engine, to.rank, MessageType::release_module, [&](Writer& out) { out.u64(id); });
   });
 }
 

@@ -30,7 +30,10 @@ void MpiQueue::State::settle() {
       continue;
     }
     std::exception_ptr failure = it->failure ? it->failure : std::exchange(this->failure, nullptr);
-    deliver([done = std::move(it->done), failure] { done(failure); });
+    if (it->direct)
+      it->done(failure);  // wait(): sets a promise, may not wait behind application callbacks
+    else
+      deliver([done = std::move(it->done), failure] { done(failure); });
     it = waiters.erase(it);
   }
 }
@@ -40,22 +43,25 @@ MpiQueue::MpiQueue(MpiDevice& device)
   state_->deliver = [session = &device.session()](std::function<void()> callback) {
     session->deliver(std::move(callback));
   };
-  post([&device = device_, id = id_](Engine& engine) {
-    device.session().tell(engine, device.rank(), MessageType::create_queue, [&](Writer& out) {
-      out.u32(device.index());
+  post([device = device_.target(), id = id_](Engine& engine) {
+    device.session->tell(engine, device.rank, MessageType::create_queue, [&](Writer& out) {
+      out.u32(device.index);
       out.u64(id);
     });
   });
 }
 
 MpiQueue::~MpiQueue() {
-  try {
-    wait();
-  } catch (...) {
-    // Reported to whoever waited; a destructor only drains.
-  }
-  post([&device = device_, id = id_](Engine& engine) {
-    device.session().tell(engine, device.rank(), MessageType::destroy_queue,
+  // Drains, and returns only after the on_complete callbacks delivered before have returned:
+  // behind them on the callback thread (or at once when this runs on that thread, where
+  // they have returned already).
+  std::promise<void> drained;
+  auto future = drained.get_future();
+  complete([&drained](std::exception_ptr) { drained.set_value(); },
+           device_.session().on_callback_thread());
+  future.wait();
+  post([device = device_.target(), id = id_](Engine& engine) {
+    device.session->tell(engine, device.rank, MessageType::destroy_queue,
                           [&](Writer& out) { out.u64(id); });
   });
 }
@@ -82,16 +88,16 @@ void MpiQueue::copy_to_device(void* allocation, const void* host_base, const Cop
     data = packed->data();
   }
   const std::uint64_t transfer = device_.session().next_id();
-  post([&device = device_, id = id_, state = state_, remote, layout, transfer, data, bytes,
+  post([device = device_.target(), id = id_, state = state_, remote, layout, transfer, data, bytes,
         packed](Engine& engine) {
-    Session& session = device.session();
-    session.tell(engine, device.rank(), MessageType::copy_in, [&](Writer& out) {
+    Session& session = *device.session;
+    session.tell(engine, device.rank, MessageType::copy_in, [&](Writer& out) {
       out.u64(id);
       out.u64(remote.address);
       write(out, layout);
       out.u64(transfer);
     });
-    engine.send_data(device.rank(), data_tag(transfer, session.tag_upper_bound()), data, bytes,
+    engine.send_data(device.rank, data_tag(transfer, session.tag_upper_bound()), data, bytes,
                      [state, packed](std::exception_ptr failure) {
                        if (failure && !state->failure) state->failure = failure;
                      });
@@ -104,10 +110,10 @@ void MpiQueue::copy_to_host(void* host_base, const void* allocation, const CopyL
   const std::size_t bytes = layout.bytes();
   const std::uint64_t transfer = device_.session().next_id();
   auto* base = static_cast<std::byte*>(host_base);
-  post([&device = device_, id = id_, state = state_, remote, layout, transfer, base,
+  post([device = device_.target(), id = id_, state = state_, remote, layout, transfer, base,
         bytes](Engine& engine) {
-    Session& session = device.session();
-    session.tell(engine, device.rank(), MessageType::copy_out, [&](Writer& out) {
+    Session& session = *device.session;
+    session.tell(engine, device.rank, MessageType::copy_out, [&](Writer& out) {
       out.u64(id);
       out.u64(remote.address);
       write(out, layout);
@@ -121,7 +127,7 @@ void MpiQueue::copy_to_host(void* host_base, const void* allocation, const CopyL
       packed = std::make_shared<std::vector<std::byte>>(bytes);
       into = packed->data();
     }
-    engine.recv_data(device.rank(), data_tag(transfer, session.tag_upper_bound()), into, bytes,
+    engine.recv_data(device.rank, data_tag(transfer, session.tag_upper_bound()), into, bytes,
                      [state, packed, base, layout, number](std::exception_ptr failure) {
                        if (failure && !state->failure) state->failure = failure;
                        if (!failure && packed) unpack(base, packed->data(), layout);
@@ -141,31 +147,31 @@ bool MpiQueue::copy_from_device(void* allocation, Device& source, const void* so
   validate_copy(layout, source_allocation, allocation, remote_source.bytes_after,
                 what("copy between devices"));
   const std::uint64_t transfer = device_.session().next_id();
-  post([&device = device_, from, id = id_, remote, remote_source, layout, transfer](Engine& engine) {
-    Session& session = device.session();
-    if (from->rank() == device.rank()) {
-      session.tell(engine, device.rank(), MessageType::copy_local, [&](Writer& out) {
+  post([device = device_.target(), from = from->target(), id = id_, remote, remote_source, layout, transfer](Engine& engine) {
+    Session& session = *device.session;
+    if (from.rank == device.rank) {
+      session.tell(engine, device.rank, MessageType::copy_local, [&](Writer& out) {
         out.u64(id);
         out.u64(remote.address);
-        out.u32(from->index());
+        out.u32(from.index);
         out.u64(remote_source.address);
         write(out, layout);
       });
       return;
     }
     // Worker to worker, directly: the source pushes, the destination pulls in its order.
-    session.tell(engine, from->rank(), MessageType::copy_push, [&](Writer& out) {
-      out.u32(from->index());
+    session.tell(engine, from.rank, MessageType::copy_push, [&](Writer& out) {
+      out.u32(from.index);
       out.u64(remote_source.address);
       write(out, layout);
-      out.u64(static_cast<std::uint64_t>(device.rank()));
+      out.u64(static_cast<std::uint64_t>(device.rank));
       out.u64(transfer);
     });
-    session.tell(engine, device.rank(), MessageType::copy_pull, [&](Writer& out) {
+    session.tell(engine, device.rank, MessageType::copy_pull, [&](Writer& out) {
       out.u64(id);
       out.u64(remote.address);
       write(out, layout);
-      out.u64(static_cast<std::uint64_t>(from->rank()));
+      out.u64(static_cast<std::uint64_t>(from.rank));
       out.u64(transfer);
     });
   });
@@ -201,21 +207,25 @@ void MpiQueue::launch(const DeviceKernel& kernel, const NdRange& range,
         break;
     }
   }
-  post([&device = device_, bytes = std::move(message).finish()](Engine& engine) mutable {
-    engine.send(device.rank(), std::move(bytes));
+  post([device = device_.target(), bytes = std::move(message).finish()](Engine& engine) mutable {
+    engine.send(device.rank, std::move(bytes));
   });
 }
 
 void MpiQueue::on_complete(std::function<void(std::exception_ptr)> done) {
+  complete(std::move(done), false);
+}
+
+void MpiQueue::complete(std::function<void(std::exception_ptr)> done, bool direct) {
   auto shared_done = std::make_shared<std::function<void(std::exception_ptr)>>(std::move(done));
   device_.session().post(
-      [&device = device_, id = id_, state = state_, shared_done](Engine& engine) {
+      [device = device_.target(), id = id_, state = state_, shared_done, direct](Engine& engine) {
         const std::uint64_t after = state->next_transfer;
-        device.session().request(
-            engine, device.rank(), MessageType::notify, [&](Writer& out) { out.u64(id); },
-            [state, after, shared_done](std::exception_ptr failure, Reader* payload) {
+        device.session->request(
+            engine, device.rank, MessageType::notify, [&](Writer& out) { out.u64(id); },
+            [state, after, shared_done, direct](std::exception_ptr failure, Reader* payload) {
               if (payload) payload->end();
-              state->waiters.push_back({after, failure, std::move(*shared_done)});
+              state->waiters.push_back({after, failure, std::move(*shared_done), direct});
               state->settle();
             });
       },
@@ -225,12 +235,14 @@ void MpiQueue::on_complete(std::function<void(std::exception_ptr)> done) {
 void MpiQueue::wait() {
   std::promise<void> finished;
   auto future = finished.get_future();
-  on_complete([&finished](std::exception_ptr failure) {
-    if (failure)
-      finished.set_exception(failure);
-    else
-      finished.set_value();
-  });
+  complete(
+      [&finished](std::exception_ptr failure) {
+        if (failure)
+          finished.set_exception(failure);
+        else
+          finished.set_value();
+      },
+      true);
   future.get();
 }
 

@@ -48,6 +48,7 @@ class MpiQueue final : public DeviceQueue {
       std::uint64_t after = 0;  // waits for every arriving transfer numbered below this
       std::exception_ptr failure;
       std::function<void(std::exception_ptr)> done;
+      bool direct = false;  // called on the progress thread (wait()), not delivered
     };
     std::vector<Waiter> waiters;
     std::function<void(std::function<void()>)> deliver;  // to the session's callback thread
@@ -57,6 +58,9 @@ class MpiQueue final : public DeviceQueue {
 
  private:
   void post(std::function<void(Engine&)> work);
+  // on_complete, with `done` called on the progress thread when `direct` (it must only
+  // wake a waiter): wait() then works on any thread, the session's callback thread too.
+  void complete(std::function<void(std::exception_ptr)> done, bool direct);
   std::string what(const char* operation) const;
 
   MpiDevice& device_;

@@ -84,6 +84,7 @@ class Session final : public Engine::Handler {
   // application there, free to enqueue more work or call() (never on the progress thread,
   // which must not block).
   void deliver(std::function<void()> callback);
+  bool on_callback_thread() const { return std::this_thread::get_id() == callback_thread_.get_id(); }
 
   // Counters of bulk data between rank 0 and the workers (bytes).
   std::uint64_t data_bytes_to_workers() const;
