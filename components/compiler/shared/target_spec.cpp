@@ -12,10 +12,22 @@ namespace plexus::compiler_shared {
 
 namespace {
 
-// The PTX ISA version an sm_XX needs (LLVM 15's NVPTX stops at sm_86 / PTX 7.5).
-std::string ptx_feature_for(std::string_view sm) {
+int sm_number(std::string_view sm) {
   int number = 0;
   if (sm.starts_with("sm_")) std::from_chars(sm.data() + 3, sm.data() + sm.size(), number);
+  return number;
+}
+
+// LLVM 15's NVPTX stops at sm_86 / PTX 7.5: a newer GPU (an H100's sm_90) gets sm_86 PTX,
+// which its driver compiles forward; any other name is LLVM's to judge.
+std::string nvptx_cpu(std::string_view architecture) {
+  if (architecture.empty()) return "sm_80";
+  return sm_number(architecture) > 86 ? "sm_86" : std::string(architecture);
+}
+
+// The PTX ISA version an sm_XX needs.
+std::string ptx_feature_for(std::string_view sm) {
+  const int number = sm_number(sm);
   if (number >= 86) return "+ptx71";
   if (number >= 80) return "+ptx70";
   if (number >= 75) return "+ptx63";
@@ -48,7 +60,7 @@ TargetSpec target_spec_for(BinaryFormat format, std::string_view architecture,
       // which NVIDIA's OpenCL driver needs (CUDA-triple PTX fails there with
       // CL_OUT_OF_RESOURCES at launch); the CUDA driver runs this PTX as well.
       spec.triple = "nvptx64-nvidia-nvcl";
-      spec.cpu = architecture.empty() ? "sm_80" : std::string(architecture);
+      spec.cpu = nvptx_cpu(architecture);
       spec.features = {ptx_feature_for(spec.cpu)};
       spec.libclc_file = "nvptx64--nvidiacl.bc";
       return spec;

@@ -80,6 +80,7 @@ Built build_request(RuntimeState& runtime, const std::vector<HeldKernel>& held, 
     fused.info = kernel.info();
     fused.range = group.range;
     request.target = image->load_format;
+    request.target_architecture = image->architecture;
     std::vector<std::uint32_t> ids;
     for (const ArgumentSlot& slot : group.arguments) {
       FusionArgument arg;

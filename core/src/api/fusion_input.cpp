@@ -35,9 +35,8 @@ FusionInput fusion_input(ProgramCache& programs, Compiler* compiler, const Bundl
                    "compiler is selected";
     return input;
   }
-  // The key of the bundle's program for this image, asking for its IR. The program is
-  // compiled without an architecture (ProgramCache::compile), so its IR and the fused
-  // kernel are too.
+  // The key of the bundle's program for this image, asking for its IR: compiled for the
+  // image's architecture, as the fused kernel is (FusionRequest::target_architecture).
   ProgramKey key{source_hash(bundle.source), bundle.options, image.format,
                  image.architecture,         bundle.source,  /*emit_ir=*/true};
   key.properties = bundle.properties;

@@ -99,6 +99,7 @@ std::shared_ptr<const CompiledProgram> ProgramCache::compile(Compiler& compiler,
     request.source = key.source;
     request.options = options;
     request.target = key.format;
+    request.target_architecture = key.architecture;  // the device's: sm_XX, gfxN, spirv1.N
     request.emit_ir = key.emit_ir;
     TraceSpanScope traced(TraceSpan::Kind::compile, "",
                           std::string(to_string(key.format)) + (key.emit_ir ? " (LLVM IR)" : "") +
