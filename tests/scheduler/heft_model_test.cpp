@@ -85,31 +85,39 @@ TEST_CASE("heft measures a fast device again when its first run alone was slow")
   candidates[1].execution = 0.062;
   candidates[1].provisional = true;
   std::size_t counter = 0;
-  CHECK(wants_measurement(candidates, 1));
-  CHECK_FALSE(wants_measurement(candidates, 0));
+  CHECK(measurement_target(candidates) == std::optional<std::size_t>(1));
   Choice choice = choose_device(candidates, counter);
   CHECK(choice.explores);
   CHECK(choice.index == 1);
   // Sent twice in this run (its first run and one more), it goes by the model again.
   candidates[1].explored = 2;
-  CHECK_FALSE(wants_measurement(candidates, 1));
+  CHECK_FALSE(measurement_target(candidates));
   choice = choose_device(candidates, counter);
   CHECK(choice.by_model);
   CHECK(choice.index == 0);
-  // A slow device (prior more than 2x below the fastest) is not measured again: the CPU's
-  // provisional 230 ms gemm stays, and the GPU gets the task.
+  // The model picks the GPU anyway: nothing to measure again.
+  candidates[1].explored = 0;
+  candidates[1].execution = 0.010;
+  CHECK_FALSE(measurement_target(candidates));
+  // A slow device's provisional figure is not measured again: the CPU's 230 ms gemm stays.
   candidates[0].execution = 0.230;
   candidates[0].provisional = true;
   candidates[1].execution = 0.001;
   candidates[1].provisional = false;
-  CHECK_FALSE(wants_measurement(candidates, 0));
+  CHECK_FALSE(measurement_target(candidates));
   choice = choose_device(candidates, counter);
   CHECK(choice.by_model);
   CHECK(choice.index == 1);
-  // Comparable devices (two shares of one CPU) are both measured again once.
+  // Comparable devices (priors within 2x, two shares of one CPU) are not measured again:
+  // the model decides between them.
   candidates[0].speed = 100;
-  candidates[0].explored = 1;
-  CHECK(wants_measurement(candidates, 0));
+  candidates[1].speed = 132;
+  candidates[1].execution = 0.500;
+  candidates[1].provisional = true;
+  CHECK_FALSE(measurement_target(candidates));
+  // Unmeasured and not yet sent comes first, whatever the priors.
+  candidates[0].execution.reset();
+  CHECK(measurement_target(candidates) == std::optional<std::size_t>(0));
 }
 
 TEST_CASE("heft kernel keys bucket the global size by powers of two") {

@@ -21,13 +21,6 @@ double fastest_prior(const std::vector<Candidate>& candidates) {
 
 }  // namespace
 
-bool wants_measurement(const std::vector<Candidate>& candidates, std::size_t index) {
-  const Candidate& c = candidates[index];
-  if (!c.execution) return c.explored == 0;
-  return c.provisional && c.explored < provisional_explorations &&
-         c.speed * comparable_speed >= fastest_prior(candidates);
-}
-
 double estimated_start(const Candidate& candidate) {
   return std::max(candidate.ready, candidate.available);
 }
@@ -36,22 +29,42 @@ double estimated_finish(const Candidate& candidate) {
   return estimated_start(candidate) + candidate.transfer + candidate.execution.value_or(0.0);
 }
 
+namespace {
+
+std::size_t earliest_finish(const std::vector<Candidate>& candidates) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < candidates.size(); ++i)
+    if (estimated_finish(candidates[i]) < estimated_finish(candidates[best])) best = i;
+  return best;
+}
+
+}  // namespace
+
+std::optional<std::size_t> measurement_target(const std::vector<Candidate>& candidates) {
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (!candidates[i].execution && candidates[i].explored == 0) return i;
+  for (const Candidate& c : candidates)
+    if (!c.execution) return std::nullopt;
+  const double chosen_speed = candidates[earliest_finish(candidates)].speed;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const Candidate& c = candidates[i];
+    if (c.provisional && c.explored < provisional_explorations &&
+        c.speed > comparable_speed * chosen_speed)
+      return i;
+  }
+  return std::nullopt;
+}
+
 Choice choose_device(const std::vector<Candidate>& candidates, std::size_t& round_robin) {
   Choice choice;
   const bool measured = std::all_of(candidates.begin(), candidates.end(),
                                     [](const Candidate& c) { return c.execution.has_value(); });
-  std::size_t to_measure = 0;
-  while (to_measure < candidates.size() && !wants_measurement(candidates, to_measure)) ++to_measure;
-  if (to_measure < candidates.size()) {
-    choice.index = to_measure;
+  if (const auto target = measurement_target(candidates)) {
+    choice.index = *target;
     choice.explores = true;
   } else if (measured) {
     choice.by_model = true;
-    for (std::size_t i = 1; i < candidates.size(); ++i) {
-      if (estimated_finish(candidates[i]) < estimated_finish(candidates[choice.index])) {
-        choice.index = i;
-      }
-    }
+    choice.index = earliest_finish(candidates);
   } else {
     const double fastest = fastest_prior(candidates);
     std::vector<std::size_t> equals;

@@ -3,15 +3,16 @@
 //   start  = max(ready, available)      ready: dependencies' estimated finish (or now);
 //                                       available: when the device has done its queued work
 //   finish = start + transfer + execution
-// A candidate that wants a measurement (wants_measurement) gets the task first (Choice::
+// A candidate that wants a measurement (measurement_target) gets the task first (Choice::
 // explores: the caller counts it in `explored`):
 //   - one without a measurement that has not been sent this kernel yet, so that every
 //     (kernel, device) pair is measured;
-//   - one whose measurement is `provisional` (the pair's first run only, which carries
-//     one-time costs: a module load, a library's handles and workspace) and whose prior is
-//     within a factor of 2 of the fastest, while it was sent fewer than 2 tasks to measure in
-//     this run: a fast device whose first run was slow is measured again instead of being
-//     left for good to a device that is 100x slower (the CostModel keeps the second run).
+//   - with every candidate measured, one whose measurement is `provisional` (the pair's first
+//     run only, which carries one-time costs: a module load, a library's handles and
+//     workspace) and whose prior is more than 2x the prior of the candidate the model picks,
+//     while it was sent fewer than 2 tasks to measure in this run: a GPU whose first run was
+//     slow is measured again instead of leaving the kernel for good to a CPU 100x slower
+//     (the CostModel keeps the second run). Comparable devices are not measured again.
 // Otherwise, with a measured execution time on every candidate, the candidate with the
 // earliest finish wins (the first of equals). While any candidate lacks one:
 //      the task goes to the fastest candidate by the prior `speed` (a GPU is not
@@ -49,8 +50,8 @@ struct Choice {
 double estimated_start(const Candidate& candidate);
 double estimated_finish(const Candidate& candidate);
 
-// Whether choose_device would send the task to `candidates[index]` to measure it.
-bool wants_measurement(const std::vector<Candidate>& candidates, std::size_t index);
+// The candidate choose_device would send the task to, to measure it; nullopt: none.
+std::optional<std::size_t> measurement_target(const std::vector<Candidate>& candidates);
 
 // `candidates` must not be empty.
 Choice choose_device(const std::vector<Candidate>& candidates, std::size_t& round_robin);

@@ -356,8 +356,7 @@ bool HeftScheduler::wait_for_measurements(std::unique_lock<std::mutex>& lock,
                                           const std::vector<Candidate>& candidates) {
   // One candidate: nothing to choose, nothing to wait for.
   if (calibration_wait_.count() == 0 || candidates.size() < 2 || gave_up_[kernel]) return false;
-  for (std::size_t c = 0; c < candidates.size(); ++c)  // one to send to measure: no wait
-    if (wants_measurement(candidates, c)) return false;
+  if (measurement_target(candidates)) return false;  // one to send to measure: no wait
   // Tasks measuring it on a lane without a settled measurement (none, or the first run's).
   const auto measuring = [&] {
     const auto& running = measuring_[kernel];
