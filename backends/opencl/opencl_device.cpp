@@ -127,6 +127,8 @@ OpenclDevice::OpenclDevice(Backend& backend, cl_platform_id platform, cl_device_
   // OpenCL 1.x devices do not know the query: no SVM.
   if (clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof svm_, &svm_, nullptr) != CL_SUCCESS)
     svm_ = 0;
+  command_buffers_ = CommandBufferApi::load(
+      platform, device, try_device_string(device, CL_DEVICE_EXTENSIONS).value_or(""));
 }
 
 }  // namespace plexus::opencl

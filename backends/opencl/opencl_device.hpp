@@ -16,10 +16,12 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
 #include "opencl_api.hpp"
+#include "opencl_graph.hpp"
 #include "opencl_handle.hpp"
 #include "opencl_platform_context.hpp"
 #include "plexus/backend.hpp"
@@ -84,12 +86,18 @@ class OpenclDevice final : public Device {
   }
   // The size of an allocation this device made (CL_MEM_SIZE).
   std::size_t allocation_size(const void* allocation) const;
+  // cl_khr_command_buffer's entry points (opencl_graph.hpp), or nullptr when the device
+  // does not offer the extension.
+  const CommandBufferApi* command_buffers() const {
+    return command_buffers_ ? &*command_buffers_ : nullptr;
+  }
 
  private:
   Backend& backend_;
   cl_platform_id platform_;
   cl_device_id device_;
   DeviceInfo info_;
+  std::optional<CommandBufferApi> command_buffers_;
   cl_device_svm_capabilities svm_ = 0;  // CL_DEVICE_SVM_CAPABILITIES (0: none, or OpenCL 1.x)
   std::shared_ptr<const PlatformContext> shared_;
   mutable std::once_flag context_once_;

@@ -7,6 +7,7 @@
 
 #include "opencl_copy_origin.hpp"
 #include "opencl_device.hpp"
+#include "opencl_graph.hpp"
 #include "opencl_marker.hpp"
 #include "opencl_module.hpp"
 #include "opencl_query.hpp"
@@ -136,6 +137,23 @@ void OpenclQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                          std::span<const KernelArgument> arguments) {
   const std::string what = "launch of '" + kernel.info().name + "' on OpenCL device '" +
                            device_.info().name + "'";
+  const OpenclKernel* loaded = &checked_kernel(kernel, range, arguments, what);
+  if (!failure_.empty()) return;
+  cl_kernel handle = loaded->handle();
+  std::lock_guard lock(loaded->launch_mutex());
+  set_arguments(*loaded, handle, arguments, what);
+  cl_event event = nullptr;
+  const cl_int code = clEnqueueNDRangeKernel(
+      queue_.get(), handle, static_cast<cl_uint>(range.dimensions), range.offset.data(),
+      range.global.data(), range.has_local_size() ? range.local.data() : nullptr, 0, nullptr,
+      &event);
+  check(code, "clEnqueueNDRangeKernel", what);
+  track(event, what);
+}
+
+const OpenclKernel& OpenclQueue::checked_kernel(const DeviceKernel& kernel, const NdRange& range,
+                                                std::span<const KernelArgument> arguments,
+                                                const std::string& what) const {
   const auto* loaded = dynamic_cast<const OpenclKernel*>(&kernel);
   if (!loaded || &loaded->device() != &device_)
     throw error(error_category::invalid_argument,
@@ -145,9 +163,12 @@ void OpenclQueue::launch(const DeviceKernel& kernel, const NdRange& range,
     throw error(error_category::unsupported,
                 what + ": a global offset cannot be applied to a PTX module (PTX compiled with "
                        "libclc reads none); launch with offset 0 and add it in the kernel");
-  if (!failure_.empty()) return;
-  cl_kernel handle = loaded->handle();
-  std::lock_guard lock(loaded->launch_mutex());
+  return *loaded;
+}
+
+void OpenclQueue::set_arguments(const OpenclKernel& loaded, cl_kernel handle,
+                                std::span<const KernelArgument> arguments,
+                                const std::string& what) const {
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const KernelArgument& argument = arguments[i];
     const auto index = static_cast<cl_uint>(i);
@@ -162,15 +183,82 @@ void OpenclQueue::launch(const DeviceKernel& kernel, const NdRange& range,
     } else {
       code = clSetKernelArg(handle, index, argument.size, argument.value);
     }
-    check(code, "clSetKernelArg(" + std::to_string(i) + ", '" + loaded->info().args[i].name + "')",
+    check(code, "clSetKernelArg(" + std::to_string(i) + ", '" + loaded.info().args[i].name + "')",
           what);
   }
+}
+
+std::unique_ptr<DeviceGraph> OpenclQueue::record_graph(std::span<const GraphLaunch> launches) {
+  const CommandBufferApi* api = device_.command_buffers();
+  if (!api) return nullptr;
+  auto graph = std::make_unique<OpenclGraph>(*api, launches);
+  record(*graph, launches);
+  return graph;
+}
+
+void OpenclQueue::record(OpenclGraph& graph, std::span<const GraphLaunch> launches) {
+  const CommandBufferApi& api = *device_.command_buffers();
+  const std::string what = "recording a command buffer on OpenCL device '" +
+                           device_.info().name + "'";
+  cl_int code = CL_SUCCESS;
+  cl_command_queue queue = queue_.get();
+  const cl_command_buffer_properties_khr simultaneous[] = {
+      CL_COMMAND_BUFFER_FLAGS_KHR, CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR, 0};
+  cl_command_buffer_khr buffer =
+      api.create(1, &queue, api.simultaneous_use ? simultaneous : nullptr, &code);
+  check(code, "clCreateCommandBufferKHR", what);
+  try {
+    cl_sync_point_khr previous = 0;
+    for (std::size_t i = 0; i < launches.size(); ++i) {
+      const GraphLaunch& launch = launches[i];
+      const std::string node = "launch of '" + launch.kernel->info().name + "' (node " +
+                               std::to_string(i + 1) + ") in a command buffer on OpenCL device '" +
+                               device_.info().name + "'";
+      const OpenclKernel& loaded = checked_kernel(*launch.kernel, launch.range, launch.arguments, node);
+      const NdRange& range = launch.range;
+      cl_sync_point_khr point = 0;
+      // A node's own kernel object: a command buffer may read the arguments when it runs
+      // (PoCL does), so two nodes of one kernel must not share one.
+      cl_kernel own = clCloneKernel(loaded.handle(), &code);
+      check(code, "clCloneKernel", node);
+      graph.keep(own);
+      set_arguments(loaded, own, launch.arguments, node);
+      code = api.ndrange(buffer, nullptr, nullptr, own,
+                         static_cast<cl_uint>(range.dimensions), range.offset.data(),
+                         range.global.data(), range.has_local_size() ? range.local.data() : nullptr,
+                         i == 0 ? 0 : 1, i == 0 ? nullptr : &previous, &point, nullptr);
+      check(code, "clCommandNDRangeKernelKHR", node);
+      previous = point;
+    }
+    check(api.finalize(buffer), "clFinalizeCommandBufferKHR", what);
+  } catch (...) {
+    api.release(buffer);
+    throw;
+  }
+  graph.hold(buffer, launches);
+}
+
+void OpenclQueue::launch_graph(DeviceGraph& graph, std::span<const GraphLaunch> launches) {
+  auto* recorded = dynamic_cast<OpenclGraph*>(&graph);
+  const std::string what = "replaying a command buffer on OpenCL device '" +
+                           device_.info().name + "'";
+  if (!recorded)
+    throw error(error_category::invalid_argument,
+                what + ": the graph was recorded by another backend's queue");
+  if (!recorded->same_shape(launches))
+    throw error(error_category::invalid_argument,
+                what + ": the launches are not the recorded ones (kernels, ranges and argument "
+                       "kinds must stay; record the graph again)");
+  if (!failure_.empty()) return;
+  // No mutable dispatch: new scalars or allocations are a new recording.
+  if (!recorded->same_values(launches)) {
+    record(*recorded, launches);
+  } else if (!device_.command_buffers()->simultaneous_use) {
+    check(clFinish(queue_.get()), "clFinish", what);  // its last replay may still be pending
+  }
   cl_event event = nullptr;
-  const cl_int code = clEnqueueNDRangeKernel(
-      queue_.get(), handle, static_cast<cl_uint>(range.dimensions), range.offset.data(),
-      range.global.data(), range.has_local_size() ? range.local.data() : nullptr, 0, nullptr,
-      &event);
-  check(code, "clEnqueueNDRangeKernel", what);
+  check(device_.command_buffers()->enqueue(0, nullptr, recorded->buffer(), 0, nullptr, &event),
+        "clEnqueueCommandBufferKHR", what);
   track(event, what);
 }
 

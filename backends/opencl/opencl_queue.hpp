@@ -41,6 +41,8 @@
 namespace plexus::opencl {
 
 class OpenclDevice;
+class OpenclGraph;
+class OpenclKernel;
 
 class OpenclQueue final : public DeviceQueue {
  public:
@@ -62,6 +64,10 @@ class OpenclQueue final : public DeviceQueue {
                 std::size_t bytes) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
+  // Device graphs over cl_khr_command_buffer where the device offers it (opencl_graph.hpp);
+  // nullptr elsewhere (the runtime launches one by one).
+  std::unique_ptr<DeviceGraph> record_graph(std::span<const GraphLaunch> launches) override;
+  void launch_graph(DeviceGraph& graph, std::span<const GraphLaunch> launches) override;
   // Native tasks: the device's cl_context, this cl_command_queue and the cl_device_id.
   // enqueue_native() calls the work on the calling thread (the commands it enqueues follow
   // this queue's earlier ones in order), skipped while a failure is kept; with timing on, a
@@ -84,6 +90,16 @@ class OpenclQueue final : public DeviceQueue {
 
  private:
   void copy(bool to_device, void* host, cl_mem memory, const CopyLayout& layout);
+  // The launch's kernel as this device loaded it, the launch validated (throws as launch).
+  const OpenclKernel& checked_kernel(const DeviceKernel& kernel, const NdRange& range,
+                                     std::span<const KernelArgument> arguments,
+                                     const std::string& what) const;
+  // clSetKernelArg on `handle` (the kernel's, under its launch mutex, or a clone of it) for
+  // each argument.
+  void set_arguments(const OpenclKernel& kernel, cl_kernel handle,
+                     std::span<const KernelArgument> arguments, const std::string& what) const;
+  // Records `launches` into a new command buffer that `graph` holds from now on.
+  void record(OpenclGraph& graph, std::span<const GraphLaunch> launches);
   // Keeps `event` until it completes; drops completed commands, recording a failure.
   void track(cl_event event, std::string what);
   void collect_finished();

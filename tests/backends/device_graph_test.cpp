@@ -1,6 +1,6 @@
 // Device conformance, device graphs (plexus/device_graph.hpp): on every device whose queue
-// records one (host: HostGraph; CUDA: a CUDA graph), a replay gives the results of the same
-// launches one by one, takes new scalar and allocation values on each replay, and refuses a
+// records one (host: HostGraph; CUDA: a CUDA graph; PoCL: a cl_khr_command_buffer), a replay
+// gives the results of the same launches one by one, takes new scalar and allocation values on each replay, and refuses a
 // launch list that is not the recorded one. A queue without the capability returns nullptr
 // (the caller falls back to launches) and its launch_graph is unsupported: reported, not
 // failed.

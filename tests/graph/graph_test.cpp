@@ -2,7 +2,8 @@
 // scheduler and memory policy: a recorded and replayed stretch of work gives the results,
 // events and errors of plain submission; parameters and buffers change between replays;
 // a destroyed buffer invalidates the graph; graphs that cannot run as one task (a host task,
-// a native task) and devices without device graphs (PoCL) fall back with the same results;
+// a native task) and devices without device graphs (PoCL with PLEXUS_OPENCL_COMMAND_BUFFERS=0,
+// a CTest case of its own) fall back with the same results;
 // submissions from several threads stay correct.
 #include <catch2/catch.hpp>
 

@@ -26,8 +26,8 @@
 // and fails with the first failure among them, as the nodes' own events would have. Nodes
 // run on the devices they were recorded for (the submitting queue only orders the graph).
 // A graph whose nodes are all kernels of one device runs as one task, replayed by the
-// device's backend where it has the capability (device_graph.hpp: CUDA graphs, a prebuilt
-// host list) and launched one by one on one device queue where it has not; other graphs
+// device's backend where it has the capability (device_graph.hpp: CUDA graphs, OpenCL
+// command buffers, a prebuilt host list) and launched one by one on one device queue where it has not; other graphs
 // submit their nodes as ordinary tasks. Either way the results are those of submitting the
 // recorded command groups again, with the parameters' current values.
 //
