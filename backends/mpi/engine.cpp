@@ -112,51 +112,37 @@ void Engine::send(int destination, std::vector<std::byte> message) {
 }
 
 void Engine::send_data(int destination, int tag, const std::byte* data, std::size_t bytes, Done done) {
-  auto transfer = std::make_shared<Transfer>();
-  transfer->peer = destination;
-  transfer->done = std::move(done);
-  if (failed(destination)) {
-    transfer->done(peer_failure(name_of(destination), "it failed earlier"));
-    return;
-  }
-  for (std::size_t at = 0; at < bytes || (bytes == 0 && at == 0); at += options_.chunk_bytes) {
-    const std::size_t chunk = std::min(options_.chunk_bytes, bytes - at);
-    Pending pending;
-    pending.peer = destination;
-    pending.transfer = transfer;
-    pending.bytes = chunk;
-    const int code = MPI_Isend(data + at, static_cast<int>(chunk), MPI_BYTE, destination, tag,
-                               comm_, &pending.request);
-    if (code != MPI_SUCCESS) {
-      transfer->failure = peer_failure(name_of(destination), "MPI_Isend: " + mpi_error_text(code));
-      break;
-    }
-    ++transfer->outstanding;
-    pending_.push_back(std::move(pending));
-    if (bytes == 0) break;
-  }
-  if (transfer->outstanding == 0) transfer->done(transfer->failure);
+  post_chunks(destination, tag, const_cast<std::byte*>(data), bytes, std::move(done), false);
 }
 
 void Engine::recv_data(int source, int tag, std::byte* data, std::size_t bytes, Done done) {
+  post_chunks(source, tag, data, bytes, std::move(done), true);
+}
+
+void Engine::post_chunks(int peer, int tag, std::byte* data, std::size_t bytes, Done done,
+                         bool receive) {
   auto transfer = std::make_shared<Transfer>();
-  transfer->peer = source;
+  transfer->peer = peer;
   transfer->done = std::move(done);
-  if (failed(source)) {
-    transfer->done(peer_failure(name_of(source), "it failed earlier"));
+  if (failed(peer)) {
+    transfer->done(peer_failure(name_of(peer), "it failed earlier"));
     return;
   }
   for (std::size_t at = 0; at < bytes || (bytes == 0 && at == 0); at += options_.chunk_bytes) {
     const std::size_t chunk = std::min(options_.chunk_bytes, bytes - at);
     Pending pending;
-    pending.peer = source;
+    pending.peer = peer;
     pending.transfer = transfer;
     pending.bytes = chunk;
-    pending.receive = true;
-    const int code = MPI_Irecv(data + at, static_cast<int>(chunk), MPI_BYTE, source, tag, comm_,
-                               &pending.request);
+    pending.receive = receive;
+    const int code =
+        receive ? MPI_Irecv(data + at, static_cast<int>(chunk), MPI_BYTE, peer, tag, comm_,
+                            &pending.request)
+                : MPI_Isend(data + at, static_cast<int>(chunk), MPI_BYTE, peer, tag, comm_,
+                            &pending.request);
     if (code != MPI_SUCCESS) {
-      transfer->failure = peer_failure(name_of(source), "MPI_Irecv: " + mpi_error_text(code));
+      transfer->failure = peer_failure(
+          name_of(peer), std::string(receive ? "MPI_Irecv: " : "MPI_Isend: ") + mpi_error_text(code));
       break;
     }
     ++transfer->outstanding;

@@ -110,6 +110,8 @@ class Engine {
     std::chrono::steady_clock::time_point last_sent;
   };
 
+  // Posts the chunks of one transfer (sends, or receives when `receive`).
+  void post_chunks(int peer, int tag, std::byte* data, std::size_t bytes, Done done, bool receive);
   bool progress();
   bool receive_control();
   bool complete_requests();

@@ -16,6 +16,17 @@ namespace {
 
 constexpr std::size_t eager_copy_bytes = 64 << 10;
 
+// copy_in and copy_out: the queue, the worker's address, the region, the transfer.
+void tell_copy(Engine& engine, const MpiDevice::Target& device, MessageType type, std::uint64_t queue,
+               std::uint64_t address, const CopyLayout& layout, std::uint64_t transfer) {
+  device.session->tell(engine, device.rank, type, [&](Writer& out) {
+    out.u64(queue);
+    out.u64(address);
+    write(out, layout);
+    out.u64(transfer);
+  });
+}
+
 std::exception_ptr ended_failure() {
   return std::make_exception_ptr(
       error(error_category::device, "mpi: the session ended (the process exits)"));
@@ -91,12 +102,7 @@ void MpiQueue::copy_to_device(void* allocation, const void* host_base, const Cop
   post([device = device_.target(), id = id_, state = state_, remote, layout, transfer, data, bytes,
         packed](Engine& engine) {
     Session& session = *device.session;
-    session.tell(engine, device.rank, MessageType::copy_in, [&](Writer& out) {
-      out.u64(id);
-      out.u64(remote.address);
-      write(out, layout);
-      out.u64(transfer);
-    });
+    tell_copy(engine, device, MessageType::copy_in, id, remote.address, layout, transfer);
     engine.send_data(device.rank, data_tag(transfer, session.tag_upper_bound()), data, bytes,
                      [state, packed](std::exception_ptr failure) {
                        if (failure && !state->failure) state->failure = failure;
@@ -113,12 +119,7 @@ void MpiQueue::copy_to_host(void* host_base, const void* allocation, const CopyL
   post([device = device_.target(), id = id_, state = state_, remote, layout, transfer, base,
         bytes](Engine& engine) {
     Session& session = *device.session;
-    session.tell(engine, device.rank, MessageType::copy_out, [&](Writer& out) {
-      out.u64(id);
-      out.u64(remote.address);
-      write(out, layout);
-      out.u64(transfer);
-    });
+    tell_copy(engine, device, MessageType::copy_out, id, remote.address, layout, transfer);
     const std::uint64_t number = state->next_transfer++;
     state->arriving.insert(number);
     std::shared_ptr<std::vector<std::byte>> packed;

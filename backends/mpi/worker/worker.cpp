@@ -298,26 +298,58 @@ void Worker::hello(const Header& header, Reader& in) {
   greeted_ = true;
 }
 
+void Worker::receive_then_copy_in(WorkerQueue& on, void* allocation, const CopyLayout& layout,
+                                  int source, std::uint64_t transfer) {
+  // The receive is posted now (the sender may send at once); the copy runs in queue order.
+  auto arrival = std::make_shared<Arrival>();
+  arrival->packed.resize(layout.bytes());
+  engine_->recv_data(source, data_tag(transfer, engine_->tag_upper_bound()),
+                     arrival->packed.data(), arrival->packed.size(), arrival_done(arrival));
+  on.enqueue([arrival, allocation, layout](WorkerQueue::Context& context) {
+    arrival->ready.get();
+    if (context.failure) return;
+    RegionStaging staging(layout);
+    unpack(staging.base(), arrival->packed.data(), layout);
+    context.local.copy_to_device(allocation, staging.base(), layout);
+    context.local.wait();  // the staging goes with this operation
+  });
+}
+
+void Worker::copy_out_then_send(WorkerQueue& on, void* allocation, const CopyLayout& layout,
+                                int destination, std::uint64_t transfer, bool report) {
+  Engine* engine = engine_;
+  const int tag = data_tag(transfer, engine_->tag_upper_bound());
+  on.enqueue([engine, allocation, layout, destination, tag, report](WorkerQueue::Context& context) {
+    // The data goes even after a failure (the receiver waits for it); the failure's report
+    // says it is not valid.
+    auto packed = std::make_shared<std::vector<std::byte>>(layout.bytes());
+    std::exception_ptr failure = context.failure;
+    if (!failure) {
+      try {
+        RegionStaging staging(layout);
+        context.local.copy_to_host(staging.base(), allocation, layout);
+        context.local.wait();
+        pack(packed->data(), staging.base(), layout);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    }
+    engine->post([engine, packed, destination, tag] {
+      engine->send_data(destination, tag, packed->data(), packed->size(),
+                        [packed](std::exception_ptr) {});
+    });
+    // A push (no report: its queue serves no remote queue) leaves nothing failed behind.
+    context.failure = report ? failure : nullptr;
+  });
+}
+
 void Worker::copy_in(Reader& in) {
   WorkerQueue& on = queue(in);
   const std::uint64_t address = in.u64();
   const CopyLayout layout = read_layout(in);
   const std::uint64_t transfer = in.u64();
   in.end();
-  const std::uint32_t index = on.index();
-  void* allocation = region(index, address, layout, in);
-  auto arrival = std::make_shared<Arrival>();
-  arrival->packed.resize(layout.bytes());
-  engine_->recv_data(0, data_tag(transfer, engine_->tag_upper_bound()), arrival->packed.data(),
-                     arrival->packed.size(), arrival_done(arrival));
-  on.enqueue([arrival, allocation, layout](WorkerQueue::Context& context) {
-    arrival->ready.get();
-    if (context.failure) return;
-    auto staging = std::make_shared<RegionStaging>(layout);
-    unpack(staging->base(), arrival->packed.data(), layout);
-    context.local.copy_to_device(allocation, staging->base(), layout);
-    context.local.wait();  // the staging goes with this operation
-  });
+  receive_then_copy_in(on, region(on.index(), address, layout, in), layout, 0, transfer);
 }
 
 void Worker::copy_out(Reader& in) {
@@ -326,32 +358,7 @@ void Worker::copy_out(Reader& in) {
   const CopyLayout layout = read_layout(in);
   const std::uint64_t transfer = in.u64();
   in.end();
-  const std::uint32_t index = on.index();
-  void* allocation = region(index, address, layout, in);
-  Engine* engine = engine_;
-  const int tag = data_tag(transfer, engine_->tag_upper_bound());
-  on.enqueue([engine, allocation, layout, tag](WorkerQueue::Context& context) {
-    // The data goes to rank 0 even after a failure (rank 0 waits for it); the report of the
-    // failure says it is not valid.
-    auto packed = std::make_shared<std::vector<std::byte>>(layout.bytes());
-    const auto send = [&] {
-      engine->post([engine, packed, tag] {
-        engine->send_data(0, tag, packed->data(), packed->size(), [packed](std::exception_ptr) {});
-      });
-    };
-    if (!context.failure) {
-      try {
-        RegionStaging staging(layout);
-        context.local.copy_to_host(staging.base(), allocation, layout);
-        context.local.wait();
-        pack(packed->data(), staging.base(), layout);
-      } catch (...) {
-        send();
-        throw;
-      }
-    }
-    send();
-  });
+  copy_out_then_send(on, region(on.index(), address, layout, in), layout, 0, transfer, true);
 }
 
 void Worker::copy_pull(Reader& in) {
@@ -362,20 +369,8 @@ void Worker::copy_pull(Reader& in) {
   const std::uint64_t transfer = in.u64();
   in.end();
   if (source == 0 || static_cast<int>(source) == engine_->rank()) in.fail("a pull from rank " + std::to_string(source));
-  const std::uint32_t index = on.index();
-  void* allocation = region(index, address, layout, in);
-  auto arrival = std::make_shared<Arrival>();
-  arrival->packed.resize(layout.bytes());
-  engine_->recv_data(static_cast<int>(source), data_tag(transfer, engine_->tag_upper_bound()),
-                     arrival->packed.data(), arrival->packed.size(), arrival_done(arrival));
-  on.enqueue([arrival, allocation, layout](WorkerQueue::Context& context) {
-    arrival->ready.get();
-    if (context.failure) return;
-    RegionStaging staging(layout);
-    unpack(staging.base(), arrival->packed.data(), layout);
-    context.local.copy_to_device(allocation, staging.base(), layout);
-    context.local.wait();
-  });
+  receive_then_copy_in(on, region(on.index(), address, layout, in), layout,
+                       static_cast<int>(source), transfer);
 }
 
 void Worker::copy_push(Reader& in) {
@@ -391,24 +386,8 @@ void Worker::copy_push(Reader& in) {
   void* allocation = region(index, address, layout, in);
   if (!push_queues_[index])
     push_queues_[index] = std::make_unique<WorkerQueue>(*backends_.devices()[index].device, index);
-  Engine* engine = engine_;
-  const int tag = data_tag(transfer, engine_->tag_upper_bound());
-  const int to = static_cast<int>(destination);
-  push_queues_[index]->enqueue([engine, allocation, layout, tag, to](WorkerQueue::Context& context) {
-    auto packed = std::make_shared<std::vector<std::byte>>(layout.bytes());
-    try {
-      RegionStaging staging(layout);
-      context.local.copy_to_host(staging.base(), allocation, layout);
-      context.local.wait();
-      pack(packed->data(), staging.base(), layout);
-    } catch (...) {
-      // The destination waits for the data all the same; the push queue reports nothing.
-    }
-    context.failure = nullptr;
-    engine->post([engine, packed, tag, to] {
-      engine->send_data(to, tag, packed->data(), packed->size(), [packed](std::exception_ptr) {});
-    });
-  });
+  copy_out_then_send(*push_queues_[index], allocation, layout, static_cast<int>(destination),
+                     transfer, false);
 }
 
 void Worker::copy_local(Reader& in) {

@@ -56,6 +56,13 @@ class Worker final : public Engine::Handler {
   void* pointer_in(std::uint32_t device, std::uint64_t address, Reader& in);
 
   void release_after_queues(std::uint32_t device, void* allocation);
+  // `on` receives the data of `transfer` from `source` and copies it in, in its order.
+  void receive_then_copy_in(WorkerQueue& on, void* allocation, const CopyLayout& layout,
+                            int source, std::uint64_t transfer);
+  // `on` copies the region out, in its order, and sends it to `destination`; `report`: a
+  // failure stays the queue's, for its next notify.
+  void copy_out_then_send(WorkerQueue& on, void* allocation, const CopyLayout& layout,
+                          int destination, std::uint64_t transfer, bool report);
   void copy_in(Reader& in);
   void copy_out(Reader& in);
   void copy_pull(Reader& in);
