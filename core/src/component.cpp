@@ -5,6 +5,7 @@
 #include "plexus/compiler.hpp"
 #include "plexus/component.hpp"
 #include "plexus/component_lookup.hpp"
+#include "plexus/no_components.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
 #include "plexus/fusion_engine.hpp"
@@ -15,6 +16,28 @@ namespace plexus {
 
 Component::~Component() = default;
 ComponentLookup::~ComponentLookup() = default;
+
+namespace {
+
+class NoComponents final : public ComponentLookup {
+ public:
+  std::size_t backend_count() const override { return 0; }
+  Backend& backend(std::size_t) const override {
+    throw error(error_category::internal, "this component was created alone: it sees no backend");
+  }
+  CacheStore* cache() const override { return nullptr; }
+  Compiler* compiler() const override { return nullptr; }
+  FusionEngine* fusion() const override { return nullptr; }
+  MemoryModel* memory() const override { return nullptr; }
+  Scheduler* scheduler() const override { return nullptr; }
+};
+
+}  // namespace
+
+const ComponentLookup& no_components() {
+  static const NoComponents none;
+  return none;
+}
 Backend::~Backend() = default;
 Scheduler::~Scheduler() = default;
 MemoryModel::~MemoryModel() = default;

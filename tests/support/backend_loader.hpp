@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "plexus/no_components.hpp"
 #include "plexus/backend.hpp"
 #include "plexus/component_lookup.hpp"
 #include "plexus/config.hpp"
@@ -47,19 +48,6 @@ inline std::vector<std::string> built_backends() {
   return names;
 }
 
-// A backend sees no other component.
-class NoComponents final : public ComponentLookup {
- public:
-  std::size_t backend_count() const override { return 0; }
-  Backend& backend(std::size_t) const override {
-    throw error(error_category::internal, "no backends in this test");
-  }
-  CacheStore* cache() const override { return nullptr; }
-  Compiler* compiler() const override { return nullptr; }
-  FusionEngine* fusion() const override { return nullptr; }
-  MemoryModel* memory() const override { return nullptr; }
-  Scheduler* scheduler() const override { return nullptr; }
-};
 
 // Backend plugin `name` with `options` (TOML lines of its [backends.<name>] table).
 inline std::shared_ptr<Backend> load_backend(const std::string& name,
@@ -72,8 +60,7 @@ inline std::shared_ptr<Backend> load_backend(const std::string& name,
                                               name + "]\n" + options +
                                               "\n[scheduler]\nuse = \"inorder\"\n",
                                           "backend_test.toml");
-  NoComponents none;
-  PluginContext context{config.options_for(ComponentKind::backend, name), none};
+    PluginContext context{config.options_for(ComponentKind::backend, name), no_components()};
   const std::shared_ptr<Component> component = library->create(context);
   REQUIRE(component);
   auto* backend = dynamic_cast<Backend*>(component.get());

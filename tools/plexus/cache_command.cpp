@@ -11,6 +11,7 @@
 #include "command_line.hpp"
 #include "commands.hpp"
 #include "config_option.hpp"
+#include "plexus/no_components.hpp"
 #include "plexus/byte_size.hpp"
 #include "plexus/cache_store.hpp"
 #include "plexus/component_lookup.hpp"
@@ -51,18 +52,6 @@ Options:
   --help                show this help (also after a subcommand)
 )";
 
-class NoComponents final : public ComponentLookup {
- public:
-  std::size_t backend_count() const override { return 0; }
-  Backend& backend(std::size_t) const override {
-    throw error(error_category::internal, "plexus cache loads no backends");
-  }
-  CacheStore* cache() const override { return nullptr; }
-  Compiler* compiler() const override { return nullptr; }
-  FusionEngine* fusion() const override { return nullptr; }
-  MemoryModel* memory() const override { return nullptr; }
-  Scheduler* scheduler() const override { return nullptr; }
-};
 
 // The store's plugin and object; the object goes first (it needs its library).
 struct OpenStore {
@@ -93,8 +82,7 @@ std::unique_ptr<OpenStore> open_store(const CommandLine& line) {
                                       config.origin_of("cache.use")));
   }
   out->library = PluginLibrary::load(*listing);
-  NoComponents none;
-  PluginContext context{config.options_for(ComponentKind::cache, *name), none};
+    PluginContext context{config.options_for(ComponentKind::cache, *name), no_components()};
   out->component = out->library->create(context);
   out->store = dynamic_cast<CacheStore*>(out->component.get());
   if (!out->store) throw error(error_category::plugin, "plugin cache/" + *name + " did not create a cache store");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "plexus/no_components.hpp"
 #include "plexus/component_lookup.hpp"
 #include "plexus/error.hpp"
 #include "plexus/plugin_context.hpp"
@@ -10,24 +11,6 @@
 #include "plexus/plugin_search_path.hpp"
 
 namespace plexus::mpi {
-
-namespace {
-
-// The backends see no other component (a worker runs no scheduler or memory model).
-class NoComponents final : public ComponentLookup {
- public:
-  std::size_t backend_count() const override { return 0; }
-  Backend& backend(std::size_t) const override {
-    throw error(error_category::internal, "a worker's backends see no other backend");
-  }
-  CacheStore* cache() const override { return nullptr; }
-  Compiler* compiler() const override { return nullptr; }
-  FusionEngine* fusion() const override { return nullptr; }
-  MemoryModel* memory() const override { return nullptr; }
-  Scheduler* scheduler() const override { return nullptr; }
-};
-
-}  // namespace
 
 LocalBackends::LocalBackends(const Config& config, std::vector<std::string> names) {
   if (names.empty()) {
@@ -39,7 +22,6 @@ LocalBackends::LocalBackends(const Config& config, std::vector<std::string> name
     throw error(error_category::config,
                 "plexus worker: a worker serves local backends; 'mpi' is rank 0's backend");
   const PluginRegistry registry(plugin_search_path(config));
-  static const NoComponents none;
   for (const std::string& name : names) {
     const PluginListing* listing = registry.find(ComponentKind::backend, name);
     if (!listing) {
@@ -49,7 +31,7 @@ LocalBackends::LocalBackends(const Config& config, std::vector<std::string> name
       throw error(error_category::config, "plexus worker: no backend '" + name +
                                               "' is installed (available: " + available + ")");
     }
-    PluginContext context{config.options_for(ComponentKind::backend, name), none};
+    PluginContext context{config.options_for(ComponentKind::backend, name), no_components()};
     std::shared_ptr<Component> component = PluginLibrary::load(*listing)->create(context);
     auto* backend = dynamic_cast<Backend*>(component.get());
     if (!backend) throw error(error_category::plugin, "plugin '" + name + "' is not a backend");
