@@ -42,6 +42,7 @@ class AutoGraph {
   Step next(const CommandGroup* group);
   bool holding() const { return unit_ != 0; }
   std::size_t position() const { return position_; }  // of the unit's next kernel
+  std::size_t unit_length() const { return unit_; }     // kernels per unit (0: not holding)
   // The pattern ended outside next() (the held kernels were released: a wait, a host access,
   // another queue's conflicting command): start over.
   void reset();

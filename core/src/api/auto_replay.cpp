@@ -19,11 +19,13 @@ bool holding_automatically(QueueState& queue) {
   return queue.fusion && queue.fusion->active && queue.fusion->automatic;
 }
 
-void start_session(RuntimeState& runtime, const std::shared_ptr<QueueState>& queue) {
+void start_session(RuntimeState& runtime, const std::shared_ptr<QueueState>& queue,
+                   std::size_t unit_length) {
   {
     std::lock_guard lock(queue->mutex);
     auto session = std::make_shared<FusionSession>(TaskEvent::make("automatic graph replay"));
     session->automatic = true;
+    session->held.reserve(unit_length);  // no moves of held command groups as it fills
     queue->pending.add(session->command);
     queue->fusion = std::move(session);
   }
@@ -50,10 +52,13 @@ void replay_unit(RuntimeState& runtime, QueueState& queue) {
   std::vector<CommandGroup> groups;
   std::vector<std::shared_ptr<TaskEvent>> dependencies;
   groups.reserve(session->held.size());
-  for (HeldKernel& held : session->held) {
+  for (std::size_t i = 0; i < session->held.size(); ++i) {
+    HeldKernel& held = session->held[i];
     groups.push_back(std::move(held.group));
     for (auto& dependency : held.dependencies) {
+      // Held kernels depend on the one before (hold_kernel): checked first, the rest after.
       const bool internal =
+          (i > 0 && session->held[i - 1].event == dependency) ||
           std::any_of(session->held.begin(), session->held.end(),
                       [&](const HeldKernel& other) { return other.event == dependency; });
       if (!internal && std::find(dependencies.begin(), dependencies.end(), dependency) ==
@@ -129,7 +134,7 @@ std::shared_ptr<TaskEvent> auto_replay(RuntimeState& runtime,
     if (held_now) release_automatic_locked(runtime, queue);
     return nullptr;
   }
-  if (!held_now) start_session(runtime, shared);
+  if (!held_now) start_session(runtime, shared, detector.unit_length());
   std::shared_ptr<TaskEvent> command = hold_kernel(queue, std::move(group), name);
   if (step == AutoGraph::Step::replay) replay_unit(runtime, queue);
   return command;
