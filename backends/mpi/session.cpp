@@ -98,6 +98,17 @@ void Session::finish_at_exit() {
   }
   stop_ = true;
   if (engine_) engine_->post([] {});
+  // MPI_Finalize may wait for a failed worker's process (Open MPI's last fence): bounded, so
+  // that the application's exit never hangs on a dead node.
+  {
+    std::unique_lock lock(finished_mutex_);
+    const bool done = finished_cv_.wait_for(lock, std::chrono::seconds(10), [&] { return finished_; });
+    lock.unlock();
+    if (!done) {
+      logger().error("mpi: MPI_Finalize did not return within 10 s (a failed worker?): exiting without it");
+      thread_.detach();
+    }
+  }
   if (thread_.joinable()) thread_.join();
   {
     std::lock_guard lock(callback_mutex_);
@@ -118,6 +129,8 @@ void Session::thread_main() {
       unavailable_ = "MPI_Init_thread failed";
       ready_ = true;
       ready_cv_.notify_all();
+      std::lock_guard finished(finished_mutex_);
+      finished_ = true;
       return;
     }
     initialized_mpi_ = true;
@@ -170,6 +183,11 @@ void Session::thread_main() {
                  nullptr);
   MPI_Comm_free(&comm_);
   if (initialized_mpi_) MPI_Finalize();
+  {
+    std::lock_guard lock(finished_mutex_);
+    finished_ = true;
+  }
+  finished_cv_.notify_all();
 }
 
 void Session::handshake() {

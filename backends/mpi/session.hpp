@@ -116,6 +116,9 @@ class Session final : public Engine::Handler {
   bool initialized_mpi_ = false;
   int tag_upper_bound_ = 32767;
   std::atomic<bool> stop_{false};
+  std::mutex finished_mutex_;  // the progress thread has finalized MPI
+  std::condition_variable finished_cv_;
+  bool finished_ = false;
   std::mutex post_mutex_;
   bool ended_ = false;  // under post_mutex_
   std::atomic<std::uint64_t> next_id_{1};
