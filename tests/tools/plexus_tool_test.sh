@@ -29,7 +29,8 @@ expect "info shows the dag scheduler (the built-in default) found and selected" 
 expect "info shows the host backend's device" 0 "host [0-9.]+: available" -- "$plexus" info
 expect "info shows the code format each device loads" 0 \
   "loads: llvm-bitcode \(formats, most preferred first: llvm-bitcode\)" -- "$plexus" info
-expect "plugins lists without loading" 0 "scheduler +inorder +1 +build tree" -- "$plexus" plugins
+abi=$(sed -n 's/^#define PLEXUS_PLUGIN_ABI_TOKEN \([0-9]*\)$/\1/p' "$here/../../core/include/plexus/plugin_abi.h")
+expect "plugins lists without loading" 0 "scheduler +inorder +$abi +build tree" -- "$plexus" plugins
 
 cat > ok.toml <<'TOML'
 [backends]

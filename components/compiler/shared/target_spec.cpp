@@ -3,6 +3,8 @@
 #include <llvm/ADT/Triple.h>
 #include <llvm/Support/Host.h>
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "plexus/error.hpp"
@@ -18,11 +20,15 @@ int sm_number(std::string_view sm) {
   return number;
 }
 
-// LLVM 15's NVPTX stops at sm_86 / PTX 7.5: a newer GPU (an H100's sm_90) gets sm_86 PTX,
-// which its driver compiles forward; any other name is LLVM's to judge.
+// LLVM 15's NVPTX stops at sm_86 / PTX 7.5: a newer NVIDIA architecture (an H100's sm_90,
+// Blackwell's sm_100/sm_120) gets sm_86 PTX, which its driver compiles forward; any other
+// name (sm_99 is none) is LLVM's to judge.
 std::string nvptx_cpu(std::string_view architecture) {
   if (architecture.empty()) return "sm_80";
-  return sm_number(architecture) > 86 ? "sm_86" : std::string(architecture);
+  constexpr std::array newer = {87, 89, 90, 100, 101, 103, 110, 120, 121};
+  const int number = sm_number(architecture);
+  return std::find(newer.begin(), newer.end(), number) != newer.end() ? "sm_86"
+                                                                        : std::string(architecture);
 }
 
 // The PTX ISA version an sm_XX needs.
