@@ -131,14 +131,14 @@ TEST_CASE("heft kernel keys bucket the global size by powers of two") {
 TEST_CASE("heft cost model: running means per (kernel, device), bandwidth from large copies") {
   CostModel model(1e9);
   CHECK_FALSE(model.execution_seconds("k [64]", "cpu"));
-  CHECK(model.execution_samples("k [64]", "cpu") == 0);
+  CHECK(model.execution("k [64]", "cpu").samples == 0);
   // The first run (a module load, a library's handles) is provisional: the second replaces
   // it, counted as two samples; later ones average.
   model.record_execution("k [64]", "cpu", 0.062);
-  CHECK(model.execution_samples("k [64]", "cpu") == 1);
+  CHECK(model.execution("k [64]", "cpu").samples == 1);
   CHECK(*model.execution_seconds("k [64]", "cpu") == Approx(0.062));
   model.record_execution("k [64]", "cpu", 0.002);
-  CHECK(model.execution_samples("k [64]", "cpu") == 2);
+  CHECK(model.execution("k [64]", "cpu").samples == 2);
   CHECK(*model.execution_seconds("k [64]", "cpu") == Approx(0.002));
   model.record_execution("k [64]", "cpu", 0.005);
   REQUIRE(model.execution_seconds("k [64]", "cpu"));

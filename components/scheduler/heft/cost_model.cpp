@@ -23,14 +23,19 @@ std::string kernel_key(const std::string& task_name, std::size_t work_items) {
 
 CostModel::CostModel(double default_bandwidth) : default_bandwidth_(default_bandwidth) {}
 
-std::optional<double> CostModel::execution_seconds(const std::string& kernel,
-                                                   const std::string& device) const {
+Measurement CostModel::execution(const std::string& kernel, const std::string& device) const {
   std::lock_guard lock(mutex_);
   const auto costs = table_.find(device);
-  if (costs == table_.end()) return std::nullopt;
+  if (costs == table_.end()) return {};
   const auto found = costs->second.kernels.find(kernel);
-  if (found == costs->second.kernels.end() || found->second.samples == 0) return std::nullopt;
-  return found->second.mean;
+  return found == costs->second.kernels.end() ? Measurement{} : found->second;
+}
+
+std::optional<double> CostModel::execution_seconds(const std::string& kernel,
+                                                   const std::string& device) const {
+  const Measurement measured = execution(kernel, device);
+  if (measured.samples == 0) return std::nullopt;
+  return measured.mean;
 }
 
 double CostModel::bandwidth(const std::string& device) const {
@@ -51,15 +56,6 @@ double CostModel::bandwidth(const std::string& from, const std::string& device) 
     }
   }
   return bandwidth(device);
-}
-
-std::uint64_t CostModel::execution_samples(const std::string& kernel,
-                                           const std::string& device) const {
-  std::lock_guard lock(mutex_);
-  const auto costs = table_.find(device);
-  if (costs == table_.end()) return 0;
-  const auto found = costs->second.kernels.find(kernel);
-  return found == costs->second.kernels.end() ? 0 : found->second.samples;
 }
 
 void CostModel::record_execution(const std::string& kernel, const std::string& device,

@@ -55,8 +55,9 @@ class CostModel {
   // Measured bandwidth from `from` into `device`, else bandwidth(device); bytes per second.
   double bandwidth(const std::string& from, const std::string& device) const;
 
-  // Samples behind execution_seconds (0: none; 1: the provisional first run).
-  std::uint64_t execution_samples(const std::string& kernel, const std::string& device) const;
+  // The measurement behind execution_seconds, in one lookup: samples 0 when none, 1 when it
+  // is the provisional first run.
+  Measurement execution(const std::string& kernel, const std::string& device) const;
 
   void record_execution(const std::string& kernel, const std::string& device, double seconds);
   void record_transfer(const std::string& device, std::size_t bytes, double seconds);

@@ -301,8 +301,10 @@ void HeftScheduler::decide(Node& node) {
         candidates[c].transfer +=
             static_cast<double>(transfer.bytes) / model_.bandwidth(inbound[c].back().first, key);
       }
-      candidates[c].execution = model_.execution_seconds(node.kernel, key);
-      candidates[c].provisional = model_.execution_samples(node.kernel, key) == 1;
+      const Measurement measured = model_.execution(node.kernel, key);
+      candidates[c].execution =
+          measured.samples > 0 ? std::optional(measured.mean) : std::nullopt;
+      candidates[c].provisional = measured.samples == 1;
       candidates[c].speed = prior_ ? lanes_[lanes[c]]->speed : 1.0;
       std::lock_guard lock(mutex_);
       const auto& explored = explored_[node.kernel];
@@ -361,7 +363,7 @@ bool HeftScheduler::wait_for_measurements(std::unique_lock<std::mutex>& lock,
   const auto measuring = [&] {
     const auto& running = measuring_[kernel];
     for (std::size_t c = 0; c < lanes.size(); ++c)
-      if (model_.execution_samples(kernel, lanes_[lanes[c]]->key) < 2 && lanes[c] < running.size() &&
+      if (model_.execution(kernel, lanes_[lanes[c]]->key).samples < 2 && lanes[c] < running.size() &&
           running[lanes[c]] > 0)
         return true;
     return false;
