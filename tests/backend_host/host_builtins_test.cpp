@@ -24,6 +24,7 @@ using namespace builtins;
 using Outputs = std::vector<std::vector<std::byte>>;
 
 constexpr std::size_t input_count = 1536;  // a multiple of 3 and 16; 26 x 26 float edge pairs
+constexpr unsigned widths[] = {1, 2, 3, 4, 8, 16};  // every vector width of OpenCL C
 
 // PoCL's device, or null (with a WARN saying why) when the OpenCL backend or PoCL is absent.
 Device* reference_device() {
@@ -101,7 +102,9 @@ struct On {
   double z(std::size_t i) const { return in.as_double(in.z, i); }
 };
 
-Suite float_math(Scalar f, unsigned w, const Inputs& in) {
+// `reference`: the suite PoCL runs as the reference, where half_* and native_* are the
+// full-precision functions (theirs have PoCL's own precision).
+Suite float_math(Scalar f, unsigned w, const Inputs& in, bool reference = false) {
   const bool single = f == Scalar::f32;
   const std::string vi = vname(Scalar::i32, w);
   const On on{in};
@@ -175,6 +178,45 @@ Suite float_math(Scalar f, unsigned w, const Inputs& in) {
                          }});
   add("({ " + v + " c; sincos(x, &c); })", Check::ulp(4));
   add("({ " + v + " c; sincos(x, &c); c; })", Check::ulp(4));
+  add("({ " + vi + " s; lgamma_r(x, &s); })", Check::rel(single ? 1e-5 : 1e-12),
+      [on](std::size_t i) { const double x = on.x(i); return std::isfinite(x) && std::fabs(x) < 1e4 && std::fabs(std::lgamma(x)) > 0.1; });
+  suite.slots.push_back({"({ " + vi + " s; lgamma_r(x, &s); s; })", Scalar::i32, Check::bits(),
+                         [on](std::size_t i) { const double x = on.x(i); return std::isfinite(x) && x > -1e4 && (x > 0 || x != std::floor(x)); }});
+  // mad may round twice or fuse (OpenCL C 7.4): compared where x y + z does not cancel.
+  add("mad(x, y, z)", Check::rel(single ? 1e-5 : 1e-13), [on, moderate](std::size_t i) {
+    const double p = on.x(i) * on.y(i), r = p + on.z(i);
+    return moderate(i) && std::fabs(r) > 1e-3 * (std::fabs(p) + std::fabs(on.z(i))) && std::fabs(p) > 1e-30;
+  });
+  // smoothstep(edge0, edge1, x) is undefined for edge0 >= edge1.
+  add("smoothstep(x, y, z)", Check::rel(single ? 1e-4 : 1e-12), [on, moderate](std::size_t i) {
+    return moderate(i) && on.x(i) < on.y(i) && (on.y(i) - on.x(i)) > 1e-3 * std::fabs(on.x(i)) &&
+           std::fabs(on.x(i)) > 1e-20;
+  });
+  if (single) {
+    // half_* and native_* (float only): OpenCL C 1.2 table 7.1 allows 8192 ulps for half_*
+    // (sin, cos and tan on |x| <= 2^16); native_* precision is implementation-defined, and
+    // this library documents them as its full-precision functions, so they are held to
+    // those functions' limits. Both are compared with PoCL's full-precision functions.
+    const auto small = [on](std::size_t i) { return std::fabs(on.x(i)) <= 65536; };
+    const auto positive = [on](std::size_t i) { return on.x(i) >= 0; };
+    struct Relaxed { const char* name; const char* full; double ulps; int arity; };
+    const Relaxed relaxed[] = {
+        {"cos", "cos(x)", 4, 1},     {"sin", "sin(x)", 4, 1},       {"tan", "tan(x)", 5, 1},
+        {"exp", "exp(x)", 3, 1},     {"exp2", "exp2(x)", 3, 1},     {"exp10", "exp10(x)", 3, 1},
+        {"log", "log(x)", 3, 1},     {"log2", "log2(x)", 3, 1},     {"log10", "log10(x)", 3, 1},
+        {"rsqrt", "rsqrt(x)", 2, 1}, {"sqrt", "sqrt(x)", 3, 1},     {"recip", "1.0f / x", 2.5, 1},
+        {"divide", "x / y", 2.5, 2}, {"powr", "powr(x, y)", 16, 2}};
+    for (const Relaxed& r : relaxed) {
+      const std::string args = r.arity == 1 ? "(x)" : "(x, y)";
+      const bool trig = std::string(r.name) == "cos" || std::string(r.name) == "sin" || std::string(r.name) == "tan";
+      const bool powr = std::string(r.name) == "powr";
+      std::function<bool(std::size_t)> valid;
+      if (trig) valid = small;
+      if (powr) valid = positive;
+      add(reference ? r.full : "half_" + std::string(r.name) + args, Check::ulp(8192), valid);
+      add(reference ? r.full : "native_" + std::string(r.name) + args, Check::ulp(r.ulps), powr ? positive : std::function<bool(std::size_t)>{});
+    }
+  }
   // Relational.
   // 1/0 for every width (vectors give -1/0 in int or long elements).
   const auto truth_of = [&](const std::string& call) {
@@ -200,9 +242,9 @@ TEST_CASE("host builtins: math, common and relational functions of float and dou
   // has errors of its own (sin of tiny values, cosh(1) = 1, denormals flushed).
   for (Scalar f : {Scalar::f32, Scalar::f64}) {
     const Inputs inputs = make_inputs(f, input_count, 17);
-    const std::optional<Outputs> reference = reference_values(float_math(f, 1, inputs), inputs);
+    const std::optional<Outputs> reference = reference_values(float_math(f, 1, inputs, true), inputs);
     if (!reference) return;
-    for (unsigned w : {1u, 3u, 16u}) {
+    for (unsigned w : widths) {
       INFO(vname(f, w));
       check_suite(float_math(f, w, inputs), inputs, *reference);
     }
@@ -249,6 +291,11 @@ Suite integer_functions(Scalar t, unsigned w) {
   return suite;
 }
 
+// ctz, an OpenCL C 2.0 function (built as 2.0).
+Suite ctz(Scalar t, unsigned w) {
+  return {"ctz " + vname(t, w), t, w, {{"ctz(x)", t, Check::bits(), {}}}, "-cl-std=CL2.0"};
+}
+
 // any and all, whose scalar and vector forms differ: PoCL's same width is the reference.
 Suite any_all(Scalar t, unsigned w) {
   Suite suite{"any/all " + vname(t, w), t, w, {}, ""};
@@ -265,9 +312,11 @@ TEST_CASE("host builtins: integer functions of every integer type match PoCL",
     const Inputs inputs = make_inputs(t, input_count, 23);
     const std::optional<Outputs> reference = reference_values(integer_functions(t, 1), inputs);
     if (!reference) return;
-    for (unsigned w : {1u, 3u, 16u}) {
+    const std::optional<Outputs> ctz_reference = reference_values(ctz(t, 1), inputs);
+    for (unsigned w : widths) {
       INFO(vname(t, w));
       check_suite(integer_functions(t, w), inputs, *reference);
+      check_suite(ctz(t, w), inputs, *ctz_reference);
       if (is_signed(t)) check_suite(any_all(t, w), inputs);
     }
   }
@@ -309,7 +358,7 @@ TEST_CASE("host builtins: every conversion matches PoCL", "[backend-host][builti
     const Inputs inputs = make_inputs(source, input_count, 29);
     const std::optional<Outputs> reference = reference_values(conversions(source, 1, inputs), inputs);
     if (!reference) return;
-    for (unsigned w : {1u, 3u, 16u}) {
+    for (unsigned w : widths) {
       INFO(vname(source, w));
       check_suite(conversions(source, w, inputs), inputs, *reference);
     }
@@ -364,9 +413,12 @@ TEST_CASE("host builtins: geometric functions match PoCL", "[backend-host][built
 Suite halves(Scalar f, unsigned w) {
   Suite suite{"half " + vname(f, w), f, w, {}, ""};
   const std::string n = w == 1 ? "" : std::to_string(w), h = vname(Scalar::u16, w);
-  for (const char* mode : {"", "_rte", "_rtz", "_rtp", "_rtn"})
-    suite.slots.push_back({"({ " + h + " h; vstore_half" + n + mode + "(x, 0, (half*)&h); h; })",
-                           Scalar::u16, Check::half(), {}});
+  // vstorea_half<n> where n > 1 (vstore_half at width 1, so that the slots line up with
+  // the scalar reference).
+  for (const char* store : {"vstore_half", w == 1 ? "vstore_half" : "vstorea_half"})
+    for (const char* mode : {"", "_rte", "_rtz", "_rtp", "_rtn"})
+      suite.slots.push_back({"({ " + h + " h; " + store + n + mode + "(x, 0, (half*)&h); h; })",
+                             Scalar::u16, Check::half(), {}});
   if (f == Scalar::f32) {
     // Every half bit pattern, from the inputs' bits: vload_half, and vloada_half where it
     // reads the same elements (not for 3, whose aligned stride is 4).
@@ -382,8 +434,21 @@ Suite halves(Scalar f, unsigned w) {
 Suite shuffles(Scalar t, unsigned w) {
   Suite suite{"shuffle " + vname(t, w), t, w, {}, ""};
   const std::string mask = "as_" + vname(unsigned_of(t), w) + "(y)";
-  suite.slots.push_back({"shuffle(x, " + mask + ")", t, Check::bits(), {}});
-  suite.slots.push_back({"shuffle2(x, z, " + mask + ")", t, Check::bits(), {}});
+  // Inputs of every width n (2, 4, 8, 16) with a mask of the suite's width: the first n
+  // components of x (and z), or x and z repeated.
+  for (unsigned n : {2u, 4u, 8u, 16u}) {
+    std::string a = "x", b = "z";
+    if (n < w) {
+      const std::string parts = std::string(".s0123456789abcdef").substr(0, n + 2);
+      a = "x" + parts, b = "z" + parts;
+    } else if (n > w) {
+      a = "(" + vname(t, n) + ")(x", b = "(" + vname(t, n) + ")(z";
+      for (unsigned k = 1; k < n / w; ++k) a += k % 2 ? ", z" : ", x", b += k % 2 ? ", x" : ", z";
+      a += ")", b += ")";
+    }
+    suite.slots.push_back({"shuffle(" + a + ", " + mask + ")", t, Check::bits(), {}});
+    suite.slots.push_back({"shuffle2(" + a + ", " + b + ", " + mask + ")", t, Check::bits(), {}});
+  }
   return suite;
 }
 
@@ -393,7 +458,7 @@ TEST_CASE("host builtins: half loads and stores and shuffles match PoCL", "[back
     const Inputs inputs = make_inputs(f, input_count, 37);
     const std::optional<Outputs> reference = reference_values(halves(f, 1), inputs);
     if (!reference) return;
-    for (unsigned w : {1u, 3u, 4u, 16u}) {
+    for (unsigned w : widths) {
       INFO(vname(f, w));
       check_suite(halves(f, w), inputs, *reference);
     }
@@ -401,7 +466,7 @@ TEST_CASE("host builtins: half loads and stores and shuffles match PoCL", "[back
   for (int s = 0; s < 10; ++s) {
     const Scalar t = static_cast<Scalar>(s);
     const Inputs inputs = make_inputs(t, input_count, 41);
-    for (unsigned w : {2u, 16u}) {
+    for (unsigned w : {2u, 4u, 8u, 16u}) {
       INFO(vname(t, w));
       check_suite(shuffles(t, w), inputs);
     }
