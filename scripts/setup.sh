@@ -18,6 +18,9 @@ packages=(
   libllvmspirvlib-15-dev llvm-spirv-15 spirv-tools libclc-15
   # OpenCL backend, with PoCL as a real CPU device
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
+  # level_zero backend: the loader's headers (build) and the loader (opened at run time;
+  # without a driver the backend reports itself unavailable with the loader's reason)
+  libze-dev libze1
   # host backend: work-items of barrier kernels run as fibers
   libboost-context1.81-dev
   # cholesky --kernels blas on host devices, and its LAPACKE_dpotrf reference benchmark

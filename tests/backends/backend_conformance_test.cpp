@@ -94,7 +94,7 @@ TEST_CASE("every built backend plugin honours the Backend contract", "[backends]
   INFO("plugin directory: " << plugin_dir());
   REQUIRE_FALSE(plugin_dir().empty());
   REQUIRE(std::find(names.begin(), names.end(), "host") != names.end());
-  for (const std::string name : {"host", "opencl", "cuda", "mpi"})
+  for (const std::string name : {"host", "opencl", "cuda", "level_zero", "mpi"})
     if (is_configured(name))
       CHECK(std::find(names.begin(), names.end(), name) != names.end());
   for (const auto& name : names) {
@@ -256,6 +256,62 @@ TEST_CASE("cuda: the toolkit's stub library fails cuInit cleanly", "[backends][c
   check_contract("cuda", *backend);
   CHECK_FALSE(backend->status().available);
   CHECK_THAT(reason_of(*backend), Catch::Contains("cuInit") && Catch::Contains("stub"));
+}
+
+// The Level Zero loader as Debian installs it (libze1); without it the plugin still loads.
+bool level_zero_loader_installed() {
+  for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib"})
+    if (fs::exists(fs::path(dir) / "libze_loader.so.1")) return true;
+  return false;
+}
+
+TEST_CASE("level_zero: devices through the loader, or unavailable with the loader's reason",
+          "[backends][level_zero]") {
+  if (!is_built("level_zero")) return;
+  const auto backend = load_backend("level_zero");
+  check_contract("level_zero", *backend);
+  const std::string reason = reason_of(*backend);
+  INFO(reason);
+  if (!backend->status().available) {
+    CHECK_THAT(reason, Catch::Contains("libze_loader.so.1"));
+    if (level_zero_loader_installed()) {
+      // The loader ran and said why: zeInit's code by name and number, or no device.
+      CHECK_THAT(reason, (Catch::Contains("zeInit failed: ZE_RESULT_") && Catch::Contains("(0x")) ||
+                             Catch::Contains("no driver") || Catch::Contains("no usable device"));
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < backend->device_count(); ++i) {
+    const auto& info = backend->device(i).info();
+    INFO(info.name);
+    CHECK(info.formats == std::vector<BinaryFormat>{BinaryFormat::spirv});
+    CHECK_FALSE(info.spirv_version.empty());
+    CHECK(info.version.starts_with("Level Zero "));
+    CHECK(info.global_memory_bytes > 0);
+    CHECK(info.local_memory_bytes > 0);
+    CHECK(info.max_work_group_size > 0);
+    CHECK_FALSE(info.driver_version.empty());
+  }
+}
+
+TEST_CASE("level_zero: a loader that does not exist is named with dlerror's text",
+          "[backends][level_zero]") {
+  if (!is_built("level_zero")) return;
+  const auto backend = load_backend("level_zero", "library = \"/nonexistent/libze_loader.so.1\"");
+  check_contract("level_zero", *backend);
+  CHECK_FALSE(backend->status().available);
+  CHECK_THAT(reason_of(*backend), Catch::Contains("/nonexistent/libze_loader.so.1") &&
+                                      Catch::Contains("No such file") &&
+                                      Catch::Contains("[backends.level_zero]"));
+}
+
+TEST_CASE("level_zero: a library that is not the loader names the missing entry point",
+          "[backends][level_zero]") {
+  if (!is_built("level_zero")) return;
+  const auto backend = load_backend("level_zero", "library = \"libm.so.6\"");
+  check_contract("level_zero", *backend);
+  CHECK_FALSE(backend->status().available);
+  CHECK_THAT(reason_of(*backend), Catch::Contains("libm.so.6") && Catch::Contains("lacks zeInit"));
 }
 
 TEST_CASE("runtime: a config selecting the host backend exposes its device", "[backends]") {
