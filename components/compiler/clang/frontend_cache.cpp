@@ -78,6 +78,9 @@ FrontendCache::Key FrontendCache::binary_key(const Key& level1, const CompileReq
   hasher.add(to_string(request.target)).add(request.target_architecture);
   add_spec(hasher, spec);
   hasher.add(request.kernel_name).add(libraries);
+  // amdgcn binaries were relocatable objects before they became linked code objects: an
+  // entry stored then must not be taken for one now.
+  if (request.target == BinaryFormat::amdgcn) hasher.add("amdgcn: code object linked by lld");
   Key key;
   key.hash = hasher.hex();
   key.store_key = {device_of("binary/" + std::string(to_string(request.target)), spec), key.hash,

@@ -25,6 +25,7 @@
 #include <sstream>
 
 #include "barrier_lowering.hpp"
+#include "code_object_linker.hpp"
 #include "device_code_checks.hpp"
 #include "kernel_inspector.hpp"
 #include "plexus/log.hpp"
@@ -246,6 +247,13 @@ std::optional<std::vector<std::byte>> TargetEmitter::emit_native(llvm::Module& m
   logger().debug(
       "compiler clang: {} libclc link {:.2f} ms, O3 {:.2f} ms, code generation {:.2f} ms",
       spec.triple, link_ms, optimize_ms, milliseconds_since(start));
+  if (spec.format == BinaryFormat::amdgcn) {  // the relocatable object -> a code object
+    start = std::chrono::steady_clock::now();
+    auto linked = link_code_object(
+        std::span(reinterpret_cast<const std::byte*>(buffer.data()), buffer.size()), log);
+    logger().debug("compiler clang: lld {:.2f} ms", milliseconds_since(start));
+    return linked;
+  }
   return to_bytes(buffer.data(), buffer.size());
 }
 

@@ -62,7 +62,9 @@ bool NativeBackend::emit(const NativeTools& tools, const compiler_shared::Target
     if (!spec.features.empty()) arguments.push_back("-mattr=" + joined(spec.features, ","));
     if (spec.format == BinaryFormat::amdgcn) arguments.push_back("-filetype=obj");
     if (spec.format == BinaryFormat::ptx) arguments.push_back("--asm-verbose=false");
-    arguments.insert(arguments.end(), {dir.file("optimized.bc"), "-o", dir.file(output)});
+    const bool amdgcn = spec.format == BinaryFormat::amdgcn;
+    arguments.insert(arguments.end(),
+                     {dir.file("optimized.bc"), "-o", dir.file(amdgcn ? "object.o" : output)});
     ok = ToolStep::run(tools.code_generator, arguments, names, log, &llc_output);
     // llc only warns about a processor it does not know, and then ignores it.
     if (ok && llc_output.find("is not a recognized processor") != std::string::npos) {
@@ -73,6 +75,11 @@ bool NativeBackend::emit(const NativeTools& tools, const compiler_shared::Target
                      : ""));
       ok = false;
     }
+    // The relocatable object -> a loadable code object (kernel descriptors, metadata notes).
+    if (ok && amdgcn)
+      ok = ToolStep::run(tools.object_linker,
+                         {"-shared", "--no-undefined", dir.file("object.o"), "-o", dir.file(output)},
+                         names, log);
   }
   return ok;
 }

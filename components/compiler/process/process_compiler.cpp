@@ -108,6 +108,8 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
   const std::string linker = native || host_link ? tools_.find("llvm-link") : "";
   const std::string optimizer = native ? tools_.find("opt") : "";
   const std::string code_generator = native ? tools_.find("llc") : "";
+  const std::string object_linker =
+      native && spec.format == BinaryFormat::amdgcn ? tools_.find("ld.lld") : "";
 
   CompileResult result;
   result.format = request.target;
@@ -223,7 +225,7 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
                          {"--only-needed", staged_file, host_device_library_, "-o", output_file},
                          names, log);
     } else {
-      ok = NativeBackend::emit({linker, optimizer, code_generator}, spec, request, result.kernels,
+      ok = NativeBackend::emit({linker, optimizer, code_generator, object_linker}, spec, request, result.kernels,
                                libclc_dir_, dir, "staged.bc", "output", names, log);
     }
     if (!ok || log.has_errors() || !dir.read("output", binary)) {

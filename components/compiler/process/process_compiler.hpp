@@ -2,8 +2,8 @@
 // compiler/clang is measured against. Each compile() writes the source and the virtual
 // include files into a private temporary directory and runs the LLVM 15 tools as child
 // processes (clang-15 -cc1 with the in-process frontend's flags; llvm-link-15 with libclc,
-// opt-15 -O3 and llc-15 for PTX/AMDGCN; llvm-spirv-15 for SPIR-V; llvm-as-15 and
-// llvm-spirv-15 -r for IR text and SPIR-V inputs), then reads the results back. Kernel
+// opt-15 -O3 and llc-15 for PTX/AMDGCN, then ld.lld -shared for an AMDGCN code object;
+// llvm-spirv-15 for SPIR-V; llvm-as-15 and llvm-spirv-15 -r for IR text and SPIR-V inputs), then reads the results back. Kernel
 // properties and kernel_name selection are the shared ones (plexus_compiler_shared).
 //
 // Options ([compiler.process]): tools_dir (else PLEXUS_LLVM_TOOLS_DIR, else the LLVM 15

@@ -1,0 +1,81 @@
+#include "code_object_linker.hpp"
+
+#include <lld/Common/Driver.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <mutex>
+#include <string>
+
+namespace plexus::clang_compiler {
+namespace {
+
+std::mutex lld_mutex;  // lld 15 keeps its state in globals
+
+// A directory made for one link, removed with everything in it.
+class ScratchDirectory {
+ public:
+  explicit ScratchDirectory(std::error_code& failed) {
+    llvm::SmallString<128> path;
+    failed = llvm::sys::fs::createUniqueDirectory("plexus-code-object", path);
+    path_ = std::string(path);
+  }
+  ~ScratchDirectory() {
+    if (!path_.empty()) llvm::sys::fs::remove_directories(path_);
+  }
+  std::string file(const char* name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+std::optional<std::vector<std::byte>> link_code_object(std::span<const std::byte> object,
+                                                       compiler_shared::DiagnosticLog& log) {
+  std::error_code failed;
+  ScratchDirectory scratch(failed);
+  if (failed) {
+    log.error("linking the AMDGCN code object: cannot make a temporary directory: " +
+              failed.message());
+    return std::nullopt;
+  }
+  const std::string input = scratch.file("kernels.o"), output = scratch.file("kernels.hsaco");
+  {
+    llvm::raw_fd_ostream stream(input, failed);
+    if (!failed) stream.write(reinterpret_cast<const char*>(object.data()), object.size());
+    stream.close();
+    if (failed || stream.has_error()) {
+      log.error("linking the AMDGCN code object: cannot write " + input + ": " +
+                (failed ? failed.message() : stream.error().message()));
+      return std::nullopt;
+    }
+  }
+  std::string messages;
+  bool linked = false;
+  {
+    std::lock_guard lock(lld_mutex);
+    llvm::raw_string_ostream out(messages), err(messages);
+    const char* arguments[] = {"ld.lld", "-shared", "--no-undefined", input.c_str(), "-o",
+                               output.c_str()};
+    linked = lld::elf::link(arguments, out, err, /*exitEarly=*/false, /*disableOutput=*/false);
+    lld::CommonLinkerContext::destroy();
+  }
+  if (!linked) {
+    log.error("lld could not link the AMDGCN code object (ld.lld -shared):\n" + messages);
+    return std::nullopt;
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(output, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    log.error("linking the AMDGCN code object: cannot read " + output + ": " +
+              buffer.getError().message());
+    return std::nullopt;
+  }
+  const auto* first = reinterpret_cast<const std::byte*>((*buffer)->getBufferStart());
+  return std::vector<std::byte>(first, first + (*buffer)->getBufferSize());
+}
+
+}  // namespace plexus::clang_compiler
