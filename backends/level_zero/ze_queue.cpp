@@ -34,9 +34,7 @@ ZeQueue::ZeQueue(ZeDevice& device) : device_(device) {
           device.context(), device.handle(), &description, &list_);
       result != ZE_RESULT_SUCCESS)
     device.fail("creating a queue", "zeCommandListCreateImmediate", result);
-  completions_ = std::make_unique<ZeCompletions>(
-      device.loader(), [this](std::uint64_t sequence, ze_result_t result) { settle(sequence, result); },
-      [this] { return take_failure(); });
+  completions_ = std::make_unique<CompletionThread>();
 }
 
 ZeQueue::~ZeQueue() {
@@ -180,13 +178,12 @@ void ZeQueue::on_complete(std::function<void(std::exception_ptr)> done) {
     sequence = sequence_;
   }
   if (!last) return done(take_failure());
-  try {
-    completions_->add(std::move(last), sequence, std::move(done));
-  } catch (const std::system_error& e) {  // the completion thread could not start
-    done(std::make_exception_ptr(error(error_category::resource,
-                                       "Level Zero device '" + device_.info().name +
-                                           "': cannot start the completion thread: " + e.what())));
-  }
+  completions_->add(
+      [this, last = std::move(last), sequence] {
+        settle(sequence, device_.loader().event_host_synchronize(last->handle, forever));
+        return take_failure();
+      },
+      std::move(done));
 }
 
 std::shared_ptr<const QueueMarker> ZeQueue::mark() { return mark_from_any_thread(); }

@@ -18,7 +18,9 @@
 // operations are not appended, and wait() or an on_complete callback reports it
 // (plexus::error(device)), after which the queue runs operations again.
 // Completion: wait() is zeEventHostSynchronize on the last event; on_complete hands the
-// callback and that event to the queue's completion thread (ZeCompletions).
+// callback and that event to the queue's completion thread (plexus::CompletionThread), which
+// waits for the event (zeEventHostSynchronize), marks the operations up to it done and calls
+// the callback with the failure kept, if any.
 // Markers: mark() is the last event (no driver call); wait_for appends a barrier that waits
 // for it and the previous operation (markers of other devices: false).
 // Timing: events from the timestamp pool while on (ZeTiming).
@@ -44,8 +46,8 @@
 #include <mutex>
 #include <string>
 
+#include "plexus/completion_thread.hpp"
 #include "plexus/device_queue.hpp"
-#include "ze_completions.hpp"
 #include "ze_events.hpp"
 #include "ze_timing.hpp"
 
@@ -137,7 +139,7 @@ class ZeQueue final : public DeviceQueue {
   std::uint64_t sequence_ = 0;        // guarded by mutex_: the last operation's number
   std::exception_ptr failure_;        // guarded by mutex_
   std::unique_ptr<ZeTiming> timing_;  // nullptr: timing off
-  std::unique_ptr<ZeCompletions> completions_;
+  std::unique_ptr<CompletionThread> completions_;
 };
 
 }  // namespace plexus::level_zero
