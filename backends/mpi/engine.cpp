@@ -271,15 +271,18 @@ void Engine::heartbeats() {
   }
 }
 
-bool Engine::progress() {
-  bool any = false;
+bool Engine::run_posted() {
   std::deque<std::function<void()>> work;
   {
     std::lock_guard lock(posted_mutex_);
     work.swap(posted_);
   }
   for (auto& each : work) each();
-  any = !work.empty();
+  return !work.empty();
+}
+
+bool Engine::progress() {
+  bool any = run_posted();
   for (int i = 0; i < 64 && receive_control(); ++i) any = true;
   if (complete_requests()) any = true;
   heartbeats();

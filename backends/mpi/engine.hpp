@@ -79,6 +79,8 @@ class Engine {
   void fail_peer(int rank, const std::string& why);
   // Runs until `stop` is set, sleeping when idle; what post() queues runs here.
   void run(const std::atomic<bool>& stop);
+  // Runs what post() queued so far (run() may return with some left).
+  bool run_posted();  // true when there was some
   // Runs until `until` returns true or `limit` passes (false then).
   bool run_until(const std::function<bool()>& until, std::chrono::milliseconds limit);
 

@@ -33,6 +33,9 @@ std::shared_ptr<Session> Session::open(const SessionOptions& options, std::strin
                !pin.empty()) {
       instance_unavailable = pin;
     } else {
+      // The logger must outlive the session's exit (the progress thread logs until then):
+      // a static made before the handler is registered is destroyed after it runs.
+      (void)logger();
       std::shared_ptr<Session> session(new Session(options));
       std::atexit(&Session::at_exit);
       instance = session;
@@ -169,12 +172,15 @@ void Session::thread_main() {
   }
   ready_cv_.notify_all();
   engine_->run(stop_);
-  // Exit: the workers stop, queued messages go out, MPI ends.
-  for (const Node& node : nodes_) tell(*engine_, node.rank, MessageType::shutdown, {});
+  // Exit: what was posted before goes out (a queue's destroy_queue, a deallocate), then the
+  // workers stop (after shutdown a worker takes nothing more), queued messages leave, MPI
+  // ends.
   {
     std::lock_guard lock(post_mutex_);
     ended_ = true;  // later posts run their `ended` instead
   }
+  engine_->run_posted();
+  for (const Node& node : nodes_) tell(*engine_, node.rank, MessageType::shutdown, {});
   engine_->run_until([] { return false; }, std::chrono::milliseconds(200));
   auto waiting = std::move(waiting_);
   for (auto& [id, entry] : waiting)

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -213,4 +214,24 @@ TEST_CASE("a corrupt message from rank 0 is refused by the worker, and reported"
                              Catch::Contains("checksum mismatch"));
   }
   device.deallocate(memory);
+}
+
+// Job: 1 + 2 workers; run several times in a row by CTest. The program ends right after its
+// queues go: their destroy_queue (posted to the progress thread) must reach the workers
+// before shutdown (a worker that gets it after shutdown refuses it: "queue N does not
+// exist", and rank 0 then logged from its progress thread while the process exited).
+TEST_CASE("work posted just before the process exits reaches the workers", "[exit]") {
+  const auto backend = test::load_backend("mpi");
+  REQUIRE(backend->device_count() == 2);
+  std::vector<int> data(256, 3);
+  const auto layout = CopyLayout::contiguous(0, data.size() * sizeof(int));
+  for (std::size_t d = 0; d < 2; ++d) {
+    Device& device = backend->device(d);
+    void* memory = device.allocate(layout.bytes());
+    auto queue = device.create_queue();
+    queue->copy_to_device(memory, data.data(), layout);
+    queue->wait();
+    device.deallocate(memory);  // posted, not waited for
+  }  // the queue goes: its destroy_queue is posted, and the last one races with the exit
+  std::exit(0);  // at once, as a program whose last statement used the queue
 }
