@@ -307,9 +307,10 @@ bool Engine::run_until(const std::function<bool()>& until, std::chrono::millisec
       last_busy = now;
       continue;
     }
-    // Poll hard just after activity (replies follow requests), then sleep between polls:
-    // the machine may run more ranks than cores.
-    if (now - last_busy < std::chrono::milliseconds(2)) {
+    // Poll hard just after activity (replies follow requests) and while transfers are in
+    // flight (MPI moves their data only when polled), else sleep between polls: the
+    // machine may run more ranks than cores.
+    if (now - last_busy < std::chrono::milliseconds(2) || !pending_.empty()) {
       std::this_thread::yield();
     } else {
       std::unique_lock lock(posted_mutex_);

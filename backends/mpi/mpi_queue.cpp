@@ -7,6 +7,7 @@
 #include "mpi_module.hpp"
 #include "packing.hpp"
 #include "plexus/copy_validation.hpp"
+#include "plexus/cpu_pause.hpp"
 #include "plexus/error.hpp"
 #include "plexus/launch_validation.hpp"
 
@@ -15,6 +16,7 @@ namespace plexus::mpi {
 namespace {
 
 constexpr std::size_t eager_copy_bytes = 64 << 10;
+constexpr std::chrono::microseconds wait_spin{200};
 
 // copy_in and copy_out: the queue, the worker's address, the region, the transfer.
 void tell_copy(Engine& engine, const MpiDevice::Target& device, MessageType type, std::uint64_t queue,
@@ -244,6 +246,10 @@ void MpiQueue::wait() {
           finished.set_value();
       },
       true);
+  // The answer of an idle worker comes within tens of microseconds: spin (yielding) that
+  // long before sleeping, which would add a wake-up to every round trip.
+  spin_for(wait_spin, Spin::yielding,
+           [&] { return future.wait_for(std::chrono::seconds(0)) == std::future_status::ready; });
   future.get();
 }
 

@@ -22,10 +22,11 @@ void unpack(std::byte* base, const std::byte* packed, const CopyLayout& layout) 
 }
 
 RegionStaging::RegionStaging(const CopyLayout& layout)
-    : layout_(layout), bytes_(copy_extent(layout) - layout.offset) {}
+    : layout_(layout), size_(copy_extent(layout) - layout.offset),
+      bytes_(new std::byte[size_]) {}
 
 std::byte* RegionStaging::base() const {
-  return reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(bytes_.data()) -
+  return reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(bytes_.get()) -
                                       layout_.offset);
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "plexus/device_queue.hpp"
@@ -19,16 +20,18 @@ void unpack(std::byte* base, const std::byte* packed, const CopyLayout& layout);
 // Host memory covering only the bytes a region spans (from its offset to its extent): base()
 // is where an allocation laid out like the region would start, for DeviceQueue copies that
 // take a host base address. The address is computed as an integer; only the span is touched.
+// The span is not zeroed first (every use overwrites what it reads).
 class RegionStaging {
  public:
   explicit RegionStaging(const CopyLayout& layout);
   std::byte* base() const;
-  std::byte* span() { return bytes_.data(); }
-  std::size_t span_bytes() const { return bytes_.size(); }
+  std::byte* span() { return bytes_.get(); }
+  std::size_t span_bytes() const { return size_; }
 
  private:
   CopyLayout layout_;
-  std::vector<std::byte> bytes_;
+  std::size_t size_;
+  std::unique_ptr<std::byte[]> bytes_;
 };
 
 }  // namespace plexus::mpi

@@ -25,20 +25,35 @@ std::string host_name() {
   return name;
 }
 
-// Data that arrives from another rank, and the operation of a queue that waits for it.
+// Data that arrives from another rank before its queue's operation runs: in place in the
+// staging (a contiguous region), or packed (a strided one).
 struct Arrival {
-  std::vector<std::byte> packed;
-  std::promise<void> arrived;
-  std::shared_future<void> ready = arrived.get_future().share();
+  std::unique_ptr<RegionStaging> staging;
+  std::unique_ptr<std::byte[]> packed;
+  std::shared_ptr<std::promise<void>> arrived = std::make_shared<std::promise<void>>();
+  std::shared_future<void> ready = arrived->get_future().share();
 };
 
-Engine::Done arrival_done(const std::shared_ptr<Arrival>& arrival) {
-  return [arrival](std::exception_ptr failure) {
+Engine::Done fulfil(const std::shared_ptr<std::promise<void>>& promise) {
+  return [promise](std::exception_ptr failure) {
     if (failure)
-      arrival->arrived.set_exception(failure);
+      promise->set_exception(failure);
     else
-      arrival->arrived.set_value();
+      promise->set_value();
   };
+}
+
+// Waits for the operations before this one on the local queue; false, with the failure
+// kept for the next report, when one failed (or failed earlier).
+bool drained(WorkerQueue::Context& context) {
+  if (context.failure) return false;
+  try {
+    context.local.wait();
+    return true;
+  } catch (...) {
+    context.failure = std::current_exception();
+    return false;
+  }
 }
 
 }  // namespace
@@ -300,17 +315,49 @@ void Worker::hello(const Header& header, Reader& in) {
 
 void Worker::receive_then_copy_in(WorkerQueue& on, void* allocation, const CopyLayout& layout,
                                   int source, std::uint64_t transfer) {
-  // The receive is posted now (the sender may send at once); the copy runs in queue order.
+  Engine* engine = engine_;
+  const int tag = data_tag(transfer, engine_->tag_upper_bound());
+  const std::size_t bytes = layout.bytes();
+  const bool host_memory = on.device().shares_host_memory();
+  if (host_memory && contiguous(layout)) {
+    // Straight into the allocation (host memory), once the operations before it are done:
+    // no staging, no copy on this side. After a failure the data still arrives, unused.
+    on.enqueue([engine, allocation, layout, source, tag, bytes](WorkerQueue::Context& context) {
+      std::unique_ptr<std::byte[]> unused;
+      std::byte* into = static_cast<std::byte*>(allocation) + layout.offset;
+      if (!drained(context)) into = (unused = std::make_unique<std::byte[]>(bytes)).get();
+      auto arrived = std::make_shared<std::promise<void>>();
+      auto ready = arrived->get_future();
+      engine->post([engine, source, tag, into, bytes, arrived] {
+        engine->recv_data(source, tag, into, bytes, fulfil(arrived));
+      });
+      ready.get();
+    });
+    return;
+  }
+  // Otherwise the receive is posted now (the sender may send at once), into host memory;
+  // the copy runs in queue order: a contiguous region arrives in place in the staging of
+  // the device copy, a strided one packed, then unpacked (into the allocation itself when
+  // it is host memory).
   auto arrival = std::make_shared<Arrival>();
-  arrival->packed.resize(layout.bytes());
-  engine_->recv_data(source, data_tag(transfer, engine_->tag_upper_bound()),
-                     arrival->packed.data(), arrival->packed.size(), arrival_done(arrival));
+  if (!host_memory) arrival->staging = std::make_unique<RegionStaging>(layout);
+  std::byte* into = nullptr;
+  if (contiguous(layout)) {
+    into = arrival->staging->span();
+  } else {
+    arrival->packed.reset(new std::byte[bytes]);
+    into = arrival->packed.get();
+  }
+  engine_->recv_data(source, tag, into, bytes, fulfil(arrival->arrived));
   on.enqueue([arrival, allocation, layout](WorkerQueue::Context& context) {
     arrival->ready.get();
+    if (!arrival->staging) {  // strided, into host memory
+      if (drained(context)) unpack(static_cast<std::byte*>(allocation), arrival->packed.get(), layout);
+      return;
+    }
     if (context.failure) return;
-    RegionStaging staging(layout);
-    unpack(staging.base(), arrival->packed.data(), layout);
-    context.local.copy_to_device(allocation, staging.base(), layout);
+    if (arrival->packed) unpack(arrival->staging->base(), arrival->packed.get(), layout);
+    context.local.copy_to_device(allocation, arrival->staging->base(), layout);
     context.local.wait();  // the staging goes with this operation
   });
 }
@@ -319,25 +366,55 @@ void Worker::copy_out_then_send(WorkerQueue& on, void* allocation, const CopyLay
                                 int destination, std::uint64_t transfer, bool report) {
   Engine* engine = engine_;
   const int tag = data_tag(transfer, engine_->tag_upper_bound());
-  on.enqueue([engine, allocation, layout, destination, tag, report](WorkerQueue::Context& context) {
-    // The data goes even after a failure (the receiver waits for it); the failure's report
-    // says it is not valid.
-    auto packed = std::make_shared<std::vector<std::byte>>(layout.bytes());
+  const bool host_memory = on.device().shares_host_memory();
+  on.enqueue([engine, allocation, layout, destination, tag, report,
+              host_memory](WorkerQueue::Context& context) {
+    // What goes: the allocation itself (host memory, contiguous: this operation then waits
+    // until it has gone, so that later ones cannot change it under the send), the staging
+    // of the device copy (contiguous), or the region packed. The data goes even after a
+    // failure (the receiver waits for it); the failure's report says it is not valid.
+    const std::size_t bytes = layout.bytes();
+    std::shared_ptr<void> keep;
+    const std::byte* from = nullptr;
+    bool in_place = false;
     std::exception_ptr failure = context.failure;
     if (!failure) {
       try {
-        RegionStaging staging(layout);
-        context.local.copy_to_host(staging.base(), allocation, layout);
         context.local.wait();
-        pack(packed->data(), staging.base(), layout);
+        const std::byte* base = static_cast<const std::byte*>(allocation);
+        if (!host_memory) {
+          auto staging = std::make_shared<RegionStaging>(layout);
+          context.local.copy_to_host(staging->base(), allocation, layout);
+          context.local.wait();
+          base = staging->base();
+          keep = staging;
+        }
+        if (contiguous(layout)) {
+          from = base + layout.offset;
+          in_place = host_memory;
+        } else {
+          std::shared_ptr<std::byte[]> packed(new std::byte[bytes]);
+          pack(packed.get(), base, layout);
+          from = packed.get();
+          keep = packed;
+        }
       } catch (...) {
         failure = std::current_exception();
       }
     }
-    engine->post([engine, packed, destination, tag] {
-      engine->send_data(destination, tag, packed->data(), packed->size(),
-                        [packed](std::exception_ptr) {});
+    if (failure) {
+      std::shared_ptr<std::byte[]> zeros(new std::byte[bytes]());
+      from = zeros.get();
+      keep = zeros;
+      in_place = false;
+    }
+    auto sent = std::make_shared<std::promise<void>>();
+    auto gone = sent->get_future();
+    engine->post([engine, keep, from, bytes, destination, tag, sent] {
+      engine->send_data(destination, tag, from, bytes,
+                        [keep, sent](std::exception_ptr) { sent->set_value(); });
     });
+    if (in_place) gone.wait();
     // A push (no report: its queue serves no remote queue) leaves nothing failed behind.
     context.failure = report ? failure : nullptr;
   });

@@ -1,6 +1,12 @@
 #include "worker_queue.hpp"
 
+#include "plexus/cpu_pause.hpp"
+
 namespace plexus::mpi {
+
+namespace {
+constexpr std::chrono::microseconds idle_spin{200};
+}  // namespace
 
 WorkerQueue::WorkerQueue(Device& device, std::uint32_t index)
     : device_(device), index_(index), local_(device.create_queue()) {
@@ -25,6 +31,7 @@ void WorkerQueue::enqueue(Operation operation) {
   {
     std::lock_guard lock(mutex_);
     operations_.push_back(std::move(operation));
+    queued_.fetch_add(1, std::memory_order_release);
   }
   cv_.notify_one();
 }
@@ -37,10 +44,18 @@ bool WorkerQueue::idle() {
 void WorkerQueue::run() {
   std::unique_lock lock(mutex_);
   for (;;) {
+    if (operations_.empty() && !stop_) {
+      // Work follows work (a launch, then its notify): spin (yielding) a little before
+      // sleeping, which would add a wake-up to each remote round trip.
+      lock.unlock();
+      spin_for(idle_spin, Spin::yielding, [&] { return queued_.load(std::memory_order_acquire) > 0; });
+      lock.lock();
+    }
     cv_.wait(lock, [&] { return stop_ || !operations_.empty(); });
     if (operations_.empty()) return;
     Operation operation = std::move(operations_.front());
     operations_.pop_front();
+    queued_.fetch_sub(1, std::memory_order_relaxed);
     running_ = true;
     lock.unlock();
     Context context{*local_, failure_};

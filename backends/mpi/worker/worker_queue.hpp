@@ -9,6 +9,7 @@
 // joins.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -55,6 +56,7 @@ class WorkerQueue {
   std::mutex mutex_;
   std::condition_variable cv_;
   std::deque<Operation> operations_;
+  std::atomic<std::size_t> queued_{0};  // operations_.size(), read without the lock
   bool stop_ = false;
   bool running_ = false;
   std::thread thread_;
