@@ -1,0 +1,223 @@
+// plexus-bench-mpi: the mpi backend's copies and task round trip against raw MPI, in the same
+// MPI job shape (bench/mpi/run.sh starts both jobs and sets the ratios side by side).
+//
+//   --mode raw    (every rank runs it; 3 ranks): MPI ping-pong between ranks 0 and 1 and
+//                 between ranks 1 and 2 at each size (bandwidth = size / half a round trip),
+//                 and the round trip of an 8-byte message between ranks 0 and 1. A rank
+//                 with nothing to do waits without spinning (the machine may have fewer
+//                 cores than ranks).
+//   --mode plexus (rank 0 of `mpirun -np 1 plexus-bench-mpi : -np 2 plexus worker`): the
+//                 mpi backend alone (no runtime), two remote devices on ranks 1 and 2:
+//                 host->remote (copy_to_device + wait), remote->host (copy_to_host + wait)
+//                 and remote->remote (copy_from_device rank 1 -> rank 2 + wait) at each size,
+//                 and an empty kernel's launch + wait on rank 1's device.
+//
+// Each figure is the median over repetitions (at least --reps, more for small sizes) of
+// one synchronous operation. Lines are "name size value" for the script to read.
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench_support.hpp"
+#include "plexus/backend.hpp"
+#include "plexus/compiler.hpp"
+#include "plexus/device.hpp"
+#include "plexus/error.hpp"
+#include "standalone_plugin.hpp"
+
+namespace {
+
+const std::vector<std::size_t> sizes = {std::size_t{4} << 10, std::size_t{64} << 10,
+                                        std::size_t{1} << 20, std::size_t{16} << 20,
+                                        std::size_t{64} << 20};
+
+// Repetitions for one size: about 256 MiB moved, between `reps` and 2000.
+long repetitions(std::size_t bytes, long reps) {
+  return std::clamp<long>(static_cast<long>((std::size_t{256} << 20) / bytes), reps, 2000);
+}
+
+// Waits for every rank without spinning (Open MPI's blocking calls poll a core).
+void quiet_barrier() {
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  for (int done = 0; !done;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (!done) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+// Ping-pong of `bytes` between ranks a and b; a returns size / half the median round trip.
+double ping_pong(int rank, int a, int b, std::size_t bytes, long reps) {
+  std::vector<char> buffer(bytes, 1);
+  std::vector<double> trips;
+  const int count = static_cast<int>(bytes);
+  for (long i = -2; i < reps; ++i) {  // two warm-up trips
+    const auto start = bench::clock::now();
+    if (rank == a) {
+      MPI_Send(buffer.data(), count, MPI_BYTE, b, 7, MPI_COMM_WORLD);
+      MPI_Recv(buffer.data(), count, MPI_BYTE, b, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(buffer.data(), count, MPI_BYTE, a, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buffer.data(), count, MPI_BYTE, a, 7, MPI_COMM_WORLD);
+    }
+    if (i >= 0) trips.push_back(bench::seconds_since(start));
+  }
+  return static_cast<double>(bytes) / (bench::median(trips) / 2);
+}
+
+int raw(long reps) {
+  MPI_Init(nullptr, nullptr);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != 3) {
+    if (rank == 0) std::cerr << "plexus-bench-mpi --mode raw: run it on 3 ranks (mpirun -np 3)\n";
+    MPI_Finalize();
+    return 2;
+  }
+  for (const auto& [a, b, name] : {std::tuple{0, 1, "raw_0_1"}, std::tuple{1, 2, "raw_1_2"}}) {
+    for (std::size_t bytes : sizes) {
+      quiet_barrier();
+      if (rank != a && rank != b) continue;
+      const double bandwidth = ping_pong(rank, a, b, bytes, repetitions(bytes, reps));
+      if (rank == a) std::cout << name << ' ' << bytes << ' ' << bandwidth / 1e9 << std::endl;
+    }
+  }
+  quiet_barrier();
+  if (rank < 2) {
+    std::vector<double> trips;
+    char word[8] = {};
+    for (long i = -100; i < 20000; ++i) {
+      const auto start = bench::clock::now();
+      if (rank == 0) {
+        MPI_Send(word, 8, MPI_BYTE, 1, 8, MPI_COMM_WORLD);
+        MPI_Recv(word, 8, MPI_BYTE, 1, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(word, 8, MPI_BYTE, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(word, 8, MPI_BYTE, 0, 8, MPI_COMM_WORLD);
+      }
+      if (i >= 0) trips.push_back(bench::seconds_since(start));
+    }
+    if (rank == 0) std::cout << "raw_round_trip 8 " << bench::median(trips) * 1e6 << std::endl;
+  }
+  quiet_barrier();
+  MPI_Finalize();
+  return 0;
+}
+
+// The median time of `reps` runs of `operation` (after two warm-up runs).
+template <class F>
+double median_time(long reps, F&& operation) {
+  std::vector<double> times;
+  for (long i = -2; i < reps; ++i) {
+    const auto start = bench::clock::now();
+    operation();
+    if (i >= 0) times.push_back(bench::seconds_since(start));
+  }
+  return bench::median(times);
+}
+
+int plexus_side(long reps, long chunk_kib) {
+  const bench::CompilerOnlyLookup none;
+  const auto backend = bench::load_plugin<plexus::Backend>(
+      "backend", "mpi", none, chunk_kib > 0 ? "chunk_bytes = " + std::to_string(chunk_kib << 10) : "");
+  if (!backend->status().available || backend->device_count() < 2) {
+    std::cerr << "plexus-bench-mpi: the mpi backend needs two remote devices ("
+              << backend->status().reason << "): mpirun -np 1 plexus-bench-mpi --mode plexus : "
+                 "-np 2 plexus worker --backends host\n";
+    return 2;
+  }
+  plexus::Device& first = backend->device(0);
+  plexus::Device* second = nullptr;
+  for (std::size_t i = 1; i < backend->device_count() && !second; ++i)
+    if (backend->device(i).info().name.substr(0, backend->device(i).info().name.find(':')) !=
+        first.info().name.substr(0, first.info().name.find(':')))
+      second = &backend->device(i);
+  if (!second) {
+    std::cerr << "plexus-bench-mpi: both remote devices are on one rank\n";
+    return 2;
+  }
+  std::cout << "# devices: " << first.info().name << " | " << second->info().name << std::endl;
+  const auto q1 = first.create_queue(), q2 = second->create_queue();
+  bool correct = true;
+  for (std::size_t bytes : sizes) {
+    const long n = repetitions(bytes, reps);
+    std::vector<std::byte> host(bytes), back(bytes);
+    for (std::size_t i = 0; i < bytes; ++i) host[i] = static_cast<std::byte>(i * 7 + bytes);
+    void* on_first = first.allocate(bytes);
+    void* on_second = second->allocate(bytes);
+    const auto layout = plexus::CopyLayout::contiguous(0, bytes);
+    const double to = median_time(n, [&] {
+      q1->copy_to_device(on_first, host.data(), layout);
+      q1->wait();
+    });
+    const double across = median_time(n, [&] {
+      if (!q2->copy_from_device(on_second, first, on_first, layout))
+        throw plexus::error(plexus::error_category::internal, "no direct remote->remote copy");
+      q2->wait();
+    });
+    const double from = median_time(n, [&] {
+      q2->copy_to_host(back.data(), on_second, layout);
+      q2->wait();
+    });
+    correct &= back == host;
+    std::cout << "host_to_remote " << bytes << ' ' << bytes / to / 1e9 << '\n'
+              << "remote_to_host " << bytes << ' ' << bytes / from / 1e9 << '\n'
+              << "remote_to_remote " << bytes << ' ' << bytes / across / 1e9 << std::endl;
+    first.deallocate(on_first);
+    second->deallocate(on_second);
+  }
+
+  // The empty task: one launch of an empty kernel and the wait for its completion.
+  bench::CompilerOnlyLookup lookup;
+  const auto compiler = bench::load_plugin<plexus::Compiler>("compiler", "clang", lookup);
+  plexus::CompileRequest request;
+  request.source = "__kernel void empty(__global int* unused) {}";
+  request.target = first.info().formats.at(0);
+  const plexus::CompileResult compiled = compiler->compile(request);
+  if (!compiled.succeeded) {
+    std::cerr << compiled.log;
+    return 1;
+  }
+  const auto module = first.load_module(request.target, compiled.binary, compiled.kernels);
+  void* unused = first.allocate(64);
+  plexus::NdRange range;
+  range.global = {1, 1, 1};
+  const plexus::KernelArgument arguments[] = {plexus::KernelArgument::of_allocation(unused)};
+  const double task = median_time(std::max(reps, 5000L), [&] {
+    q1->launch(module->kernel("empty"), range, arguments);
+    q1->wait();
+  });
+  std::cout << "empty_task 0 " << task * 1e6 << std::endl;
+  first.deallocate(unused);
+  if (!correct) std::cerr << "plexus-bench-mpi: WRONG DATA after the copies\n";
+  return correct ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  std::string mode = "plexus";
+  std::vector<char*> rest = {argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--mode") == 0 && i + 1 < argc)
+      mode = argv[++i];
+    else
+      rest.push_back(argv[i]);
+  }
+  const auto options = bench::parse_options(static_cast<int>(rest.size()), rest.data(),
+                                            {{"reps", 20}, {"chunk-kib", 0}});
+  if (mode == "raw") return raw(options.at("reps"));
+  if (mode == "plexus") return plexus_side(options.at("reps"), options.at("chunk-kib"));
+  std::cerr << "plexus-bench-mpi: --mode raw or plexus\n";
+  return 2;
+} catch (const std::exception& e) {
+  std::cerr << "plexus-bench-mpi: " << e.what() << "\n";
+  return 1;
+}
