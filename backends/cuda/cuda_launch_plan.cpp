@@ -6,6 +6,7 @@
 #include "cuda_device.hpp"
 #include "cuda_module.hpp"
 #include "plexus/error.hpp"
+#include "plexus/kernel_parameters.hpp"
 #include "plexus/launch_validation.hpp"
 
 namespace plexus::cuda {
@@ -13,17 +14,6 @@ namespace {
 
 constexpr std::size_t default_block = 256;
 constexpr std::size_t local_alignment = 16;
-
-std::size_t align_up(std::size_t value, std::size_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
-
-// The largest divisor of `global` that is at most `limit`.
-std::size_t block_for(std::size_t global, std::size_t limit) {
-  for (std::size_t block = std::min(global, limit); block > 1; --block)
-    if (global % block == 0) return block;
-  return 1;
-}
 
 }  // namespace
 
@@ -45,18 +35,8 @@ void plan_launch(CudaDevice& device, const DeviceKernel& kernel, const NdRange& 
                     ": the cuda backend cannot apply a global offset (PTX compiled with "
                     "libclc reads none); launch with offset 0 and add it in the kernel");
 
-  std::array<std::size_t, 3> block{1, 1, 1};
-  if (range.has_local_size()) {
-    block = range.local;
-  } else {
-    block[0] = block_for(range.global[0], std::min(default_block, loaded->max_threads()));
-  }
-  const std::size_t threads = block[0] * block[1] * block[2];
-  if (threads > loaded->max_threads())
-    throw error(error_category::invalid_argument, on_device() + ": a work-group of " +
-                                                      std::to_string(threads) +
-                                                      " work-items exceeds the kernel's limit of " +
-                                                      std::to_string(loaded->max_threads()));
+  const std::array<std::size_t, 3> block =
+      work_group_for(range, default_block, loaded->max_threads(), on_device);
 
   std::uint64_t* words = plan.inline_words.data();
   plan.params = plan.inline_params.data();
@@ -66,29 +46,13 @@ void plan_launch(CudaDevice& device, const DeviceKernel& kernel, const NdRange& 
     words = plan.heap_words.data();
     plan.params = plan.heap_params.data();
   }
-  void** params = plan.params;
-  std::size_t dynamic_shared = 0;
-  std::uint64_t shared_base = 0;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    const KernelArgument& argument = arguments[i];
-    switch (argument.kind) {
-      case KernelArgumentKind::allocation:
-        words[i] = reinterpret_cast<std::uint64_t>(argument.allocation);
-        params[i] = &words[i];
-        break;
-      case KernelArgumentKind::scalar:
-        params[i] = const_cast<void*>(argument.value);
-        break;
-      case KernelArgumentKind::local:
-        if (shared_base == 0)
-          shared_base = device.dynamic_shared_base() +
-                        align_up(loaded->static_shared_bytes(), local_alignment);
-        words[i] = shared_base + dynamic_shared;
-        params[i] = &words[i];
-        dynamic_shared += align_up(argument.size, local_alignment);
-        break;
-    }
-  }
+  const std::size_t dynamic_shared = kernel_parameters(
+      arguments,
+      [&] {
+        return device.dynamic_shared_base() +
+               align_up(loaded->static_shared_bytes(), local_alignment);
+      },
+      words, plan.params);
   auto count = [&](std::size_t d) { return static_cast<unsigned>(range.global[d] / block[d]); };
   plan.launch = CudaLauncher::Launch{
       loaded->handle(),

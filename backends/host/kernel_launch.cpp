@@ -24,13 +24,6 @@ std::size_t round_up(std::size_t value, std::size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
-// The largest divisor of `n` that is at most `limit`.
-std::size_t divisor_at_most(std::size_t n, std::size_t limit) {
-  for (std::size_t d = std::min(n, std::max<std::size_t>(limit, 1)); d > 1; --d)
-    if (n % d == 0) return d;
-  return 1;
-}
-
 // Per-thread scratch of one launch: the local block and the fibers.
 struct Scratch {
   std::vector<Chunk> local;
@@ -76,16 +69,17 @@ NdRange with_local_size(const NdRange& range, bool uses_barriers, std::size_t ma
     std::size_t left = std::min<std::size_t>(256, max_group);
     for (std::size_t d = 0; d < range.dimensions; ++d) {
       chosen.local[d] =
-          divisor_at_most(range.global[d], d == 0 ? std::min<std::size_t>(64, left) : left);
+          largest_divisor_at_most(range.global[d],
+                                  d == 0 ? std::min<std::size_t>(64, left) : left);
       left /= chosen.local[d];
     }
   } else {
     // One loop nest per work-group: up to 1024 work-items, dimension 0 first (the inner,
     // vectorised loop), then dimension 1 when dimension 0 is short.
     const std::size_t limit = std::min<std::size_t>(max_group, 1024);
-    chosen.local[0] = divisor_at_most(range.global[0], limit);
+    chosen.local[0] = largest_divisor_at_most(range.global[0], limit);
     if (range.dimensions > 1 && chosen.local[0] < 64)
-      chosen.local[1] = divisor_at_most(range.global[1], limit / chosen.local[0]);
+      chosen.local[1] = largest_divisor_at_most(range.global[1], limit / chosen.local[0]);
   }
   return chosen;
 }

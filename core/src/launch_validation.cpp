@@ -1,5 +1,7 @@
 #include "plexus/launch_validation.hpp"
 
+#include <algorithm>
+
 #include "plexus/error.hpp"
 
 namespace plexus {
@@ -119,6 +121,28 @@ void validate_launch(const KernelInfo& kernel, const NdRange& range,
                      std::span<const KernelArgument> arguments,
                      const std::function<std::string()>& what) {
   check_launch(kernel, range, arguments, what);
+}
+
+std::size_t largest_divisor_at_most(std::size_t n, std::size_t limit) {
+  for (std::size_t d = std::min(n, std::max<std::size_t>(limit, 1)); d > 1; --d)
+    if (n % d == 0) return d;
+  return 1;
+}
+
+std::array<std::size_t, 3> work_group_for(const NdRange& range, std::size_t preferred,
+                                          std::size_t kernel_limit,
+                                          const std::function<std::string()>& what) {
+  std::array<std::size_t, 3> group{1, 1, 1};
+  if (range.has_local_size())
+    group = range.local;
+  else
+    group[0] = largest_divisor_at_most(range.global[0], std::min(preferred, kernel_limit));
+  const std::size_t items = group[0] * group[1] * group[2];
+  if (items > kernel_limit)
+    throw error(error_category::invalid_argument,
+                what() + ": a work-group of " + std::to_string(items) +
+                    " work-items exceeds the kernel's limit of " + std::to_string(kernel_limit));
+  return group;
 }
 
 }  // namespace plexus

@@ -2,11 +2,14 @@
 // device needed), including the exact boundaries.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "plexus/copy_validation.hpp"
 #include "plexus/error.hpp"
+#include "plexus/kernel_parameters.hpp"
 #include "plexus/launch_validation.hpp"
 
 using plexus::CopyLayout;
@@ -125,4 +128,66 @@ TEST_CASE("validate_copy checks pitches, emptiness and the allocation's end",
   } catch (const plexus::error& e) {
     CHECK(e.category() == error_category::invalid_argument);
   }
+}
+
+TEST_CASE("largest_divisor_at_most: the work-group size a backend picks", "[core]") {
+  CHECK(plexus::largest_divisor_at_most(1024, 256) == 256);
+  CHECK(plexus::largest_divisor_at_most(1000, 256) == 250);
+  CHECK(plexus::largest_divisor_at_most(997, 256) == 1);  // a prime
+  CHECK(plexus::largest_divisor_at_most(10, 256) == 10);
+  CHECK(plexus::largest_divisor_at_most(12, 0) == 1);
+  CHECK(plexus::largest_divisor_at_most(0, 8) == 1);
+}
+
+TEST_CASE("work_group_for: the range's local size, else a divisor up to the limits", "[core]") {
+  const auto named = [] { return std::string("launch of 'k'"); };
+  plexus::NdRange range;
+  range.global = {1000, 1, 1};
+  CHECK(plexus::work_group_for(range, 256, 1024, named) == std::array<std::size_t, 3>{250, 1, 1});
+  CHECK(plexus::work_group_for(range, 256, 128, named) == std::array<std::size_t, 3>{125, 1, 1});
+  range.dimensions = 2;
+  range.global = {64, 64, 1};
+  range.local = {32, 32, 1};
+  CHECK(plexus::work_group_for(range, 256, 1024, named) == std::array<std::size_t, 3>{32, 32, 1});
+  try {
+    plexus::work_group_for(range, 256, 512, named);
+    FAIL("a work-group above the kernel's limit was accepted");
+  } catch (const plexus::error& e) {
+    CHECK(e.category() == plexus::error_category::invalid_argument);
+    CHECK_THAT(e.what(), Catch::Contains("launch of 'k': a work-group of 1024 work-items exceeds "
+                                         "the kernel's limit of 512"));
+  }
+}
+
+TEST_CASE("kernel_parameters: a driver's parameter array, __local parts after a base", "[core]") {
+  int buffer[4] = {};
+  const float scale = 2.5f;
+  const std::uint64_t wide = 7;
+  const plexus::KernelArgument arguments[] = {
+      plexus::KernelArgument::of_allocation(buffer), plexus::KernelArgument::of_local(20),
+      plexus::KernelArgument::of_scalar(&scale, sizeof scale), plexus::KernelArgument::of_local(8),
+      plexus::KernelArgument::of_scalar(&wide, sizeof wide)};
+  std::uint64_t words[5] = {};
+  void* params[5] = {};
+  int base_calls = 0;
+  const std::size_t shared = plexus::kernel_parameters(
+      arguments,
+      [&] {
+        ++base_calls;
+        return std::uint64_t{1024};
+      },
+      words, params);
+  CHECK(base_calls == 1);
+  CHECK(shared == 32 + 16);  // 20 -> 32, 8 -> 16: 16-byte-aligned parts
+  CHECK(*static_cast<std::uint64_t*>(params[0]) == reinterpret_cast<std::uint64_t>(buffer));
+  CHECK(*static_cast<std::uint64_t*>(params[1]) == 1024);
+  CHECK(params[2] == &scale);
+  CHECK(*static_cast<std::uint64_t*>(params[3]) == 1024 + 32);
+  CHECK(params[4] == &wide);
+
+  int calls_without_local = 0;
+  CHECK(plexus::kernel_parameters(std::span(arguments, 1),
+                                  [&] { return std::uint64_t(++calls_without_local); }, words,
+                                  params) == 0);
+  CHECK(calls_without_local == 0);
 }

@@ -3,6 +3,8 @@
 // Pure function over plain data: thread-safe.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <functional>
 #include <span>
 #include <string>
@@ -28,5 +30,19 @@ PLEXUS_API void validate_launch(const KernelInfo& kernel, const NdRange& range,
 PLEXUS_API void validate_launch(const KernelInfo& kernel, const NdRange& range,
                                 std::span<const KernelArgument> arguments,
                                 const std::function<std::string()>& what);
+
+// The largest divisor of `n` that is at most `limit` (1 when none above 1 is): a work-group
+// size that divides a global size, for a backend that picks one (n and limit of 0 give 1).
+PLEXUS_API std::size_t largest_divisor_at_most(std::size_t n, std::size_t limit);
+
+// The work-group size of a launch on a backend that picks one when the range has none (CUDA,
+// HIP): the range's local size, else the largest divisor of global[0] up to
+// min(preferred, kernel_limit) with the other dimensions 1. Throws
+// plexus::error(invalid_argument) "<what()>: a work-group of N work-items exceeds the
+// kernel's limit of M" when it has more than `kernel_limit` work-items (what() is called
+// only then).
+PLEXUS_API std::array<std::size_t, 3> work_group_for(const NdRange& range, std::size_t preferred,
+                                                     std::size_t kernel_limit,
+                                                     const std::function<std::string()>& what);
 
 }  // namespace plexus
