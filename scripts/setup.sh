@@ -21,6 +21,9 @@ packages=(
   # level_zero backend: the loader's headers (build) and the loader (opened at run time;
   # without a driver the backend reports itself unavailable with the loader's reason)
   libze-dev libze1
+  # hip backend: the HIP runtime's headers (build) and libamdhip64 (opened at run time;
+  # without an AMD GPU the backend reports itself unavailable with the runtime's reason)
+  libamdhip64-dev
   # host backend: work-items of barrier kernels run as fibers
   libboost-context1.81-dev
   # cholesky --kernels blas on host devices, and its LAPACKE_dpotrf reference benchmark

@@ -94,7 +94,7 @@ TEST_CASE("every built backend plugin honours the Backend contract", "[backends]
   INFO("plugin directory: " << plugin_dir());
   REQUIRE_FALSE(plugin_dir().empty());
   REQUIRE(std::find(names.begin(), names.end(), "host") != names.end());
-  for (const std::string name : {"host", "opencl", "cuda", "level_zero", "mpi"})
+  for (const std::string name : {"host", "opencl", "cuda", "level_zero", "hip", "mpi"})
     if (is_configured(name))
       CHECK(std::find(names.begin(), names.end(), name) != names.end());
   for (const auto& name : names) {
@@ -312,6 +312,57 @@ TEST_CASE("level_zero: a library that is not the loader names the missing entry 
   check_contract("level_zero", *backend);
   CHECK_FALSE(backend->status().available);
   CHECK_THAT(reason_of(*backend), Catch::Contains("libm.so.6") && Catch::Contains("lacks zeInit"));
+}
+
+TEST_CASE("hip: AMD GPUs through the runtime, or unavailable with the runtime's reason",
+          "[backends][hip]") {
+  if (!is_built("hip")) return;
+  const auto backend = load_backend("hip");
+  check_contract("hip", *backend);
+  const std::string reason = reason_of(*backend);
+  INFO(reason);
+  if (!backend->status().available) {
+    CHECK_THAT(reason, Catch::Contains("libamdhip64.so.5"));
+    if (!fs::exists("/dev/kfd") && reason.find("cannot load") == std::string::npos) {
+      // The runtime ran and said why: hipInit's error by name and number, and the note.
+      CHECK_THAT(reason, Catch::Matches(".*hip(Init|GetDeviceCount).*hipError[A-Za-z]+ \\([0-9]+\\).*") ||
+                             Catch::Contains("reports no device"));
+      CHECK_THAT(reason, Catch::Contains("/dev/kfd does not exist"));
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < backend->device_count(); ++i) {
+    const auto& info = backend->device(i).info();
+    INFO(info.name);
+    CHECK(info.type == DeviceType::gpu);
+    CHECK(info.vendor == "AMD");
+    CHECK(info.architecture.starts_with("gfx"));
+    CHECK(info.architecture.find(':') == std::string::npos);  // the processor alone
+    CHECK(info.formats == std::vector<BinaryFormat>{BinaryFormat::amdgcn});
+    CHECK(info.global_memory_bytes > 0);
+    CHECK(info.local_memory_bytes > 0);
+    CHECK(info.max_work_group_size > 0);
+  }
+}
+
+TEST_CASE("hip: a runtime library that does not exist is named with dlerror's text",
+          "[backends][hip]") {
+  if (!is_built("hip")) return;
+  const auto backend = load_backend("hip", "library = \"/nonexistent/libamdhip64.so.5\"");
+  check_contract("hip", *backend);
+  CHECK_FALSE(backend->status().available);
+  CHECK_THAT(reason_of(*backend), Catch::Contains("/nonexistent/libamdhip64.so.5") &&
+                                      Catch::Contains("No such file") &&
+                                      Catch::Contains("[backends.hip]"));
+}
+
+TEST_CASE("hip: a library that is not the runtime names the missing entry point",
+          "[backends][hip]") {
+  if (!is_built("hip")) return;
+  const auto backend = load_backend("hip", "library = \"libm.so.6\"");
+  check_contract("hip", *backend);
+  CHECK_FALSE(backend->status().available);
+  CHECK_THAT(reason_of(*backend), Catch::Contains("libm.so.6") && Catch::Contains("lacks hipInit"));
 }
 
 TEST_CASE("runtime: a config selecting the host backend exposes its device", "[backends]") {

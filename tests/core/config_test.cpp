@@ -29,7 +29,8 @@ TEST_CASE("the built-in default selects the dag scheduler and the known backends
   Config config = Config::from_string(Config::builtin_text(), "<built-in default>");
   CHECK(config.origin().source == plexus::ConfigSource::builtin);
   CHECK(config.selected(ComponentKind::scheduler) == "dag");
-  CHECK(config.selected_backends() == std::vector<std::string>{"host", "opencl", "cuda", "level_zero"});
+  CHECK(config.selected_backends() ==
+        std::vector<std::string>{"host", "opencl", "cuda", "level_zero", "hip"});
   CHECK(config.skip_missing_backends());
   CHECK(config.log_level() == "warn");  // quiet by default
   CHECK_FALSE(config.selected(ComponentKind::fusion).has_value());

@@ -65,7 +65,7 @@ constexpr std::array<TargetName, 5> target_names = {{
     {"spirv", BinaryFormat::spirv, ".spv"},
     {"spir-bc", BinaryFormat::spir_bitcode, ".spir.bc"},
     {"ptx", BinaryFormat::ptx, ".ptx"},
-    {"amdgcn", BinaryFormat::amdgcn, ".amdgcn.o"},
+    {"amdgcn", BinaryFormat::amdgcn, ".hsaco"},  // an HSA code object
     {"host", BinaryFormat::llvm_bitcode, ".host.bc"},
 }};
 
