@@ -58,8 +58,9 @@ std::optional<std::vector<std::byte>> link_code_object(std::span<const std::byte
   {
     std::lock_guard lock(lld_mutex);
     llvm::raw_string_ostream out(messages), err(messages);
-    const char* arguments[] = {"ld.lld", "-shared", "--no-undefined", input.c_str(), "-o",
-                               output.c_str()};
+    // One thread: a code object is small, and lld's thread pool would stay in the process.
+    const char* arguments[] = {"ld.lld",       "-shared", "--no-undefined", "--threads=1",
+                               input.c_str(), "-o",      output.c_str()};
     linked = lld::elf::link(arguments, out, err, /*exitEarly=*/false, /*disableOutput=*/false);
     lld::CommonLinkerContext::destroy();
   }
