@@ -1,12 +1,16 @@
 // FiberGroup: runs the work-items of one work-group of a kernel that has barriers, each
 // work-item as a fiber (Boost.Context) on the calling thread. barrier() in the kernel
 // (the device library's __plexus_barrier) switches back to the group's scheduler, which
-// resumes the next work-item; when every work-item has arrived, all continue.
+// resumes the next work-item; when every work-item has arrived, all continue. A sub-group
+// barrier (__plexus_sub_group_barrier: sub_group_barrier and the sub-group collectives)
+// waits for the work-items of the caller's sub-group only. The group's work-items share a
+// scratch block for the collective functions (plexus_work_item_state::collective).
 //
 // Ownership: one FiberGroup per thread and launch (it keeps the fiber stacks between
 // groups). Thread-safety: none; a FiberGroup is used by one thread at a time.
 // Errors: work-items that do not all reach the same number of barriers (a barrier in
-// divergent control flow, undefined in OpenCL) end the group with plexus::error(device).
+// divergent control flow, undefined in OpenCL), or the work-items of a sub-group that do
+// not all reach its sub-group barrier, end the group with plexus::error(device).
 #pragma once
 
 #include <cstddef>
@@ -35,8 +39,9 @@ class FiberGroup {
   // Runs every work-item of the group `group` describes (its local_id is ignored).
   void run(ItemEntry entry, void** arguments, const plexus_work_item_state& group);
 
-  // The address the JIT binds to __plexus_barrier.
+  // The addresses the JIT binds to __plexus_barrier and __plexus_sub_group_barrier.
   static void* barrier_function();
+  static void* sub_group_barrier_function();
 
  private:
   struct Impl;

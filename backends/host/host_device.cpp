@@ -96,12 +96,23 @@ DeviceInfo describe_host_cpu(const CoreShare& share) {
   return info;
 }
 
+// The sub-group size: the CPU's vector width in 32-bit lanes (the width the JIT, which
+// targets this CPU, vectorises float and int work-group loops at).
+std::size_t vector_lanes() {
+#if defined(__x86_64__) || defined(__i386__)
+  if (__builtin_cpu_supports("avx512f")) return 16;
+  if (__builtin_cpu_supports("avx")) return 8;
+#endif
+  return 4;  // SSE2, NEON
+}
+
 }  // namespace
 
 HostDevice::HostDevice(Backend& backend, CoreShare share)
     : backend_(backend),
       info_(describe_host_cpu(share)),
-      pool_(std::make_unique<ThreadPool>(share.threads, share.cpus)) {}
+      pool_(std::make_unique<ThreadPool>(share.threads, share.cpus)),
+      sub_group_size_(vector_lanes()) {}
 
 HostDevice::~HostDevice() = default;
 

@@ -58,6 +58,9 @@ class HostDevice final : public Device {
   std::unique_ptr<DeviceQueue> create_queue() override;
 
   ThreadPool& pool() const { return *pool_; }
+  // The size of the sub-groups its kernels see: the CPU's vector width in 32-bit lanes
+  // (16 with AVX-512, 8 with AVX, else 4).
+  std::size_t sub_group_size() const { return sub_group_size_; }
   // The size of an allocation of this device, or SIZE_MAX for other host memory (a device
   // that shares host memory is given plain host addresses too).
   std::size_t allocation_size(const void* allocation) const;
@@ -66,6 +69,7 @@ class HostDevice final : public Device {
   Backend& backend_;
   DeviceInfo info_;
   std::unique_ptr<ThreadPool> pool_;
+  std::size_t sub_group_size_;
   mutable std::mutex mutex_;
   std::map<const void*, std::size_t> allocations_;  // guarded by mutex_
 };

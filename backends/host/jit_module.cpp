@@ -94,7 +94,7 @@ std::string unresolved_symbols(const llvm::Module& module) {
   std::string missing;
   for (const llvm::GlobalValue& value : module.global_values()) {
     if (!value.isDeclaration() || value.use_empty() || value.getName().startswith("llvm.") ||
-        value.getName() == "__plexus_barrier")
+        value.getName() == "__plexus_barrier" || value.getName() == "__plexus_sub_group_barrier")
       continue;
     if (dlsym(RTLD_DEFAULT, value.getName().str().c_str())) continue;
     missing += (missing.empty() ? "" : ", ") + value.getName().str();
@@ -176,9 +176,12 @@ JitModule::JitModule(std::span<const std::byte> bitcode, const std::vector<Kerne
   if (!process) fail("cannot search the process's symbols: " + llvm::toString(process.takeError()));
   library.addGenerator(std::move(*process));
   llvm::orc::SymbolMap runtime;
-  runtime[impl_->jit->mangleAndIntern("__plexus_barrier")] =
-      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(FiberGroup::barrier_function()),
-                               llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+  for (const auto& [name, address] :
+       {std::pair{"__plexus_barrier", FiberGroup::barrier_function()},
+        std::pair{"__plexus_sub_group_barrier", FiberGroup::sub_group_barrier_function()}})
+    runtime[impl_->jit->mangleAndIntern(name)] =
+        llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(address),
+                                 llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
   if (llvm::Error error = library.define(llvm::orc::absoluteSymbols(std::move(runtime))))
     fail("cannot define the runtime's symbols: " + llvm::toString(std::move(error)));
   if (llvm::Error error = impl_->jit->addIRModule(

@@ -111,6 +111,7 @@ PreparedLaunch prepare_launch(HostDevice& device, const HostKernel& kernel,
 
   plexus_work_item_state& shape = prepared.shape;
   shape.work_dim = range.dimensions;
+  shape.sub_group_size = device.sub_group_size();
   for (std::size_t d = 0; d < 3; ++d) {
     shape.global_size[d] = range.global[d];
     shape.local_size[d] = range.local[d];

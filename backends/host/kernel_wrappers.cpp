@@ -28,6 +28,7 @@ constexpr char item_suffix[] = ".plexus_item";
 constexpr char group_suffix[] = ".plexus_group";
 constexpr char state_function[] = "__plexus_wi";
 constexpr char barrier_function[] = "__plexus_barrier";
+constexpr char sub_group_barrier_function[] = "__plexus_sub_group_barrier";
 constexpr unsigned local_address_space = 3;
 
 [[noreturn]] void fail(const std::string& message) {
@@ -189,7 +190,8 @@ void inline_everything(llvm::Module& module, const std::set<llvm::Function*>& en
   }
 }
 
-// Replaces __plexus_wi() in `entry` by its state parameter; true when it calls barrier.
+// Replaces __plexus_wi() in `entry` by its state parameter; true when it calls barrier (a
+// work-group or sub-group one: both need the work-items as fibers).
 bool bind_state(llvm::Function& entry, const std::string& kernel) {
   bool barrier = false;
   for (llvm::Instruction& instruction : llvm::make_early_inc_range(llvm::instructions(entry))) {
@@ -200,7 +202,8 @@ bool bind_state(llvm::Function& entry, const std::string& kernel) {
     if (callee->getName() == state_function) {
       call->replaceAllUsesWith(entry.getArg(1));
       call->eraseFromParent();
-    } else if (callee->getName() == barrier_function) {
+    } else if (callee->getName() == barrier_function ||
+               callee->getName() == sub_group_barrier_function) {
       barrier = true;
     } else if (!callee->isDeclaration()) {
       fail("kernel '" + kernel + "' calls '" + callee->getName().str() +

@@ -157,12 +157,12 @@ __kernel void uses(__global float* out, __global int* counter) {
 }
 
 // The optimised IR of `source` loaded on the host device (PLEXUS_HOST_DUMP_IR).
-std::string optimised_ir(const std::string& source) {
+std::string optimised_ir(const std::string& source, std::vector<std::string> options = {}) {
   TempDir dir;
   const fs::path dump = dir.path() / "module.ll";
   {
     ScopedEnv env("PLEXUS_HOST_DUMP_IR", dump.string());
-    build(host_device(), source);
+    build(host_device(), source, std::move(options));
   }
   std::ifstream in(dump);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -192,6 +192,21 @@ __kernel void mixed(__global const float* a, __global const int* b, __global int
 })");
   INFO(ir);
   CHECK_THAT(ir, Catch::Contains("define void @mixed.plexus_group"));
+  CHECK_THAT(ir, Catch::Contains(" x float> "));
+  CHECK_THAT(ir, Catch::Contains(" x i32> "));
+}
+
+TEST_CASE("host: the work-group loop of a kernel calling half_/native_ math, ctz and the "
+          "sub-group ids is vectorised", "[backend-host]") {
+  const std::string ir = optimised_ir(R"(
+__kernel void relaxed(__global const float* a, __global const uint* b, __global float* c,
+                      __global uint* d) {
+  size_t i = get_global_id(0);
+  c[i] = native_divide(a[i], 3.0f) + half_sqrt(a[i]) + native_recip(a[i] + 1.0f);
+  d[i] = ctz(b[i]) + get_sub_group_local_id() + get_sub_group_id();
+})", {"-cl-std=CL2.0"});
+  INFO(ir);
+  CHECK_THAT(ir, Catch::Contains("define void @relaxed.plexus_group"));
   CHECK_THAT(ir, Catch::Contains(" x float> "));
   CHECK_THAT(ir, Catch::Contains(" x i32> "));
 }

@@ -26,12 +26,24 @@ typedef struct plexus_work_item_state {
   plexus_u64 local_id[3];
   plexus_u64 local_base;  // address of this work-group's __local block
   plexus_u64 fiber;       // the host's barrier context (barrier kernels), else 0
+  // Sub-groups: runs of sub_group_size consecutive local linear ids (the last may be
+  // shorter); the host's vector width in 32-bit lanes, a power of two.
+  plexus_u64 sub_group_size;
+  // Barrier kernels: the work-group's scratch for collective functions, 2 * (work-group
+  // size) + 2 slots of 8 bytes (each work-item's value, the work-group's result, one
+  // result per sub-group), else 0.
+  plexus_u64 collective;
 } plexus_work_item_state;
 
 #ifdef __OPENCL_C_VERSION__
-plexus_work_item_state* __plexus_wi(void);
+// Private pointers (named: in OpenCL C 2.0 a plain pointer is generic), so that sources
+// built as 1.2 and 2.0 declare the same functions.
+typedef __private plexus_work_item_state* plexus_state_pointer;
+plexus_state_pointer __plexus_wi(void);
 // Yields the calling work-item's fiber until every work-item of its group has arrived.
-void __plexus_barrier(plexus_work_item_state* state);
+void __plexus_barrier(plexus_state_pointer state);
+// The same for the work-items of its sub-group.
+void __plexus_sub_group_barrier(plexus_state_pointer state);
 #endif
 
 #endif

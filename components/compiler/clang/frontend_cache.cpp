@@ -13,7 +13,9 @@ void add_spec(KeyHasher& hasher, const TargetSpec& spec) {
   hasher.add(spec.triple).add(spec.cpu).add(spec.features.size());
   for (const std::string& feature : spec.features) hasher.add(feature);
   hasher.add(spec.typed_pointers ? "typed" : "opaque")
-      .add(spec.fake_address_space_map ? "fake-as-map" : "as-map");
+      .add(spec.fake_address_space_map ? "fake-as-map" : "as-map")
+      .add(spec.opencl_extensions.size());
+  for (const std::string& extension : spec.opencl_extensions) hasher.add(extension);
 }
 
 namespace {

@@ -116,6 +116,7 @@ std::optional<std::vector<std::string>> FrontendOptions::arguments(const Compile
     args.insert(args.end(), {"-target-feature", feature});
   if (target.typed_pointers) args.push_back("-no-opaque-pointers");
   if (target.fake_address_space_map) args.push_back("-ffake-address-space-map");
+  for (const std::string& name : target.opencl_extensions) args.push_back("-D" + name + "=1");
   bool has_cl_std = false, default_header = true;
   if (sycl)
     args.insert(args.end(), {"-cl-std=clc++1.0", "-D__SYCL_DEVICE_ONLY__=1",

@@ -80,6 +80,8 @@ TargetSpec target_spec_for(BinaryFormat format, std::string_view architecture,
       spec.triple = host.str();
       spec.cpu = architecture.empty() ? std::string() : std::string(architecture);
       spec.fake_address_space_map = true;
+      // The host device library's sub-group shuffles (backends/host/device_library).
+      spec.opencl_extensions = {"cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative"};
       return spec;
     }
     case BinaryFormat::opencl_c_source:

@@ -26,6 +26,10 @@ struct TargetSpec {
   // Host: distinct address spaces for global/constant/local (as PoCL does), so kernel
   // properties and the host device library can tell them apart.
   bool fake_address_space_map = false;
+  // OpenCL C extensions the target's device library adds to those Clang gives the triple,
+  // defined as macros (-Dname=1: Clang 15 knows cl_khr_subgroup_shuffle and its relatives
+  // only as macros, which its builtin declarations test, as opencl-c-base.h does for SPIR).
+  std::vector<std::string> opencl_extensions;
   std::string libclc_file;  // file inside the libclc directory; empty: none
   // spirv: the highest SPIR-V version the device accepts (spirv_version.hpp), from the
   // architecture ("spirv1.2"; none: 1.4, the translator's highest).
