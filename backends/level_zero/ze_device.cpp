@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "plexus/error.hpp"
 #include "ze_module.hpp"
@@ -43,6 +44,19 @@ std::string vendor_name(std::uint32_t vendor_id) {
   }
 }
 
+// A list property query: `get(count, nullptr)` for the count, then `get(count, items)` with
+// each item's stype set to `type`.
+template <class T, class Get>
+std::vector<T> query_all(ze_structure_type_t type, const char* call, const Get& get) {
+  std::uint32_t count = 0;
+  ZeLoader::check(call, get(&count, nullptr));
+  std::vector<T> items(count);
+  for (T& item : items) item.stype = type;
+  if (count > 0) ZeLoader::check(call, get(&count, items.data()));
+  items.resize(count);
+  return items;
+}
+
 std::string hex(std::uint32_t value) {
   char text[16];
   std::snprintf(text, sizeof text, "0x%04x", value);
@@ -69,14 +83,11 @@ ZeDevice::ZeDevice(Backend& backend, const ZeDriver& driver, ze_device_handle_t 
   ZeLoader::check("zeDeviceGetModuleProperties",
                   loader.device_get_module_properties(device, &module));
 
-  std::uint32_t memories = 0;
-  ZeLoader::check("zeDeviceGetMemoryProperties",
-                  loader.device_get_memory_properties(device, &memories, nullptr));
-  std::vector<ze_device_memory_properties_t> memory(memories);
-  for (auto& each : memory) each.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
-  if (memories > 0)
-    ZeLoader::check("zeDeviceGetMemoryProperties",
-                    loader.device_get_memory_properties(device, &memories, memory.data()));
+  const auto memory = query_all<ze_device_memory_properties_t>(
+      ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES, "zeDeviceGetMemoryProperties",
+      [&](std::uint32_t* count, ze_device_memory_properties_t* items) {
+        return loader.device_get_memory_properties(device, count, items);
+      });
   std::uint64_t total = 0;
   for (const auto& each : memory) total += each.totalSize;
 
@@ -87,14 +98,12 @@ ZeDevice::ZeDevice(Backend& backend, const ZeDriver& driver, ze_device_handle_t 
   host_usm_ = access.hostAllocCapabilities != 0;
   shared_usm_ = access.sharedSingleDeviceAllocCapabilities != 0;
 
-  std::uint32_t groups = 0;
-  ZeLoader::check("zeDeviceGetCommandQueueGroupProperties",
-                  loader.device_get_command_queue_group_properties(device, &groups, nullptr));
-  std::vector<ze_command_queue_group_properties_t> group(groups);
-  for (auto& each : group) each.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
-  if (groups > 0)
-    ZeLoader::check("zeDeviceGetCommandQueueGroupProperties",
-                    loader.device_get_command_queue_group_properties(device, &groups, group.data()));
+  const auto group = query_all<ze_command_queue_group_properties_t>(
+      ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES, "zeDeviceGetCommandQueueGroupProperties",
+      [&](std::uint32_t* count, ze_command_queue_group_properties_t* items) {
+        return loader.device_get_command_queue_group_properties(device, count, items);
+      });
+  const auto groups = static_cast<std::uint32_t>(group.size());
   bool found = false;
   for (std::uint32_t g = 0; g < groups && !found; ++g)
     if (group[g].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE) {
