@@ -1,6 +1,8 @@
 #include "code_object_linker.hpp"
 
+#if PLEXUS_HAVE_LLD
 #include <lld/Common/Driver.h>
+#endif
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
@@ -33,8 +35,15 @@ class ScratchDirectory {
 
 }  // namespace
 
+bool code_object_linker_available() { return PLEXUS_HAVE_LLD != 0; }
+
 std::optional<std::vector<std::byte>> link_code_object(std::span<const std::byte> object,
                                                        compiler_shared::DiagnosticLog& log) {
+#if !PLEXUS_HAVE_LLD
+  (void)object;
+  log.error("this build has no lld libraries to link AMDGCN code objects (liblld-15-dev)");
+  return std::nullopt;
+#else
   std::error_code failed;
   ScratchDirectory scratch(failed);
   if (failed) {
@@ -77,6 +86,7 @@ std::optional<std::vector<std::byte>> link_code_object(std::span<const std::byte
   }
   const auto* first = reinterpret_cast<const std::byte*>((*buffer)->getBufferStart());
   return std::vector<std::byte>(first, first + (*buffer)->getBufferSize());
+#endif
 }
 
 }  // namespace plexus::clang_compiler

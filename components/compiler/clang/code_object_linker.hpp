@@ -21,6 +21,10 @@
 
 namespace plexus::clang_compiler {
 
+// Whether this build has lld's libraries (PLEXUS_HAVE_LLD); without them the amdgcn target
+// is unavailable and link_code_object only logs that.
+bool code_object_linker_available();
+
 // The code object, or nullopt with lld's messages in `log`.
 std::optional<std::vector<std::byte>> link_code_object(std::span<const std::byte> object,
                                                        compiler_shared::DiagnosticLog& log);

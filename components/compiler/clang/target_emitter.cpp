@@ -103,6 +103,11 @@ void TargetEmitter::initialize_llvm_targets() {
 
 bool TargetEmitter::target_available(const TargetSpec& spec, std::string& why) {
   if (spec.format != BinaryFormat::ptx && spec.format != BinaryFormat::amdgcn) return true;
+  if (spec.format == BinaryFormat::amdgcn && !code_object_linker_available()) {
+    why = "this build has no lld libraries to link AMDGCN code objects (install liblld-15-dev "
+          "and rebuild)";
+    return false;
+  }
   initialize_llvm_targets();
   if (llvm::TargetRegistry::lookupTarget(spec.triple, why) != nullptr) return true;
   why = "the LLVM library has no code generator for " + spec.triple + " (" + why + ")";
