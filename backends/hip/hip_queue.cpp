@@ -193,11 +193,22 @@ void HipQueue::launch(const DeviceKernel& kernel, const NdRange& range,
       work_group_for(range, default_block, loaded->max_threads(), what);
 
   // Parameter values: pointers and __local LDS addresses (after the static LDS) in `words`.
-  std::vector<std::uint64_t> words(arguments.size());
-  std::vector<void*> params(arguments.size());
+  // Up to 16 arguments on the stack (a launch allocates nothing), more on the heap.
+  std::array<std::uint64_t, 16> inline_words;
+  std::array<void*, 16> inline_params;
+  std::vector<std::uint64_t> heap_words;
+  std::vector<void*> heap_params;
+  std::uint64_t* words = inline_words.data();
+  void** params = inline_params.data();
+  if (arguments.size() > inline_words.size()) {
+    heap_words.resize(arguments.size());
+    heap_params.resize(arguments.size());
+    words = heap_words.data();
+    params = heap_params.data();
+  }
   const std::size_t dynamic_lds = kernel_parameters(
       arguments, [&] { return align_up(loaded->static_shared_bytes(), local_alignment); },
-      words.data(), params.data());
+      words, params);
   const auto count = [&](std::size_t d) { return static_cast<unsigned>(range.global[d] / block[d]); };
   const HipRuntime& runtime = device_.runtime();
   ScopedDevice scope(runtime, device_.ordinal());
@@ -205,7 +216,7 @@ void HipQueue::launch(const DeviceKernel& kernel, const NdRange& range,
   const hipError_t result = runtime.module_launch_kernel(
       loaded->handle(), count(0), count(1), count(2), static_cast<unsigned>(block[0]),
       static_cast<unsigned>(block[1]), static_cast<unsigned>(block[2]),
-      static_cast<unsigned>(dynamic_lds), stream_, params.data(), nullptr);
+      static_cast<unsigned>(dynamic_lds), stream_, params, nullptr);
   if (result != hipSuccess) check(result, "hipModuleLaunchKernel", what());
   timed.done();
 }
