@@ -19,36 +19,15 @@
 namespace plexus::test {
 namespace {
 
-namespace fs = std::filesystem;
 using namespace builtins;
 using Outputs = std::vector<std::vector<std::byte>>;
 
 constexpr std::size_t input_count = 1536;  // a multiple of 3 and 16; 26 x 26 float edge pairs
 constexpr unsigned widths[] = {1, 2, 3, 4, 8, 16};  // every vector width of OpenCL C
 
-// PoCL's device, or null (with a WARN saying why) when the OpenCL backend or PoCL is absent.
-Device* reference_device() {
-  static std::shared_ptr<Backend> opencl;
-  static bool tried = false;
-  if (!tried) {
-    tried = true;
-    if (!fs::exists(plugin_file("backend", "opencl"))) {
-      WARN("the OpenCL backend was not built: no reference device, comparison skipped");
-      return nullptr;
-    }
-    opencl = load_backend("opencl");
-    if (!opencl->status().available || opencl->device_count() == 0) {
-      WARN("OpenCL (PoCL) is unavailable here, comparison skipped: " << opencl->status().reason);
-      opencl.reset();
-      return nullptr;
-    }
-  }
-  return opencl ? &opencl->device(0) : nullptr;
-}
-
 // The slots of `suite` computed on PoCL, or nothing (skipped, saying why) without PoCL.
 std::optional<Outputs> reference_values(const Suite& suite, const Inputs& inputs) {
-  Device* reference = reference_device();
+  Device* reference = pocl_device();
   if (!reference) return std::nullopt;
   return run(*reference, suite, inputs);
 }

@@ -25,28 +25,6 @@
 namespace plexus::test {
 namespace {
 
-namespace fs = std::filesystem;
-
-// PoCL's device, or null (with a WARN saying why).
-Device* pocl_device() {
-  static std::shared_ptr<Backend> opencl;
-  static bool tried = false;
-  if (!tried) {
-    tried = true;
-    if (!fs::exists(plugin_file("backend", "opencl"))) {
-      WARN("the OpenCL backend was not built: the PoCL comparison is skipped");
-      return nullptr;
-    }
-    opencl = load_backend("opencl");
-    if (!opencl->status().available || opencl->device_count() == 0) {
-      WARN("OpenCL (PoCL) is unavailable here, its comparison is skipped: " << opencl->status().reason);
-      opencl.reset();
-      return nullptr;
-    }
-  }
-  return opencl ? &opencl->device(0) : nullptr;
-}
-
 // Runs kernel "k"(in, out) of `source` on `device` over `range`; out has `outputs` slots of
 // in.size() values each.
 template <class T>

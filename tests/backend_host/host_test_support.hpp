@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstddef>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,27 @@ inline Device& host_device() {
   static const std::shared_ptr<Backend> backend = load_backend("host");
   REQUIRE(backend->device_count() >= 1);
   return backend->device(0);
+}
+
+// PoCL's device (the OpenCL backend's first), the reference device here, loaded once per
+// test program; null, with a WARN saying why, when the OpenCL backend or PoCL is absent.
+inline Device* pocl_device() {
+  static std::shared_ptr<Backend> opencl;
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    if (!std::filesystem::exists(plugin_file("backend", "opencl"))) {
+      WARN("the OpenCL backend was not built: no PoCL reference device, comparison skipped");
+      return nullptr;
+    }
+    opencl = load_backend("opencl");
+    if (!opencl->status().available || opencl->device_count() == 0) {
+      WARN("OpenCL (PoCL) is unavailable here, comparison skipped: " << opencl->status().reason);
+      opencl.reset();
+      return nullptr;
+    }
+  }
+  return opencl ? &opencl->device(0) : nullptr;
 }
 
 inline CompileResult compile_for_host(const std::string& source,
