@@ -16,6 +16,20 @@ std::string library_option(const ComponentOptions& options) {
   return options.get<std::string>("library", default_library);
 }
 
+bool device_node_check_option(const ComponentOptions& options) {
+  return options.get<bool>("device_node_check", true);
+}
+
+// The HIP runtime reaches AMD GPUs through /dev/kfd (the amdgpu kernel driver), or /dev/dxg
+// under WSL. Without either it can find no device, and loading it only to hear so costs every
+// process start 25-45 ms (its dlopen: libhsa-runtime64, libamd_comgr, their initializers);
+// docs/benchmarks.md "Backend probes without hardware".
+bool device_node_exists() {
+  std::error_code ignored;
+  return std::filesystem::exists("/dev/kfd", ignored) ||
+         std::filesystem::exists("/dev/dxg", ignored);
+}
+
 // 50221153 -> "5.2"; HIP packs major * 10^7 + minor * 10^5 + patch.
 std::string hip_version_text(int version) {
   return std::to_string(version / 10000000) + "." + std::to_string(version / 100000 % 100);
@@ -36,13 +50,23 @@ std::string visibility_note() {
 
 }  // namespace
 
-void HipBackend::check_options(const ComponentOptions& options) { library_option(options); }
+void HipBackend::check_options(const ComponentOptions& options) {
+  library_option(options);
+  device_node_check_option(options);
+}
 
 HipBackend::HipBackend(PluginContext& context) {
   const std::string library = library_option(context.options);
   try {
-    runtime_ = std::make_unique<HipRuntime>(library);
-    status_ = discover();
+    if (device_node_check_option(context.options) && !device_node_exists()) {
+      status_ = {false, "/dev/kfd does not exist: no AMD GPU with the amdgpu kernel driver is "
+                        "visible here, so the HIP runtime " + library +
+                        " was not loaded (option `device_node_check = false` of [backends.hip] "
+                        "loads it anyway)"};
+    } else {
+      runtime_ = std::make_unique<HipRuntime>(library);
+      status_ = discover();
+    }
   } catch (const error& e) {
     devices_.clear();
     status_ = {false, e.what()};

@@ -1,6 +1,7 @@
 // HipBackend: the AMD GPUs of the HIP runtime (libamdhip64.so.5), loaded at run time.
-// Without the runtime, when hipInit fails (no AMD GPU or no ROCm kernel driver: /dev/kfd),
-// or when it reports no device, it is unavailable with the reason.
+// Without /dev/kfd (or /dev/dxg) it is unavailable without loading the runtime (cheap on a
+// machine with no AMD GPU); without the runtime, when hipInit fails, or when it reports no
+// device, it is unavailable with the runtime's reason.
 //
 // Ownership: owns the HipRuntime (the dlopen handle, closed after the devices are
 // destroyed) and its HipDevices. Thread-safety: devices are discovered in the constructor
@@ -20,7 +21,8 @@ namespace plexus::hip {
 
 class HipBackend final : public Backend {
  public:
-  // Options: `library` (string): the runtime to dlopen, default "libamdhip64.so.5".
+  // Options: `library` (string): the runtime to dlopen, default "libamdhip64.so.5";
+  // `device_node_check` (bool, default true): false loads the runtime even without /dev/kfd.
   explicit HipBackend(PluginContext& context);
   // Reads the options as the constructor does (plugin.hpp): for a table not selected.
   static void check_options(const ComponentOptions& options);

@@ -1,7 +1,9 @@
 #include "ze_backend.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
@@ -13,6 +15,31 @@ constexpr const char* default_library = "libze_loader.so.1";
 
 std::string library_option(const ComponentOptions& options) {
   return options.get<std::string>("library", default_library);
+}
+
+bool device_node_check_option(const ComponentOptions& options) {
+  return options.get<bool>("device_node_check", true);
+}
+
+bool has_entry(const char* directory, std::string_view prefix) {
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(directory, error), end; !error && it != end;
+       it.increment(error))
+    if (it->path().filename().string().starts_with(prefix)) return true;
+  return false;
+}
+
+// Whether a Level Zero driver can have a device here: the loader's drivers reach theirs
+// through a DRM render node (GPUs: Intel's compute runtime), an accel node (NPUs) or /dev/dxg
+// (WSL); drivers named by ZE_ENABLE_ALT_DRIVERS or the loader's null driver
+// (ZE_ENABLE_NULL_DRIVER) may need none. Without any, loading the loader and its zeInit only to
+// hear so costs every process start ~15 ms; docs/benchmarks.md "Backend probes without
+// hardware".
+bool device_node_exists() {
+  std::error_code ignored;
+  return has_entry("/dev/dri", "renderD") || has_entry("/dev/accel", "accel") ||
+         std::filesystem::exists("/dev/dxg", ignored) || std::getenv("ZE_ENABLE_ALT_DRIVERS") ||
+         std::getenv("ZE_ENABLE_NULL_DRIVER");
 }
 
 // Why the loader may find no device although the machine has one: the variables that filter
@@ -27,13 +54,24 @@ std::string filter_note() {
 
 }  // namespace
 
-void ZeBackend::check_options(const ComponentOptions& options) { library_option(options); }
+void ZeBackend::check_options(const ComponentOptions& options) {
+  library_option(options);
+  device_node_check_option(options);
+}
 
 ZeBackend::ZeBackend(PluginContext& context) {
   const std::string library = library_option(context.options);
   try {
-    loader_ = std::make_unique<ZeLoader>(library);
-    status_ = discover();
+    if (device_node_check_option(context.options) && !device_node_exists()) {
+      status_ = {false, "no GPU render node (/dev/dri/renderD*), accelerator node "
+                        "(/dev/accel/accel*) or /dev/dxg exists: no Level Zero driver can have "
+                        "a device here, so the Level Zero loader " + library +
+                        " was not loaded (option `device_node_check = false` of "
+                        "[backends.level_zero] loads it anyway)"};
+    } else {
+      loader_ = std::make_unique<ZeLoader>(library);
+      status_ = discover();
+    }
   } catch (const error& e) {
     devices_.clear();
     drivers_.clear();

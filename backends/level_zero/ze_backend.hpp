@@ -1,5 +1,7 @@
 // ZeBackend: the devices of every Level Zero driver, through the loader opened at run time
-// (libze_loader.so.1). Without the loader, when zeInit finds no driver (the loader's
+// (libze_loader.so.1). Without a device node for a driver (/dev/dri/renderD*, /dev/accel/accel*,
+// /dev/dxg) it is unavailable without loading the loader (cheap on a machine with no such
+// device). Without the loader, when zeInit finds no driver (the loader's
 // ZE_RESULT_ERROR_UNINITIALIZED), or when the drivers report no device, it is unavailable
 // with the reason.
 //
@@ -22,7 +24,9 @@ namespace plexus::level_zero {
 
 class ZeBackend final : public Backend {
  public:
-  // Options: `library` (string): the loader to dlopen, default "libze_loader.so.1".
+  // Options: `library` (string): the loader to dlopen, default "libze_loader.so.1";
+  // `device_node_check` (bool, default true): false loads the loader even without a device
+  // node.
   explicit ZeBackend(PluginContext& context);
   // Reads the options as the constructor does (plugin.hpp): for a table not selected.
   static void check_options(const ComponentOptions& options);

@@ -4,6 +4,7 @@
 // this machine. A backend this build did not configure is reported with WARN and skipped;
 // one it configured but that is missing from the directory fails.
 #include <catch2/catch.hpp>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -265,10 +266,53 @@ bool level_zero_loader_installed() {
   return false;
 }
 
+// Whether `soname` is loaded in this process (dlopen RTLD_NOLOAD loads nothing).
+bool library_loaded(const char* soname) {
+  void* handle = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+  if (handle) dlclose(handle);
+  return handle != nullptr;
+}
+
+bool has_entry(const fs::path& directory, std::string_view prefix) {
+  std::error_code error;
+  for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error))
+    if (it->path().filename().string().starts_with(prefix)) return true;
+  return false;
+}
+
+// A machine where no Level Zero driver can have a device (ze_backend.cpp's check).
+bool no_level_zero_device_node() {
+  return !has_entry("/dev/dri", "renderD") && !has_entry("/dev/accel", "accel") &&
+         !fs::exists("/dev/dxg") && !std::getenv("ZE_ENABLE_ALT_DRIVERS") &&
+         !std::getenv("ZE_ENABLE_NULL_DRIVER");
+}
+
+TEST_CASE("level_zero: without a device node the loader is not loaded, and the reason says so",
+          "[backends][level_zero]") {
+  if (!is_built("level_zero")) return;
+  if (!no_level_zero_device_node()) {
+    WARN("this machine has a device node a Level Zero driver may use: skipped");
+    return;
+  }
+  const bool loaded_before = library_loaded("libze_loader.so.1");
+  const auto backend = load_backend("level_zero");
+  check_contract("level_zero", *backend);
+  CHECK_FALSE(backend->status().available);
+  CHECK_THAT(reason_of(*backend),
+             Catch::Contains("no GPU render node (/dev/dri/renderD*)") &&
+                 Catch::Contains("libze_loader.so.1 was not loaded") &&
+                 Catch::Contains("`device_node_check = false` of [backends.level_zero]"));
+  if (loaded_before)
+    WARN("libze_loader.so.1 was already loaded in this process: not checked that it stays out");
+  else
+    CHECK_FALSE(library_loaded("libze_loader.so.1"));
+}
+
 TEST_CASE("level_zero: devices through the loader, or unavailable with the loader's reason",
           "[backends][level_zero]") {
   if (!is_built("level_zero")) return;
-  const auto backend = load_backend("level_zero");
+  // device_node_check = false: the loader runs here too, without a device node.
+  const auto backend = load_backend("level_zero", "device_node_check = false");
   check_contract("level_zero", *backend);
   const std::string reason = reason_of(*backend);
   INFO(reason);
@@ -297,7 +341,8 @@ TEST_CASE("level_zero: devices through the loader, or unavailable with the loade
 TEST_CASE("level_zero: a loader that does not exist is named with dlerror's text",
           "[backends][level_zero]") {
   if (!is_built("level_zero")) return;
-  const auto backend = load_backend("level_zero", "library = \"/nonexistent/libze_loader.so.1\"");
+  const auto backend = load_backend("level_zero", "library = \"/nonexistent/libze_loader.so.1\"\n"
+                                                   "device_node_check = false");
   check_contract("level_zero", *backend);
   CHECK_FALSE(backend->status().available);
   CHECK_THAT(reason_of(*backend), Catch::Contains("/nonexistent/libze_loader.so.1") &&
@@ -308,16 +353,38 @@ TEST_CASE("level_zero: a loader that does not exist is named with dlerror's text
 TEST_CASE("level_zero: a library that is not the loader names the missing entry point",
           "[backends][level_zero]") {
   if (!is_built("level_zero")) return;
-  const auto backend = load_backend("level_zero", "library = \"libm.so.6\"");
+  const auto backend = load_backend("level_zero", "library = \"libm.so.6\"\ndevice_node_check = false");
   check_contract("level_zero", *backend);
   CHECK_FALSE(backend->status().available);
   CHECK_THAT(reason_of(*backend), Catch::Contains("libm.so.6") && Catch::Contains("lacks zeInit"));
 }
 
+TEST_CASE("hip: without /dev/kfd the runtime is not loaded, and the reason says so",
+          "[backends][hip]") {
+  if (!is_built("hip")) return;
+  if (fs::exists("/dev/kfd") || fs::exists("/dev/dxg")) {
+    WARN("this machine has /dev/kfd or /dev/dxg: skipped");
+    return;
+  }
+  const bool loaded_before = library_loaded("libamdhip64.so.5");
+  const auto backend = load_backend("hip");
+  check_contract("hip", *backend);
+  CHECK_FALSE(backend->status().available);
+  CHECK_THAT(reason_of(*backend),
+             Catch::StartsWith("/dev/kfd does not exist: no AMD GPU") &&
+                 Catch::Contains("libamdhip64.so.5 was not loaded") &&
+                 Catch::Contains("`device_node_check = false` of [backends.hip]"));
+  if (loaded_before)
+    WARN("libamdhip64.so.5 was already loaded in this process: not checked that it stays out");
+  else
+    CHECK_FALSE(library_loaded("libamdhip64.so.5"));
+}
+
 TEST_CASE("hip: AMD GPUs through the runtime, or unavailable with the runtime's reason",
           "[backends][hip]") {
   if (!is_built("hip")) return;
-  const auto backend = load_backend("hip");
+  // device_node_check = false: the runtime runs here too, without /dev/kfd.
+  const auto backend = load_backend("hip", "device_node_check = false");
   check_contract("hip", *backend);
   const std::string reason = reason_of(*backend);
   INFO(reason);
@@ -348,7 +415,8 @@ TEST_CASE("hip: AMD GPUs through the runtime, or unavailable with the runtime's 
 TEST_CASE("hip: a runtime library that does not exist is named with dlerror's text",
           "[backends][hip]") {
   if (!is_built("hip")) return;
-  const auto backend = load_backend("hip", "library = \"/nonexistent/libamdhip64.so.5\"");
+  const auto backend = load_backend("hip", "library = \"/nonexistent/libamdhip64.so.5\"\n"
+                                            "device_node_check = false");
   check_contract("hip", *backend);
   CHECK_FALSE(backend->status().available);
   CHECK_THAT(reason_of(*backend), Catch::Contains("/nonexistent/libamdhip64.so.5") &&
@@ -359,7 +427,7 @@ TEST_CASE("hip: a runtime library that does not exist is named with dlerror's te
 TEST_CASE("hip: a library that is not the runtime names the missing entry point",
           "[backends][hip]") {
   if (!is_built("hip")) return;
-  const auto backend = load_backend("hip", "library = \"libm.so.6\"");
+  const auto backend = load_backend("hip", "library = \"libm.so.6\"\ndevice_node_check = false");
   check_contract("hip", *backend);
   CHECK_FALSE(backend->status().available);
   CHECK_THAT(reason_of(*backend), Catch::Contains("libm.so.6") && Catch::Contains("lacks hipInit"));

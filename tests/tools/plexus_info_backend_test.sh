@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `plexus info` on a backend whose hardware may be missing here (level_zero, hip): it is
 # listed, and either available with its devices or unavailable with the reason its loader
-# or runtime gave, matching UNAVAILABLE_PATTERN (an extended regex).
+# or runtime gave (or, without a device node, the reason it was not loaded), matching
+# UNAVAILABLE_PATTERN (an extended regex).
 # usage: plexus_info_backend_test.sh PLEXUS_BINARY BACKEND UNAVAILABLE_PATTERN
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,8 +26,8 @@ else
 fi
 # The backend's own reason, whatever this machine has: a library that does not exist.
 mkdir -p conf
-printf '[backends]\nuse = ["host", "%s"]\n[backends.%s]\nlibrary = "/nonexistent/lib%s.so"\n' \
-  "$backend" "$backend" "$backend" > conf/missing.toml
+printf '[backends]\nuse = ["host", "%s"]\n[backends.%s]\nlibrary = "/nonexistent/lib%s.so"\n%s\n' \
+  "$backend" "$backend" "$backend" "device_node_check = false" > conf/missing.toml
 expect "info names a $backend library that does not exist" 0 \
   "^  $backend [0-9.]+: unavailable \(.*/nonexistent/lib$backend\.so.*No such file" -- \
   "$plexus" info --config conf/missing.toml
