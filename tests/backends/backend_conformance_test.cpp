@@ -273,6 +273,23 @@ bool library_loaded(const char* soname) {
   return handle != nullptr;
 }
 
+// Backend `name` on a machine without its device node: unavailable, the reason starting with
+// `missing` and naming `soname` as not loaded, and `soname` not loaded into the process.
+void check_not_loaded(const std::string& name, const char* soname, const std::string& missing) {
+  const bool loaded_before = library_loaded(soname);
+  const auto backend = load_backend(name);
+  check_contract(name, *backend);
+  CHECK_FALSE(backend->status().available);
+  CHECK_THAT(reason_of(*backend),
+             Catch::StartsWith(missing) &&
+                 Catch::Contains(std::string(soname) + " was not loaded") &&
+                 Catch::Contains("`device_node_check = false` of [backends." + name + "]"));
+  if (loaded_before)
+    WARN(soname << " was already loaded in this process: not checked that it stays out");
+  else
+    CHECK_FALSE(library_loaded(soname));
+}
+
 bool has_entry(const fs::path& directory, std::string_view prefix) {
   std::error_code error;
   for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error))
@@ -294,18 +311,8 @@ TEST_CASE("level_zero: without a device node the loader is not loaded, and the r
     WARN("this machine has a device node a Level Zero driver may use: skipped");
     return;
   }
-  const bool loaded_before = library_loaded("libze_loader.so.1");
-  const auto backend = load_backend("level_zero");
-  check_contract("level_zero", *backend);
-  CHECK_FALSE(backend->status().available);
-  CHECK_THAT(reason_of(*backend),
-             Catch::Contains("no GPU render node (/dev/dri/renderD*)") &&
-                 Catch::Contains("libze_loader.so.1 was not loaded") &&
-                 Catch::Contains("`device_node_check = false` of [backends.level_zero]"));
-  if (loaded_before)
-    WARN("libze_loader.so.1 was already loaded in this process: not checked that it stays out");
-  else
-    CHECK_FALSE(library_loaded("libze_loader.so.1"));
+  check_not_loaded("level_zero", "libze_loader.so.1",
+                   "no GPU render node (/dev/dri/renderD*), accelerator node");
 }
 
 TEST_CASE("level_zero: devices through the loader, or unavailable with the loader's reason",
@@ -366,18 +373,7 @@ TEST_CASE("hip: without /dev/kfd the runtime is not loaded, and the reason says 
     WARN("this machine has /dev/kfd or /dev/dxg: skipped");
     return;
   }
-  const bool loaded_before = library_loaded("libamdhip64.so.5");
-  const auto backend = load_backend("hip");
-  check_contract("hip", *backend);
-  CHECK_FALSE(backend->status().available);
-  CHECK_THAT(reason_of(*backend),
-             Catch::StartsWith("/dev/kfd does not exist: no AMD GPU") &&
-                 Catch::Contains("libamdhip64.so.5 was not loaded") &&
-                 Catch::Contains("`device_node_check = false` of [backends.hip]"));
-  if (loaded_before)
-    WARN("libamdhip64.so.5 was already loaded in this process: not checked that it stays out");
-  else
-    CHECK_FALSE(library_loaded("libamdhip64.so.5"));
+  check_not_loaded("hip", "libamdhip64.so.5", "/dev/kfd does not exist: no AMD GPU");
 }
 
 TEST_CASE("hip: AMD GPUs through the runtime, or unavailable with the runtime's reason",
