@@ -4,7 +4,9 @@
 //  - math-new (functions the library gained: sinpi exp10 erfc asinh fdim rootn);
 //  - convert: float4 -> convert_int4_sat_rte -> convert_uchar4_sat -> convert_float4
 //    (vector conversions, which the library lacked), against convert-casts: the same
-//    results with scalar C casts, rint and clamps (what a host kernel could write before).
+//    results with scalar C casts, rint and clamps (what a host kernel could write before);
+//  - group-sum (OpenCL C 2.0 work_group_reduce_add, groups of 256) against group-sum-local
+//    (the same sums by a local-memory tree with barriers).
 // Each runs on the host device with this build's device library and, when
 // PLEXUS_BENCH_OLD_HOST_LIBRARY names another library file (an earlier build's), with that
 // one too (kernels it cannot build are reported as such); and on PoCL when the OpenCL
@@ -57,11 +59,39 @@ __kernel void convert_casts(__global const float* in, __global float* out) {
 }
 )";
 
+// OpenCL C 2.0: a work-group sum by work_group_reduce_add against the local-memory tree a
+// kernel writes without it (both give every work-item its group's sum).
+const char* const collectives_source = R"(
+__kernel void group_sum(__global const float* in, __global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = work_group_reduce_add(in[i]);
+}
+__kernel void group_sum_local(__global const float* in, __global float* out) {
+  __local float part[256];
+  size_t i = get_global_id(0), l = get_local_id(0);
+  part[l] = in[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {
+    if (l < s) part[l] += part[l + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[i] = part[0];
+}
+)";
+
 struct Kernel {
   const char* name;
   std::size_t items_per_element;  // work-items = elements / this
+  const char* source = nullptr;   // null: `source`
+  const char* options = "";
+  std::size_t local = 0;          // 0: the device chooses
 };
-const Kernel kernels[] = {{"math", 1}, {"math_new", 1}, {"convert", 4}, {"convert_casts", 4}};
+const Kernel kernels[] = {{"math", 1},
+                          {"math_new", 1},
+                          {"convert", 4},
+                          {"convert_casts", 4},
+                          {"group_sum", 1, collectives_source, "-cl-std=CL2.0", 256},
+                          {"group_sum_local", 1, collectives_source, "-cl-std=CL2.0", 256}};
 
 struct Target {
   std::string label;
@@ -104,24 +134,34 @@ int main(int argc, char** argv) try {
     for (std::size_t t = 0; t < targets.size(); ++t) {
       const Target& target = targets[t];
       plexus::CompileRequest request;
-      request.source = source;
+      request.source = kernel.source ? kernel.source : source;
+      if (*kernel.options) request.options = {kernel.options};
       request.kernel_name = kernel.name;
       request.target = target.device->info().formats.front();
       const plexus::CompileResult compiled = target.compiler->compile(request);
-      std::cout << std::left << std::setw(14) << kernel.name << std::setw(20) << target.label;
+      std::cout << std::left << std::setw(16) << kernel.name << std::setw(20) << target.label;
       if (!compiled.succeeded) {
         const std::string log = compiled.log.substr(0, compiled.log.find('\n'));
         std::cout << "does not build: " << log.substr(0, 160) << "\n";
         continue;
       }
-      const auto module =
-          target.device->load_module(request.target, compiled.binary, compiled.kernels);
+      std::shared_ptr<plexus::DeviceModule> module;
+      try {
+        module = target.device->load_module(request.target, compiled.binary, compiled.kernels);
+      } catch (const std::exception& e) {  // PoCL 3.1 lacks the work-group collectives
+        const std::string message = e.what();
+        const std::size_t missing = message.find("Cannot find symbol");
+        std::cout << "does not load: "
+                  << message.substr(missing == std::string::npos ? 0 : missing, 120) << "\n";
+        continue;
+      }
       void* in = target.device->allocate(n * sizeof(float));
       void* out = target.device->allocate(n * sizeof(float));
       const auto queue = target.device->create_queue();
       queue->copy_to_device(in, input.data(), whole);
       plexus::NdRange range;
       range.global = {n / kernel.items_per_element, 1, 1};
+      if (kernel.local) range.local = {kernel.local, 1, 1};
       const plexus::KernelArgument arguments[] = {plexus::KernelArgument::of_allocation(in),
                                                   plexus::KernelArgument::of_allocation(out)};
       queue->launch(module->kernel(kernel.name), range, arguments);  // warm-up
@@ -146,10 +186,15 @@ int main(int argc, char** argv) try {
           if (!(std::fabs(output[i] - reference[i]) <= 1e-4f * (1.0f + std::fabs(reference[i]))))
             ++wrong;
       }
-      // convert_casts computes what convert does, with scalar casts.
-      if (t == 0 && std::string(kernel.name) == "convert") converted = output;
+      // convert_casts computes what convert does, with scalar casts; group_sum_local what
+      // group_sum does (in another order of additions).
+      if (t == 0 && (std::string(kernel.name) == "convert" || std::string(kernel.name) == "group_sum"))
+        converted = output;
       if (std::string(kernel.name) == "convert_casts" && !converted.empty())
         for (std::size_t i = 0; i < n; ++i) wrong += output[i] != converted[i];
+      if (std::string(kernel.name) == "group_sum_local" && !converted.empty())
+        for (std::size_t i = 0; i < n; ++i)
+          wrong += !(std::fabs(output[i] - converted[i]) <= 1e-3f * (1.0f + std::fabs(converted[i])));
       ok &= wrong == 0;
       const double median = bench::median(seconds);
       std::cout << std::fixed << std::setprecision(2) << median * 1e3 << " ms, "
