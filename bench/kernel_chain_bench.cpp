@@ -6,7 +6,8 @@
 // Command graphs (issue 16), on every Plexus device: the same chain recorded once as a graph
 // of --per-graph kernels and replayed kernels / per-graph times (an explicit graph), and the
 // plain chain again with automatic replay on ([graphs] auto = true).
-//   plexus-bench-chain [--kernels 2000] [--rounds 5] [--per-graph 100]
+//   plexus-bench-chain [--kernels 2000] [--rounds 5] [--per-graph 100] [--host-only 1]
+// (--host-only 1: the host device's variants alone, for profiling them.)
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -150,10 +151,12 @@ double graph_chain(plexus::Runtime& runtime, plexus::Device& device, std::size_t
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const auto options = bench::parse_options(argc, argv, {{"kernels", 2000}, {"rounds", 5}, {"per-graph", 100}});
+  const auto options = bench::parse_options(argc, argv, {{"kernels", 2000}, {"rounds", 5}, {"per-graph", 100}, {"host-only", 0}});
+  const bool host_only = options.at("host-only") != 0;
   const auto kernels = static_cast<std::size_t>(options.at("kernels"));
   const auto per_graph = std::min(kernels, static_cast<std::size_t>(options.at("per-graph")));
-  std::optional<RawOpenclChain> raw = RawOpenclChain::on_pocl();
+  std::optional<RawOpenclChain> raw;
+  if (!host_only) raw = RawOpenclChain::on_pocl();
 
   struct Variant {
     std::string name;
@@ -165,11 +168,12 @@ int main(int argc, char** argv) try {
   };
   std::vector<std::unique_ptr<plexus::Runtime>> runtimes;
   std::vector<Variant> variants;
+  const char* const backends = host_only ? "host" : "host,opencl";
   for (const char* scheduler : {"inorder", "dag"}) {
     plexus::Runtime* runtime = runtimes.emplace_back(std::make_unique<plexus::Runtime>(
-        bench::config_with({{"scheduler", scheduler}, {"backends", "host,opencl"}}))).get();
+        bench::config_with({{"scheduler", scheduler}, {"backends", backends}}))).get();
     plexus::Runtime* automatic = runtimes.emplace_back(std::make_unique<plexus::Runtime>(bench::config_with(
-        {{"scheduler", scheduler}, {"backends", "host,opencl"}, {"graphs.auto", "true"}}))).get();
+        {{"scheduler", scheduler}, {"backends", backends}, {"graphs.auto", "true"}}))).get();
     for (plexus::Device* device : runtime->devices()) {
       // Here: the host device, and PoCL (an OpenCL CPU device with its own memory).
       const bool opencl_cpu = !device->shares_host_memory() && device->info().type == plexus::DeviceType::cpu;

@@ -34,38 +34,30 @@ void start_session(RuntimeState& runtime, const std::shared_ptr<QueueState>& que
 
 // Holds a kernel in the queue's automatic session (as fusion's hold(), whose check that the
 // command is pending costs a scan of the queue's pending events at every kernel: here the
-// session's start made it pending); returns the session's command.
-std::shared_ptr<TaskEvent> hold_kernel(QueueState& queue, CommandGroup group, std::string name) {
-  auto event = TaskEvent::make(std::move(name));
+// session's start made it pending); returns the session's command. The kernel gets no event
+// (HeldKernel): the unit's first follows the queue's previous command, the others the
+// kernel before them; the queue's last command is the session's, done after them all.
+std::shared_ptr<TaskEvent> hold_kernel(QueueState& queue, std::unique_ptr<CommandGroup> group) {
   std::lock_guard lock(queue.mutex);
+  FusionSession& session = *queue.fusion;
   std::vector<std::shared_ptr<TaskEvent>> dependencies;
-  if (queue.last) dependencies.push_back(queue.last);  // in order: the previous command
-  queue.last = event;
-  queue.fusion->held.push_back({std::move(group), std::move(event), std::move(dependencies)});
-  return queue.fusion->command;
+  if (session.held.empty()) {
+    if (queue.last) dependencies.push_back(queue.last);
+    queue.last = session.command;
+  }
+  session.held.push_back({std::move(group), nullptr, std::move(dependencies)});
+  return session.command;
 }
 
 // Submits the held unit as one task, and the session's command after it.
 void replay_unit(RuntimeState& runtime, QueueState& queue) {
   std::shared_ptr<FusionSession> session = take_active(queue);
   if (!session) return;
-  std::vector<CommandGroup> groups;
-  std::vector<std::shared_ptr<TaskEvent>> dependencies;
+  std::vector<CommandGroup*> groups;
   groups.reserve(session->held.size());
-  for (std::size_t i = 0; i < session->held.size(); ++i) {
-    HeldKernel& held = session->held[i];
-    groups.push_back(std::move(held.group));
-    for (auto& dependency : held.dependencies) {
-      // Held kernels depend on the one before (hold_kernel): checked first, the rest after.
-      const bool internal =
-          (i > 0 && session->held[i - 1].event == dependency) ||
-          std::any_of(session->held.begin(), session->held.end(),
-                      [&](const HeldKernel& other) { return other.event == dependency; });
-      if (!internal && std::find(dependencies.begin(), dependencies.end(), dependency) ==
-                           dependencies.end())
-        dependencies.push_back(dependency);
-    }
-  }
+  for (HeldKernel& held : session->held) groups.push_back(held.group.get());
+  // Only the first held kernel has dependencies (hold_kernel): the unit's.
+  std::vector<std::shared_ptr<TaskEvent>> dependencies = std::move(session->held.front().dependencies);
   if (!queue.auto_key || queue.auto_key_pattern != queue.auto_graph->pattern()) {
     queue.auto_key = std::make_shared<DeviceGraphKey>(queue.runtime);
     queue.auto_key_pattern = queue.auto_graph->pattern();
@@ -76,7 +68,7 @@ void replay_unit(RuntimeState& runtime, QueueState& queue) {
   runtime.track(event);
   {
     std::lock_guard lock(queue.mutex);
-    if (queue.last == session->held.back().event) queue.last = event;
+    if (queue.last == session->command) queue.last = event;
   }
   auto body = std::make_shared<CommandBody>(runtime, std::move(group), event);
   try {
@@ -119,8 +111,9 @@ void enable_auto_replay(const RuntimeState& runtime, QueueState& queue) {
 
 std::shared_ptr<TaskEvent> auto_replay(RuntimeState& runtime,
                                        const std::shared_ptr<QueueState>& shared,
-                                       CommandGroup& group, const std::string& name) {
+                                       std::unique_ptr<CommandGroup>& owned) {
   QueueState& queue = *shared;
+  CommandGroup& group = *owned;
   AutoGraph& detector = *queue.auto_graph;
   const bool held_now = holding_automatically(queue);
   if (detector.holding() && !held_now && detector.position() != 0) {
@@ -135,7 +128,7 @@ std::shared_ptr<TaskEvent> auto_replay(RuntimeState& runtime,
     return nullptr;
   }
   if (!held_now) start_session(runtime, shared, detector.unit_length());
-  std::shared_ptr<TaskEvent> command = hold_kernel(queue, std::move(group), name);
+  std::shared_ptr<TaskEvent> command = hold_kernel(queue, std::move(owned));
   if (step == AutoGraph::Step::replay) replay_unit(runtime, queue);
   return command;
 }

@@ -26,11 +26,11 @@ namespace plexus::detail {
 class QueueState;
 class RuntimeState;
 
-// The event submit returns when `group` was held (its unit replays later), nullptr when the
-// caller submits it as usual (anything held was released first).
+// The event submit returns when `group` was held (taken: its unit replays later), nullptr
+// when the caller submits it as usual (anything held was released first; `group` is left).
 std::shared_ptr<TaskEvent> auto_replay(RuntimeState& runtime,
                                        const std::shared_ptr<QueueState>& queue,
-                                       CommandGroup& group, const std::string& name);
+                                       std::unique_ptr<CommandGroup>& group);
 // Releases the kernels the queue holds for automatic replay, as plain submissions.
 void release_automatic_locked(RuntimeState& runtime, QueueState& queue);
 // The same, taking the queue's submit_mutex, and ends the pattern (start_fusion, recording).

@@ -98,4 +98,14 @@ struct CommandGroup {
   }
 };
 
+// The command's name in tasks, errors and traces: "kernel k", "native task n", "host task",
+// "barrier", or the command's own ("memcpy", "fill", ...).
+inline std::string command_name(const CommandGroup& group) {
+  return group.command          ? std::string(group.command)
+         : group.kernel         ? "kernel " + group.kernel->name()
+         : !group.natives.empty() ? "native task " + group.native_name
+         : group.has_host_task  ? std::string("host task")
+                                : std::string("barrier");
+}
+
 }  // namespace plexus::detail

@@ -45,7 +45,7 @@ Built build_request(RuntimeState& runtime, const std::vector<HeldKernel>& held, 
   for (const FusionProperty& property : properties)
     if (property.kind == FusionProperty::Kind::no_barriers) request.barrier = FusionBarrier::none;
   for (const HeldKernel& kernel_held : held) {
-    const CommandGroup& group = kernel_held.group;
+    const CommandGroup& group = *kernel_held.group;
     const Kernel& kernel = *group.kernel;
     const BundleImage* image = nullptr;
     for (const BundleImage& candidate : kernel.bundle()->images)
@@ -134,12 +134,12 @@ AccessMode merged(AccessMode a, AccessMode b) {
 CommandGroup fused_group(RuntimeState& runtime, QueueState& queue, const std::vector<HeldKernel>& held,
                          const Built& built, const FusionResult& result) {
   CommandGroup group;
-  group.runtime = held.front().group.runtime;
+  group.runtime = held.front().group->runtime;
   group.device = queue.device;
   // One requirement per buffer identity (union of ranges and modes), promoted ones left out.
   std::map<std::uint32_t, std::size_t> requirement_of;
   for (std::size_t k = 0; k < held.size(); ++k) {
-    const CommandGroup& from = held[k].group;
+    const CommandGroup& from = *held[k].group;
     for (std::size_t a = 0; a < from.arguments.size(); ++a) {
       if (from.arguments[a].kind != ArgumentSlot::Kind::accessor) continue;
       const std::uint32_t identity = built.identity[k][a];
@@ -168,7 +168,7 @@ CommandGroup fused_group(RuntimeState& runtime, QueueState& queue, const std::ve
     for (std::size_t k = 0; k < held.size() && !found; ++k) {
       for (std::size_t a = 0; a < built.identity[k].size() && !found; ++a) {
         if (built.identity[k][a] != identity) continue;
-        ArgumentSlot slot = held[k].group.arguments[a];
+        ArgumentSlot slot = held[k].group->arguments[a];
         if (slot.kind == ArgumentSlot::Kind::accessor) slot.requirement = requirement_of.at(identity);
         group.arguments.push_back(std::move(slot));
         found = true;

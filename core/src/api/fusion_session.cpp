@@ -18,7 +18,19 @@ void FusionRegistry::add(const std::shared_ptr<QueueState>& queue) {
   for (const auto& known : queues_)
     if (!known.owner_before(queue) && !queue.owner_before(known)) return;
   queues_.push_back(queue);
+  publish_locked();
+}
+
+void FusionRegistry::publish_locked() {
+  sole_.store(queues_.size() == 1 ? queues_.front().lock().get() : nullptr,
+              std::memory_order_release);
   registered_.store(queues_.size(), std::memory_order_release);
+}
+
+bool FusionRegistry::others_than(const QueueState* except) const {
+  const std::size_t registered = registered_.load(std::memory_order_acquire);
+  if (registered == 0) return false;
+  return registered > 1 || except == nullptr || sole_.load(std::memory_order_acquire) != except;
 }
 
 std::vector<std::shared_ptr<QueueState>> FusionRegistry::fusing() {
@@ -33,7 +45,7 @@ std::vector<std::shared_ptr<QueueState>> FusionRegistry::fusing() {
     live.push_back(std::move(queue));
     return false;
   });
-  registered_.store(queues_.size(), std::memory_order_release);
+  publish_locked();
   return live;
 }
 
@@ -54,7 +66,7 @@ void start_fusion(RuntimeState& runtime, const std::shared_ptr<QueueState>& queu
 
 bool in_fusion(QueueState& queue) { return queue.fusing.load(std::memory_order_acquire); }
 
-std::shared_ptr<TaskEvent> hold(QueueState& queue, CommandGroup group,
+std::shared_ptr<TaskEvent> hold(QueueState& queue, std::unique_ptr<CommandGroup> group,
                                 std::vector<std::shared_ptr<TaskEvent>> dependencies,
                                 std::string name) {
   auto event = TaskEvent::make(std::move(name));  // the body's name too
@@ -80,7 +92,11 @@ void release_unfused(RuntimeState& runtime, QueueState& queue,
                      std::shared_ptr<FusionSession> session) {
   std::vector<std::shared_ptr<TaskEvent>> events;
   for (HeldKernel& held : session->held) {
-    auto body = std::make_shared<CommandBody>(runtime, std::move(held.group), held.event);
+    if (!held.event) {  // held for automatic replay: it follows the kernel before it
+      held.event = TaskEvent::make(command_name(*held.group));
+      if (!events.empty()) held.dependencies.push_back(events.back());
+    }
+    auto body = std::make_shared<CommandBody>(runtime, std::move(*held.group), held.event);
     events.push_back(held.event);
     try {
       runtime.scheduler().submit(Task{held.event, std::move(held.dependencies), {}, std::move(body)});
@@ -131,6 +147,7 @@ void cancel_conflicting(RuntimeState& runtime, const QueueState* except,
                         std::span<const Requirement> requirements,
                         const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
                         const std::string& what, bool all, bool automatic_only) {
+  if (!all && !runtime.fusions.others_than(except)) return;
   for (const std::shared_ptr<QueueState>& queue : runtime.fusions.fusing()) {
     if (queue.get() == except) continue;
     bool depends = all;
@@ -144,7 +161,7 @@ void cancel_conflicting(RuntimeState& runtime, const QueueState* except,
                   std::any_of(session.held.begin(), session.held.end(),
                               [&](const HeldKernel& h) { return h.event == dependency; });
       for (const HeldKernel& held : session.held)
-        for (const Requirement& theirs : held.group.requirements)
+        for (const Requirement& theirs : held.group->requirements)
           for (const Requirement& ours : requirements)
             depends = depends || (theirs.storage == ours.storage &&
                                   (writes(theirs.mode) || writes(ours.mode)));

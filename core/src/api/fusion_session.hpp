@@ -27,8 +27,12 @@ namespace plexus::detail {
 class QueueState;
 class RuntimeState;
 
+// A held kernel: its group (the handler's, never moved while held), its event and its
+// dependencies. Held for automatic replay, a kernel has no event of its own (nobody sees
+// one: submit returned the session's command) until it is released unfused, and only the
+// unit's first kernel has dependencies: the others follow the kernel before them.
 struct HeldKernel {
-  CommandGroup group;
+  std::unique_ptr<CommandGroup> group;
   std::shared_ptr<TaskEvent> event;
   std::vector<std::shared_ptr<TaskEvent>> dependencies;
 };
@@ -49,12 +53,19 @@ class FusionRegistry {
   void add(const std::shared_ptr<QueueState>& queue);
   // The queues still registered, pruned of those no longer fusing or gone.
   std::vector<std::shared_ptr<QueueState>> fusing();
+  // Whether a queue other than `except` may be fusing (false: none is; true: call fusing()).
+  // Lock-free: a queue submitting while it alone holds kernels (automatic replay) asks it at
+  // every submission.
+  bool others_than(const QueueState* except) const;
 
  private:
   std::mutex mutex_;
   std::vector<std::weak_ptr<QueueState>> queues_;
-  // queues_.size(), written under mutex_, read without it: fusing() skips the lock when 0.
+  // queues_.size(), and the queue when it is the only one, written under mutex_, read
+  // without it: fusing() and others_than() skip the lock when none or only one is.
   std::atomic<std::size_t> registered_{0};
+  std::atomic<const QueueState*> sole_{nullptr};
+  void publish_locked();
 };
 
 // Queue operations (queue_fusion.cpp). `why` for a cancellation names the command that
@@ -62,7 +73,7 @@ class FusionRegistry {
 void start_fusion(RuntimeState& runtime, const std::shared_ptr<QueueState>& queue);
 bool in_fusion(QueueState& queue);
 // Holds a kernel's group; returns the fusion command's event.
-std::shared_ptr<TaskEvent> hold(QueueState& queue, CommandGroup group,
+std::shared_ptr<TaskEvent> hold(QueueState& queue, std::unique_ptr<CommandGroup> group,
                                 std::vector<std::shared_ptr<TaskEvent>> dependencies,
                                 std::string name);
 void cancel_fusion(RuntimeState& runtime, QueueState& queue, const std::string& why);

@@ -38,16 +38,17 @@ void widen(Requirement& merged, const Requirement& later) {
 
 }  // namespace
 
-CommandGroup group_of_kernels(std::span<CommandGroup> groups,
+CommandGroup group_of_kernels(std::span<CommandGroup* const> groups,
                               std::shared_ptr<const DeviceGraphKey> key) {
   CommandGroup group;
-  group.runtime = groups.front().runtime;
-  group.device = groups.front().device;
-  group.device_bound = groups.front().device_bound;
+  group.runtime = groups.front()->runtime;
+  group.device = groups.front()->device;
+  group.device_bound = groups.front()->device_bound;
   auto kernels = std::make_shared<GraphKernels>();
   kernels->owner = std::move(key);
   kernels->kernels.reserve(groups.size());
-  for (CommandGroup& node : groups) {
+  for (CommandGroup* const each : groups) {
+    CommandGroup& node = *each;
     for (auto& dependency : node.dependencies) group.dependencies.push_back(dependency);
     for (const Requirement& own : node.requirements) {
       auto same = std::find_if(group.requirements.begin(), group.requirements.end(),

@@ -17,7 +17,7 @@
 namespace plexus::detail {
 
 // Moves the kernels, arguments and dependencies out of `groups` (all kernels of one device).
-CommandGroup group_of_kernels(std::span<CommandGroup> groups,
+CommandGroup group_of_kernels(std::span<CommandGroup* const> groups,
                               std::shared_ptr<const DeviceGraphKey> key);
 
 }  // namespace plexus::detail

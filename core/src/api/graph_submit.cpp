@@ -53,9 +53,9 @@ Event Queue::submit(const ExecutableGraph& graph) {
   if (owner->single_task) {
     auto event = TaskEvent::make("graph of " + std::to_string(nodes.size()) + " kernels");
     runtime->track(event);
-    std::vector<detail::CommandGroup> groups;
+    std::vector<detail::CommandGroup*> groups;
     groups.reserve(nodes.size());
-    for (detail::GraphNode& node : nodes) groups.push_back(std::move(node.group));
+    for (detail::GraphNode& node : nodes) groups.push_back(&node.group);
     detail::CommandGroup group = detail::group_of_kernels(groups, owner->key);
     std::vector<std::shared_ptr<TaskEvent>> before = std::move(group.dependencies);
     auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), event);

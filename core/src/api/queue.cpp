@@ -34,21 +34,19 @@ Event Queue::end_group(Handler& handler) {
   auto runtime = detail::RuntimeState::lock(state_->runtime, "a queue");
   Scheduler& scheduler = runtime->scheduler();  // throws before anything is recorded
   detail::CommandGroup& group = *handler.group_;  // moved into the body (or held) below
-  std::string name = group.command              ? std::string(group.command)
-                     : group.kernel             ? "kernel " + group.kernel->name()
-                     : !group.natives.empty()   ? "native task " + group.native_name
-                     : group.has_host_task      ? std::string("host task")
-                                                : std::string("barrier");
   if (state_->recording.load(std::memory_order_acquire) &&
-      detail::record_group(*state_, group, name)) {
+      detail::record_group(*state_, group, detail::command_name(group))) {
     return Event();  // recorded into a command graph (graph.hpp), not run
   }
   // Kernel fusion: early cancellation of fusions this group depends on; kernels are held.
-  detail::cancel_conflicting(*runtime, state_.get(), group.requirements, group.dependencies, name);
+  if (runtime->fusions.others_than(state_.get()))
+    detail::cancel_conflicting(*runtime, state_.get(), group.requirements, group.dependencies,
+                               detail::command_name(group));
   if (detail::in_fusion(*state_)) {
+    const std::string name = detail::command_name(group);
     if (group.kernel) {
       std::vector<std::shared_ptr<TaskEvent>> held_dependencies = std::move(group.dependencies);
-      return Event(detail::hold(*state_, std::move(group), std::move(held_dependencies), name),
+      return Event(detail::hold(*state_, std::move(handler.group_), std::move(held_dependencies), name),
                    state_->runtime);
     }
     detail::cancel_fusion(*runtime, *state_, "a " + name + " was submitted to the queue");
@@ -56,10 +54,10 @@ Event Queue::end_group(Handler& handler) {
   std::unique_lock in_order(state_->submit_mutex, std::defer_lock);
   if (state_->order == QueueOrder::in_order) in_order.lock();
   if (state_->auto_graph) {  // automatic replay (auto_replay.hpp): held, or submitted below
-    if (auto held = detail::auto_replay(*runtime, state_, group, name))
+    if (auto held = detail::auto_replay(*runtime, state_, handler.group_))
       return Event(std::move(held), state_->runtime);
   }
-  auto event = TaskEvent::make(std::move(name));  // the body's name too
+  auto event = TaskEvent::make(detail::command_name(group));  // the body's name too
   runtime->track(event);
   std::vector<std::shared_ptr<TaskEvent>> dependencies = std::move(group.dependencies);
   auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), event);
