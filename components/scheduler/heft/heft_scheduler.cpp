@@ -494,8 +494,11 @@ void HeftScheduler::work() {
       if (measures) --measuring_[kernel][lane_index];
       idle = --outstanding_ == 0;
     }
+    // No wake-up of other workers: the pool slot this task freed is taken by this worker
+    // itself, which looks for ready work (take_ready) before it sleeps again. (Waking them
+    // all at each task's end cost each of the ~20 idle workers of a GPU + CPU run a futex
+    // wake-up and a turn on mutex_, beside the threads feeding the GPU.)
     if (measures) measured_cv_.notify_all();  // a submitter may wait for its measurement
-    ready_cv_.notify_all();  // the lane may take its next task
     if (idle) idle_cv_.notify_all();
   }
 }
