@@ -1,7 +1,7 @@
 // Random single-byte mutations and truncations of small SYCLBIN files: the reader always
-// answers with the file's contents or a plexus::error; built with AddressSanitizer and
-// UndefinedBehaviorSanitizer where the compiler has them, so that any read out of bounds
-// fails the test.
+// answers with the file's contents or a plexus::error. CI runs it under AddressSanitizer
+// and UndefinedBehaviorSanitizer (scripts/sanitize.sh asan), so that any read out of
+// bounds fails it.
 #include <catch2/catch.hpp>
 #include <random>
 
