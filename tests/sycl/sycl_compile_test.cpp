@@ -98,6 +98,58 @@ TEST_CASE("our SYCL kernels compile for every target with both compilers") {
   }
 }
 
+TEST_CASE("group collectives, work_group_static and half compile for every target") {
+  for (const auto& compiler : compilers_under_test()) {
+    for (BinaryFormat target : compiler->targets()) {
+      DYNAMIC_SECTION(compiler.name << " " << to_string(target)) {
+        const CompileResult result =
+            compiler->compile(sycl_request(test::group_kernels_source(), target));
+        INFO(result.log);
+        REQUIRE(result.succeeded);
+        for (const char* name :
+             {"work_group_collectives", "sub_group_collectives", "typed_collectives", "halves"})
+          CHECK(find_kernel(result, name) != nullptr);
+        if (target == BinaryFormat::spirv) test::require_valid_spirv(result);
+        if (target == BinaryFormat::ptx) {
+          const std::string ptx = test::as_text(result.binary);
+          // work_group_static variables and the collectives' scratch are shared memory
+          CHECK(ptx.find(".shared .align 4 .b8 reversed[") != std::string::npos);
+          CHECK(ptx.find("\n.global ") == std::string::npos);  // no variable in global memory
+          CHECK(ptx.find("shfl.sync") != std::string::npos);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("work_group_static with automatic storage, and atomic_ref on half, are errors") {
+  const std::string prefix =
+      "#include <sycl/sycl.hpp>\nnamespace syclexp = sycl::ext::oneapi::experimental;\n"
+      "extern \"C\" SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))\n";
+  for (const auto& compiler : compilers_under_test()) {
+    for (BinaryFormat target : compiler->targets()) {
+      DYNAMIC_SECTION(compiler.name << " " << to_string(target)) {
+        const CompileResult automatic = compiler->compile(sycl_request(
+            prefix + "void k(int* out) { syclexp::work_group_static<int> x; x = 1; out[0] = x; }\n",
+            target));
+        INFO(automatic.log);
+        CHECK_FALSE(automatic.succeeded);
+        CHECK(automatic.log.find("work_group_static in 'k' is not a variable of its own at "
+                                 "namespace scope or static") != std::string::npos);
+        const CompileResult atomic = compiler->compile(sycl_request(
+            prefix + "void k(sycl::half* out) {\n  sycl::atomic_ref<sycl::half, "
+                     "sycl::memory_order::relaxed, sycl::memory_scope::device> a(out[0]);\n}\n",
+            target));
+        INFO(atomic.log);
+        CHECK_FALSE(atomic.succeeded);
+        CHECK(atomic.log.find("sycl::atomic_ref takes int, unsigned int, long, unsigned long, "
+                              "float or double") != std::string::npos);
+        CHECK(atomic.log.find("kernel.cpp:5:") != std::string::npos);  // the user's line
+      }
+    }
+  }
+}
+
 TEST_CASE("a plain C++ error in SYCL source is clang's message at the user's line") {
   const std::string source = "#include <sycl/sycl.hpp>\n"                  // 1
                              "namespace syclexp = sycl::ext::oneapi::experimental;\n"  // 2

@@ -33,4 +33,8 @@ inline std::string seed_vec_add_source() { return sycl_source_file("vec_add.cpp"
 // bench/kernels/sycl/own_kernels.cpp (plexus-bench-compile times it too).
 inline std::string own_kernels_source() { return sycl_source_file("own_kernels.cpp"); }
 
+// Work-group and sub-group collectives, work_group_static local memory and sycl::half:
+// bench/kernels/sycl/group_kernels.cpp.
+inline std::string group_kernels_source() { return sycl_source_file("group_kernels.cpp"); }
+
 }  // namespace plexus::test

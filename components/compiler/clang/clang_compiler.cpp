@@ -256,7 +256,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& original) {
     llvm::LLVMContext frontend_context;
     frontend_context.setDiagnosticHandler(std::make_unique<LlvmDiagnosticHandler>(log));
     std::unique_ptr<llvm::Module> compiled = frontend_->compile(request, spec, frontend_context, log);
-    if (compiled && sycl) compiler_shared::SyclSource::finish(*compiled);
+    if (compiled && sycl) compiler_shared::SyclSource::finish(*compiled, log);
     if (compiled && !log.has_errors()) {
       const std::vector<std::byte> bitcode = bitcode_of(*compiled);
       compiled.reset();  // before its context

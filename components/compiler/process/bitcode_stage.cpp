@@ -69,7 +69,7 @@ std::optional<StagedBitcode> BitcodeStage::prepare(const std::string& bitcode,
   if (!module) return std::nullopt;
   bool changed = false;
   if (from_source && request.language == SourceLanguage::sycl) {
-    compiler_shared::SyclSource::finish(*module);
+    if (!compiler_shared::SyclSource::finish(*module, log)) return std::nullopt;
     changed = true;
   }
   if (!from_source) {

@@ -43,12 +43,35 @@ bool expand_reductions(llvm::Module& module) {
   return true;
 }
 
+// The entry block's allocas first, before anything else: SPIR-V wants a function's
+// OpVariables to be the first instructions of its first block, and the translator keeps
+// the order it is given (instcombine leaves pointer casts between allocas).
+bool hoist_allocas(llvm::Module& module) {
+  bool moved = false;
+  for (llvm::Function& function : module) {
+    if (function.isDeclaration()) continue;
+    llvm::BasicBlock& entry = function.getEntryBlock();
+    llvm::Instruction* insert = &*entry.getFirstInsertionPt();
+    for (llvm::Instruction& instruction : llvm::make_early_inc_range(entry)) {
+      if (!llvm::isa<llvm::AllocaInst>(instruction)) continue;
+      if (&instruction == insert) {
+        insert = instruction.getNextNode();
+        continue;
+      }
+      instruction.moveBefore(insert);
+      moved = true;
+    }
+  }
+  return moved;
+}
+
 }  // namespace
 
 bool prepare_for_spirv_translator(llvm::Module& module) {
   const bool unfrozen = remove_freeze(module);
   const bool expanded = expand_reductions(module);
-  return order_blocks_for_spirv(module) || unfrozen || expanded;
+  const bool hoisted = hoist_allocas(module);
+  return order_blocks_for_spirv(module) || unfrozen || expanded || hoisted;
 }
 
 }  // namespace plexus::compiler_shared

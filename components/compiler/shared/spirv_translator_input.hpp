@@ -4,7 +4,9 @@
 // translator has no SPIR-V for them and exits the process with status 15; a frozen value
 // becomes its operand, which is what later translators do) or llvm.vector.reduce.*
 // intrinsics (the SLP vectoriser's; the translator exits with status 8: they become
-// shuffles and scalar operations, LLVM's ExpandReductions).
+// shuffles and scalar operations, LLVM's ExpandReductions), and each function's allocas
+// first in its entry block (SPIR-V's rule for OpVariable; instcombine leaves casts between
+// them).
 //
 // Thread-safety: stateless; changes only the module it is given.
 #pragma once

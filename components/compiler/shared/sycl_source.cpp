@@ -10,6 +10,7 @@
 #include <set>
 
 #include "plexus/sycl_names.hpp"
+#include "sycl_work_group_static.hpp"
 
 namespace plexus::compiler_shared {
 
@@ -431,7 +432,7 @@ std::optional<CompileRequest> SyclSource::lower(const CompileRequest& request,
   return lowered;
 }
 
-void SyclSource::finish(llvm::Module& module) {
+bool SyclSource::finish(llvm::Module& module, DiagnosticLog& log) {
   const std::string prefix = entry_prefix;
   std::vector<llvm::Function*> entries;
   for (llvm::Function& function : module)
@@ -473,6 +474,7 @@ void SyclSource::finish(llvm::Module& module) {
       if (global->use_empty() && global->hasLocalLinkage()) global->eraseFromParent();
     }
   }
+  return move_work_group_statics(module, log);
 }
 
 }  // namespace plexus::compiler_shared

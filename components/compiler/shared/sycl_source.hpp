@@ -15,8 +15,9 @@
 //      kernel's own line, so errors about a kernel point at it.
 //   4. The compiler compiles the lowered request as C++ for OpenCL 1.0 (-cl-std=clc++).
 //   5. finish(): on the frontend's module, each entry takes its kernel's name (the
-//      function it calls becomes internal and is renamed), printf becomes OpenCL's, and
-//      the annotations are dropped.
+//      function it calls becomes internal and is renamed), printf becomes OpenCL's, the
+//      annotations are dropped, and work_group_static variables move into local memory
+//      (sycl_work_group_static.hpp).
 //
 // Thread-safety: stateless (pure functions).
 #pragma once
@@ -72,8 +73,9 @@ class SyclSource {
                                              std::string_view preprocessed,
                                              const ShownName& shown, DiagnosticLog& log);
 
-  // Step 5 on the frontend's module (idempotent).
-  static void finish(llvm::Module& module);
+  // Step 5 on the frontend's module (idempotent); false with errors in `log` when a
+  // work_group_static cannot be placed in local memory.
+  static bool finish(llvm::Module& module, DiagnosticLog& log);
 };
 
 // The embedded headers: (path under header_dir, content).

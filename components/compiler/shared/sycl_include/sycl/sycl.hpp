@@ -16,13 +16,18 @@
 #define write_only __plexus_sycl_name_write_only
 #define read_write __plexus_sycl_name_read_write
 #define pipe __plexus_sycl_name_pipe
+// OpenCL's half type is storage-only without cl_khr_fp16: `half` names sycl::half (half.hpp),
+// and the builtin type stays reachable as __fp16.
+#define half __plexus_sycl_name_half
 
 #include <sycl/plexus/properties.hpp>
 #include <sycl/plexus/id_range.hpp>
+#include <sycl/plexus/functional.hpp>
+#include <sycl/plexus/half.hpp>
 #include <sycl/plexus/vec.hpp>
 #include <sycl/plexus/math.hpp>
 #include <sycl/plexus/atomic.hpp>
 #include <sycl/plexus/nd_item.hpp>
-#include <sycl/plexus/group_algorithms.hpp>
 #include <sycl/plexus/local_memory.hpp>
+#include <sycl/plexus/group_algorithms.hpp>
 #include <sycl/plexus/printf.hpp>

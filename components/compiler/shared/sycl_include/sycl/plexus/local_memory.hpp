@@ -1,9 +1,22 @@
-// Work-group local memory for free-function kernels (sycl_ext_oneapi_work_group_memory): a
-// kernel parameter `syclexp::work_group_memory<T>` is one allocation per work-group,
-// shared by its work-items. The generated entry point takes it as a __local pointer, so a
-// launch passes the bytes it needs (plexus::local<Element>(count) through Plexus's API).
-// T is a type (`int`), a sized array (`float[64]`) or an unsized one (`float[]`).
+// Work-group local memory for free-function kernels, as the two oneAPI extensions spell it:
+//
+// - sycl_ext_oneapi_work_group_memory: a kernel parameter `syclexp::work_group_memory<T>` is
+//   one allocation per work-group, shared by its work-items. The generated entry point takes
+//   it as a __local pointer, so a launch passes the bytes it needs
+//   (plexus::local<Element>(count) through Plexus's API). T is a type (`int`), a sized
+//   array (`float[64]`) or an unsized one (`float[]`).
+// - sycl_ext_oneapi_work_group_static: a variable `syclexp::work_group_static<T>` at
+//   namespace scope or `static` in a function is one T per work-group (T: a type or a sized
+//   array), with no launch argument. C++ for OpenCL allows __local variables only in
+//   kernels, so such a variable is compiled as a program-scope (global) variable and moved
+//   into local memory on the frontend's module (SyclSource::finish: every global of this
+//   class's type; its accessors pass the address through __plexus_sycl_work_group_static,
+//   an opaque identity that keeps the optimiser from rewriting the variable before then).
+//   One declared with automatic storage (a plain local variable) is a build error there.
 #pragma once
+
+// The identity on the address of a work_group_static (replaced by SyclSource::finish).
+extern "C" void* __plexus_sycl_work_group_static(void* address) __attribute__((const));
 
 namespace sycl {
 namespace ext::oneapi::experimental {
@@ -35,6 +48,38 @@ class work_group_memory {
 
  private:
   element_type* data_;
+};
+
+template <typename T>
+class work_group_static final {
+  static_assert(!__is_same(T, typename detail::element<T>::type[]),
+                "work_group_static takes a type or a sized array (an unsized array needs "
+                "work_group_memory)");
+
+ public:
+  work_group_static() = default;
+  work_group_static(const work_group_static&) = delete;
+  work_group_static& operator=(const work_group_static&) = delete;
+
+  operator T&() const { return *get(); }
+  template <typename U = T, typename = __enable_if_t<!__is_array(U)>>
+  const work_group_static& operator=(const T& value) const {
+    *get() = value;
+    return *this;
+  }
+  T* operator&() const { return get(); }
+  T* get_multi_ptr() const { return get(); }
+  // Element access for arrays (DPC++ gives it through T&).
+  template <typename U = T, typename = __enable_if_t<__is_array(U)>>
+  typename detail::element<U>::type& operator[](size_t i) const {
+    return (*get())[i];
+  }
+
+ private:
+  T* get() const {
+    return static_cast<T*>(__plexus_sycl_work_group_static(const_cast<T*>(&value_)));
+  }
+  T value_;
 };
 
 }  // namespace ext::oneapi::experimental

@@ -49,22 +49,4 @@ inline float sqrt(float x) { return ::native_sqrt(x); }
 inline float tan(float x) { return ::native_tan(x); }
 }  // namespace native
 
-// Function objects for the group algorithms (group_algorithms.hpp): sycl::plus<T>, and
-// sycl::plus<> (= plus<void>) that deduces T; likewise multiplies, minimum, maximum.
-#define PLEXUS_SYCL_FUNCTION_OBJECT(name, expression)          \
-  template <typename T = void>                                \
-  struct name {                                               \
-    T operator()(T a, T b) const { return expression; }       \
-  };                                                          \
-  template <>                                                 \
-  struct name<void> {                                         \
-    template <typename T>                                     \
-    T operator()(T a, T b) const { return expression; }       \
-  };
-PLEXUS_SYCL_FUNCTION_OBJECT(plus, a + b)
-PLEXUS_SYCL_FUNCTION_OBJECT(multiplies, a * b)
-PLEXUS_SYCL_FUNCTION_OBJECT(minimum, b < a ? b : a)
-PLEXUS_SYCL_FUNCTION_OBJECT(maximum, a < b ? b : a)
-#undef PLEXUS_SYCL_FUNCTION_OBJECT
-
 }  // namespace sycl

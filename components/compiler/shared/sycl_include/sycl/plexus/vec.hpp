@@ -1,6 +1,7 @@
-// sycl::vec<T, N> (over the target's native vector) and sycl::marray<T, N> (an array):
-// construction, element access, x()/y()/z()/w(), the arithmetic operators element-wise
-// and with a scalar, and the sycl:: math functions (math.hpp) on vec.
+// sycl::vec<T, N> (over the target's native vector; vec<half, N> over an array of halves,
+// half.hpp) and sycl::marray<T, N> (an array): construction, element access,
+// x()/y()/z()/w(), the arithmetic operators element-wise and with a scalar, convert<U>()
+// (half included), and the sycl:: math functions (math.hpp) on vec.
 #pragma once
 
 namespace sycl {
@@ -37,7 +38,15 @@ class vec {
   T w() const { return (*this)[3]; }
 
   template <typename U>
-  vec<U, N> convert() const { return vec<U, N>(__builtin_convertvector(data_, typename vec<U, N>::vector_t)); }
+  vec<U, N> convert() const {
+    if constexpr (__is_same(U, half)) {
+      vec<U, N> r;
+      for (int i = 0; i < N; ++i) r[i] = half((*this)[i]);
+      return r;
+    } else {
+      return vec<U, N>(__builtin_convertvector(data_, typename vec<U, N>::vector_t));
+    }
+  }
 
 #define PLEXUS_SYCL_VEC_OPERATOR(op)                                                   \
   friend vec operator op(const vec& a, const vec& b) { return vec(a.data_ op b.data_); } \
@@ -56,6 +65,69 @@ class vec {
   vector_t data_;
 };
 
+// vec<half, N>: N halves; arithmetic element by element (in float, rounded to half).
+template <int N>
+class vec<half, N> {
+  static_assert(N == 1 || N == 2 || N == 3 || N == 4 || N == 8 || N == 16,
+                "sycl::vec has 1, 2, 3, 4, 8 or 16 elements");
+
+ public:
+  using element_type = half;
+  using value_type = half;
+
+  vec() = default;
+  explicit vec(half value) {
+    for (int i = 0; i < N; ++i) data_[i] = value;
+  }
+  template <typename... Values, typename = __enable_if_t<sizeof...(Values) == N && (N > 1)>>
+  vec(Values... values) : data_{static_cast<half>(values)...} {}
+
+  static constexpr size_t size() noexcept { return N; }
+  static constexpr size_t byte_size() noexcept { return sizeof(half) * (N == 3 ? 4 : N); }
+
+  half& operator[](int i) { return data_[i]; }
+  const half& operator[](int i) const { return data_[i]; }
+  half& x() { return data_[0]; }
+  half& y() { return data_[1]; }
+  half& z() { return data_[2]; }
+  half& w() { return data_[3]; }
+  half x() const { return data_[0]; }
+  half y() const { return data_[1]; }
+  half z() const { return data_[2]; }
+  half w() const { return data_[3]; }
+
+  template <typename U>
+  vec<U, N> convert() const {
+    vec<U, N> r;
+    for (int i = 0; i < N; ++i) r[i] = static_cast<U>(data_[i]);
+    return r;
+  }
+
+#define PLEXUS_SYCL_HALF_VEC_OPERATOR(op)                                 \
+  friend vec operator op(const vec& a, const vec& b) {                    \
+    vec r;                                                                \
+    for (int i = 0; i < N; ++i) r.data_[i] = a.data_[i] op b.data_[i];    \
+    return r;                                                             \
+  }                                                                       \
+  friend vec operator op(const vec& a, half b) { return a op vec(b); }    \
+  friend vec operator op(half a, const vec& b) { return vec(a) op b; }    \
+  vec& operator op##=(const vec& b) { return *this = *this op b; }        \
+  vec& operator op##=(half b) { return *this = *this op vec(b); }
+  PLEXUS_SYCL_HALF_VEC_OPERATOR(+)
+  PLEXUS_SYCL_HALF_VEC_OPERATOR(-)
+  PLEXUS_SYCL_HALF_VEC_OPERATOR(*)
+  PLEXUS_SYCL_HALF_VEC_OPERATOR(/)
+#undef PLEXUS_SYCL_HALF_VEC_OPERATOR
+  friend vec operator-(const vec& a) {
+    vec r;
+    for (int i = 0; i < N; ++i) r.data_[i] = -a.data_[i];
+    return r;
+  }
+
+ private:
+  half data_[N == 3 ? 4 : N];
+};
+
 #define PLEXUS_SYCL_VEC_ALIASES(type, name)                                                \
   using name##2 = vec<type, 2>; using name##3 = vec<type, 3>; using name##4 = vec<type, 4>; \
   using name##8 = vec<type, 8>; using name##16 = vec<type, 16>;
@@ -67,6 +139,7 @@ PLEXUS_SYCL_VEC_ALIASES(long, long)
 PLEXUS_SYCL_VEC_ALIASES(ulong, ulong)
 PLEXUS_SYCL_VEC_ALIASES(short, short)
 PLEXUS_SYCL_VEC_ALIASES(char, char)
+PLEXUS_SYCL_VEC_ALIASES(half, half)
 #undef PLEXUS_SYCL_VEC_ALIASES
 
 template <typename T, size_t N>
