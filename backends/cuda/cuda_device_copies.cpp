@@ -1,5 +1,6 @@
 // Device -> device copies of the CUDA backend (CudaQueue::copy_from_device), peer access
 // between CUDA devices, and page-locked host memory for staged copies.
+#include <cstddef>
 #include <string>
 
 #include "cuda_context.hpp"
@@ -116,6 +117,34 @@ bool CudaQueue::copy_from_device(void* allocation, Device& source, const void* s
     }
   }
   return true;
+}
+
+bool CudaQueue::copy_within(void* allocation, std::size_t offset, const void* source_allocation,
+                            std::size_t source_offset, std::size_t bytes) {
+  const std::string what = "copy_within of " + std::to_string(bytes) + " bytes on CUDA device '" +
+                           device_.info().name + "'";
+  validate_copy(CopyLayout::contiguous(offset, bytes), allocation, source_allocation,
+                allocation ? device_.bytes_after(allocation) : 0, what);
+  validate_copy(CopyLayout::contiguous(source_offset, bytes), source_allocation, allocation,
+                source_allocation ? device_.bytes_after(source_allocation) : 0, what);
+  if (bytes == 0) return true;
+  const CudaDriver& driver = device_.driver();
+  launcher_->drain();
+  ScopedContext scope(driver, device_.context());
+  check(driver.memcpy_dtod_async(reinterpret_cast<CUdeviceptr>(allocation) + offset,
+                                 reinterpret_cast<CUdeviceptr>(source_allocation) + source_offset,
+                                 bytes, stream_),
+        "cuMemcpyDtoDAsync", what);
+  return true;
+}
+
+bool CudaQueue::fill_within(void* allocation, std::size_t offset, const void* pattern,
+                            std::size_t pattern_size, std::size_t bytes) {
+  const std::string what = "fill_within of " + std::to_string(bytes) + " bytes on CUDA device '" +
+                           device_.info().name + "'";
+  validate_copy(CopyLayout::contiguous(offset, bytes), allocation, pattern,
+                allocation ? device_.bytes_after(allocation) : 0, what);
+  return usm_fill(static_cast<std::byte*>(allocation) + offset, pattern, pattern_size, bytes);
 }
 
 }  // namespace plexus::cuda

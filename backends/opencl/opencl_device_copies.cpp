@@ -1,7 +1,9 @@
 // Device -> device copies of the OpenCL backend (OpenclQueue::copy_from_device, between
-// memory objects of one context) and the host memory of staged copies
+// memory objects of one context), copies and fills within the device's memory (buffer
+// commands: copy_within, fill_within) and the host memory of staged copies
 // (OpenclDevice::allocate_host).
 #include <array>
+#include <bit>
 #include <string>
 
 #include "opencl_copy_origin.hpp"
@@ -101,6 +103,46 @@ bool OpenclQueue::copy_from_device(void* allocation, Device& source, const void*
           "clEnqueueCopyBufferRect", what);
     track(event, what);
   }
+  return true;
+}
+
+bool OpenclQueue::copy_within(void* allocation, std::size_t offset, const void* source_allocation,
+                              std::size_t source_offset, std::size_t bytes) {
+  const std::string what = "copy_within of " + std::to_string(bytes) + " bytes on OpenCL device '" +
+                           device_.info().name + "'";
+  auto* target = static_cast<cl_mem>(allocation);
+  auto* origin = static_cast<cl_mem>(const_cast<void*>(source_allocation));
+  validate_copy(CopyLayout::contiguous(offset, bytes), target, origin,
+                target ? device_.allocation_size(target) : 0, what);
+  validate_copy(CopyLayout::contiguous(source_offset, bytes), origin, target,
+                origin ? device_.allocation_size(origin) : 0, what);
+  if (bytes == 0 || !failure_.empty()) return true;
+  cl_event event = nullptr;
+  check(clEnqueueCopyBuffer(queue_.get(), origin, target, source_offset, offset, bytes, 0, nullptr,
+                            &event),
+        "clEnqueueCopyBuffer", what);
+  track(event, what);
+  return true;
+}
+
+bool OpenclQueue::fill_within(void* allocation, std::size_t offset, const void* pattern,
+                              std::size_t pattern_size, std::size_t bytes) {
+  const std::string what = "fill_within of " + std::to_string(bytes) + " bytes on OpenCL device '" +
+                           device_.info().name + "'";
+  auto* target = static_cast<cl_mem>(allocation);
+  validate_copy(CopyLayout::contiguous(offset, bytes), target, pattern,
+                target ? device_.allocation_size(target) : 0, what);
+  if (pattern_size == 0 || bytes % pattern_size != 0 || offset % pattern_size != 0)
+    throw error(error_category::invalid_argument,
+                what + ": the offset and size must be multiples of the " +
+                    std::to_string(pattern_size) + "-byte pattern");
+  if (!std::has_single_bit(pattern_size) || pattern_size > 128) return false;  // OpenCL's limits
+  if (bytes == 0 || !failure_.empty()) return true;
+  cl_event event = nullptr;
+  check(clEnqueueFillBuffer(queue_.get(), target, pattern, pattern_size, offset, bytes, 0, nullptr,
+                            &event),
+        "clEnqueueFillBuffer", what);
+  track(event, what);
   return true;
 }
 

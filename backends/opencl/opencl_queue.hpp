@@ -62,6 +62,12 @@ class OpenclQueue final : public DeviceQueue {
   void usm_copy(void* destination, const void* source, std::size_t bytes) override;
   bool usm_fill(void* destination, const void* pattern, std::size_t pattern_size,
                 std::size_t bytes) override;
+  // Buffer commands: clEnqueueCopyBuffer, and clEnqueueFillBuffer for patterns of 1, 2, 4,
+  // ... 128 bytes (false otherwise). In opencl_device_copies.cpp.
+  bool copy_within(void* allocation, std::size_t offset, const void* source_allocation,
+                   std::size_t source_offset, std::size_t bytes) override;
+  bool fill_within(void* allocation, std::size_t offset, const void* pattern,
+                   std::size_t pattern_size, std::size_t bytes) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
   // Device graphs over cl_khr_command_buffer where the device offers it (opencl_graph.hpp);

@@ -277,3 +277,25 @@ TEST_CASE("USM on a CUDA device: the three kinds and a kernel over managed memor
   plexus::free(host_memory, q);
 }
 #endif
+
+TEST_CASE("USM allocations appear in the memory report") {
+  plexus::test::SyclTargets t = plexus::test::sycl_targets();
+  on_each_usm_device(t, plexus::QueueOrder::in_order, [&](plexus::Queue& q) {
+    const plexus::UsmStats before = t.runtime->memory_report().usm;
+    int* first = plexus::malloc_device<int>(1000, q);
+    int* second = plexus::malloc_device<int>(24, q);
+    plexus::UsmStats now = t.runtime->memory_report().usm;
+    CHECK(now.allocations == before.allocations + 2);
+    CHECK(now.allocated_bytes == before.allocated_bytes + 4096);
+    CHECK(now.live_allocations == before.live_allocations + 2);
+    CHECK(now.live_bytes == before.live_bytes + 4096);
+    CHECK_THAT(t.runtime->memory_report_text(), Catch::Contains("USM: "));
+    plexus::free(first, q);
+    now = t.runtime->memory_report().usm;
+    CHECK(now.allocations == before.allocations + 2);  // made since the start
+    CHECK(now.live_allocations == before.live_allocations + 1);
+    CHECK(now.live_bytes == before.live_bytes + 96);
+    plexus::free(second, q);
+    CHECK(t.runtime->memory_report().usm.live_bytes == before.live_bytes);
+  });
+}

@@ -141,6 +141,25 @@ class PLEXUS_API DeviceQueue {
     (void)destination, (void)pattern, (void)pattern_size, (void)bytes;
     return false;
   }
+  // Buffer commands on the device (Handler::copy between two accessors, Handler::fill on
+  // one), optional: copy_within copies `bytes` contiguous bytes from `source_offset` in
+  // `source_allocation` to `offset` in `allocation` (allocations of this queue's device,
+  // possibly the same one; the two byte ranges do not overlap); fill_within writes `pattern`
+  // (`pattern_size` bytes) repeatedly over `bytes` (a multiple of pattern_size) at `offset`
+  // in `allocation` (offset a multiple of pattern_size). In this queue's order. Each returns
+  // false, enqueueing nothing, when the backend has no device operation for it (the
+  // default; a pattern size its driver cannot fill with): the caller then goes through host
+  // memory (copy_to_host, copy_to_device). Bad arguments: invalid_argument.
+  virtual bool copy_within(void* allocation, std::size_t offset, const void* source_allocation,
+                           std::size_t source_offset, std::size_t bytes) {
+    (void)allocation, (void)offset, (void)source_allocation, (void)source_offset, (void)bytes;
+    return false;
+  }
+  virtual bool fill_within(void* allocation, std::size_t offset, const void* pattern,
+                           std::size_t pattern_size, std::size_t bytes) {
+    (void)allocation, (void)offset, (void)pattern, (void)pattern_size, (void)bytes;
+    return false;
+  }
   // Launches `kernel` (loaded for this queue's device) over `range`. The arguments' values
   // are copied before launch() returns. Throws invalid_argument when the arguments do not
   // match the kernel (count, kinds, scalar sizes) or the range does not suit it.

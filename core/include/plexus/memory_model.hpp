@@ -132,10 +132,20 @@ struct DeviceCopyStats {
   std::uint64_t pinned_staged_bytes = 0;  // of staged_bytes
 };
 
+// The USM allocations of the runtime (plexus/usm.hpp): made since it started, and live
+// now. Filled by Runtime::memory_report(); memory models leave it zero.
+struct UsmStats {
+  std::uint64_t allocations = 0;  // malloc_device/host/shared calls that succeeded
+  std::uint64_t allocated_bytes = 0;
+  std::uint64_t live_allocations = 0;  // not freed yet
+  std::uint64_t live_bytes = 0;
+};
+
 // Counters of the plans record() returned since creation or the last reset_stats().
 struct MemoryStats {
   std::vector<TransferCounter> transfers;  // one per direction with copies, by (from, to)
   DeviceCopyStats device_copies;           // the runtime's, see DeviceCopyStats
+  UsmStats usm;                            // the runtime's, see UsmStats
   std::uint64_t accesses = 0;              // record() calls
   std::uint64_t dependencies = 0;          // dependencies returned
   std::uint64_t allocations = 0;           // allocations requested

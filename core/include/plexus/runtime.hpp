@@ -114,7 +114,8 @@ class PLEXUS_API Runtime {
   ProgramCacheStats program_cache_stats() const;
 
   // The memory model's counters since the runtime started (per-direction copies and bytes,
-  // dependencies, allocations). Locations: 0 is the host (and devices sharing its memory),
+  // dependencies, allocations), the runtime's device -> device copies and its USM
+  // allocations (MemoryStats::usm: made, and live now). Locations: 0 is the host (and devices sharing its memory),
   // devices with their own memory are numbered 1.. in devices() order.
   MemoryStats memory_report() const;
   // Human-readable form of memory_report() (what the destructor logs).

@@ -6,6 +6,7 @@
 
 #include "buffer_copies.hpp"
 #include "buffer_storage.hpp"
+#include "device_buffer_command.hpp"
 #include "kernel_check_buffer.hpp"
 #include "native_task.hpp"
 #include "plexus/device.hpp"
@@ -43,8 +44,13 @@ void CommandBody::check_runnable(const DeviceQueue* queue) const {
   }
 }
 
+bool CommandBody::buffer_command_on_device() const {
+  return group_.buffer_on_device.kind != BufferOnDevice::Kind::none && group_.device &&
+         runtime_.location_of(group_.device) != host_location;
+}
+
 bool CommandBody::bound_to_group_device() const {
-  if (group_.usm.kind != UsmOperation::Kind::none) return true;
+  if (group_.usm.kind != UsmOperation::Kind::none || buffer_command_on_device()) return true;
   return std::any_of(group_.arguments.begin(), group_.arguments.end(), [](const ArgumentSlot& slot) {
     return slot.kind == ArgumentSlot::Kind::pointer;
   });
@@ -52,7 +58,7 @@ bool CommandBody::bound_to_group_device() const {
 
 bool CommandBody::can_run_on(const Device& device) const {
   if (bound_to_group_device() && &device != group_.device) return false;
-  if (group_.usm.kind != UsmOperation::Kind::none) return true;
+  if (group_.usm.kind != UsmOperation::Kind::none || buffer_command_on_device()) return true;
   if (group_.kernel) return group_.kernel->available_on(device);
   if (group_.graph) {
     return std::all_of(group_.graph->kernels.begin(), group_.graph->kernels.end(),
@@ -188,7 +194,7 @@ void CommandBody::stage(DeviceQueue* queue) {
 bool CommandBody::enqueue(DeviceQueue* queue) {
   // A checked kernel's record is read back once it has run: it runs to the end here.
   if (!runs_on_device() || !queue || (group_.kernel && group_.kernel->info().bounds_checked) ||
-      group_.usm.kind != UsmOperation::Kind::none) {
+      group_.usm.kind != UsmOperation::Kind::none || buffer_command_on_device()) {
     run(queue);
     return false;
   }
@@ -201,6 +207,10 @@ bool CommandBody::enqueue(DeviceQueue* queue) {
 void CommandBody::start_work(DeviceQueue& queue) {
   if (group_.usm.kind != UsmOperation::Kind::none) {
     run_usm(queue);
+  } else if (buffer_command_on_device()) {
+    TraceOpScope traced(TraceOp::Kind::copy_to_device, &queue, placement_->info().name, 0, name());
+    run_buffer_command_on_device(queue, group_.buffer_on_device, group_.requirements, location_,
+                                 runtime_);
   } else if (group_.kernel) {
     launch(queue);
   } else if (group_.graph) {

@@ -12,7 +12,9 @@
 // runs it): its check record is read back and a violation fails the task. A native task runs the implementation of its placement's backend
 // (DeviceQueue::enqueue_native); it can run on the devices that have one. A USM command
 // (memcpy, fill on device memory) runs on the group's device, to its end, like a kernel
-// with pointer arguments, which runs only there.
+// with pointer arguments, which runs only there; so does a buffer copy between accessors or
+// a buffer fill submitted to a queue whose device has memory of its own (the host device's
+// run on a host thread, as host tasks do).
 // The body is named after `event`, its task's event (its label), which it keeps.
 // Thread-safety and ownership: see task_body.hpp. The runtime outlives every body (it
 // waits for all tasks before going).
@@ -55,8 +57,11 @@ class CommandBody final : public TaskBody, private InteropHandle::Memory {
  private:
   bool runs_on_device() const {
     return group_.kernel || !group_.natives.empty() || group_.graph ||
-           group_.usm.kind != UsmOperation::Kind::none;
+           group_.usm.kind != UsmOperation::Kind::none || buffer_command_on_device();
   }
+  // A copy between accessors or a fill on a queue whose device has memory of its own: it
+  // runs there (device_buffer_command.hpp), not on a host thread.
+  bool buffer_command_on_device() const;
   // Kernels with pointer arguments and USM commands run on the group's device only.
   bool bound_to_group_device() const;
   BufferAccess access_at(std::size_t requirement, LocationId location) const;

@@ -71,6 +71,15 @@ struct UsmOperation {
   bool to_host = false;  // copy: device memory into memory the host reaches (for traces)
 };
 
+// A buffer command that can run on a device without host memory (Handler::copy between
+// two accessors, Handler::fill): by requirement index; `buffer_work` is its host form.
+struct BufferOnDevice {
+  enum class Kind { none, copy, fill } kind = Kind::none;
+  std::size_t source = 0;       // copy: the source accessor's requirement
+  std::size_t destination = 0;  // the accessor written
+  boost::container::small_vector<std::byte, 16> pattern;  // fill: one element's bytes
+};
+
 struct CommandGroup {
   std::weak_ptr<RuntimeState> runtime;
   Device* device = nullptr;  // the queue's device (native tasks: the one chosen for them)
@@ -84,6 +93,8 @@ struct CommandGroup {
   // A buffer command's work (Handler::copy, fill on accessors): given the group's
   // requirements when it runs, so that a graph's rebound buffers are the ones it uses.
   std::function<void(std::span<const Requirement>)> buffer_work;
+  // The same command for a device (run there when the group's device has memory of its own).
+  BufferOnDevice buffer_on_device;
   bool has_host_task = false;
   std::string native_name;  // a native task: its name (non-empty) and implementations
   std::vector<NativeImplementation> natives;

@@ -1,6 +1,9 @@
-// Handler's buffer commands: copy, fill and update_host on accessors (handler.hpp). Each is
-// a host-side command of the group: its requirements are recorded at the host location, so
-// the memory model makes their ranges valid there before the work runs on a host thread.
+// Handler's buffer commands: copy, fill and update_host on accessors (handler.hpp). A copy
+// between two accessors and a fill also get a device form (BufferOnDevice): on a queue whose
+// device has memory of its own they run there (device_buffer_command.hpp); otherwise, and
+// for the copies from and to host pointers and update_host, the command is host work: its
+// requirements are recorded at the host location, so the memory model makes their ranges
+// valid there before the work runs on a host thread.
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -13,6 +16,7 @@
 #include "command_group.hpp"
 #include "plexus/error.hpp"
 #include "plexus/handler.hpp"
+#include "range_rows.hpp"
 
 namespace plexus {
 namespace {
@@ -33,14 +37,9 @@ struct RangeRows {
   template <class Visit>
   void each_row(Visit&& visit) const {
     auto* base = static_cast<std::byte*>(host_base(*storage));
-    const Extent3& whole = storage->desc().extent;
-    const std::size_t row_bytes = range.extent[2] * element_size();
-    for (std::size_t i = 0; i < range.extent[0]; ++i)
-      for (std::size_t j = 0; j < range.extent[1]; ++j) {
-        const std::size_t first =
-            ((range.offset[0] + i) * whole[1] + range.offset[1] + j) * whole[2] + range.offset[2];
-        visit(base + first * element_size(), row_bytes);
-      }
+    detail::for_each_row(range, storage->desc(), [&](std::size_t offset, std::size_t bytes) {
+      visit(base + offset, bytes);
+    });
   }
   // The range's bytes, contiguous, and back.
   void gather(std::byte* out) const {
@@ -109,6 +108,7 @@ void Handler::copy_buffer(const Handler* source_owner, std::size_t source,
   group_->command = "copy";
   group_->has_host_task = true;
   if (from && to) {
+    group_->buffer_on_device = {detail::BufferOnDevice::Kind::copy, *from, *to, {}};
     group_->buffer_work = [source = *from, destination = *to](std::span<const Requirement> all) {
       const RangeRows from(all, source), to(all, destination);
       std::vector<std::byte> staged(from.elements() * from.element_size());
@@ -146,6 +146,8 @@ void Handler::fill_buffer(const Handler* owner, std::size_t requirement, const v
     throw error(error_category::invalid_argument,
                 "fill: the accessor is read-only; use write or discard_write");
   const auto* first = static_cast<const std::byte*>(value);
+  group_->buffer_on_device = {detail::BufferOnDevice::Kind::fill, 0, requirement,
+                              {first, first + size}};
   group_->command = "fill";
   group_->has_host_task = true;
   group_->buffer_work = [requirement, element = std::vector<std::byte>(first, first + size)](

@@ -31,6 +31,10 @@ std::string describe(const MemoryStats& stats, const RuntimeState& runtime) {
         "them through page-locked memory)",
         between.direct_copies, between.direct_bytes, between.staged_copies, between.staged_bytes,
         between.pinned_staged_bytes);
+  if (stats.usm.allocations > 0)
+    text += fmt::format("; USM: {} allocations ({} bytes), {} live ({} bytes)",
+                        stats.usm.allocations, stats.usm.allocated_bytes,
+                        stats.usm.live_allocations, stats.usm.live_bytes);
   return text;
 }
 

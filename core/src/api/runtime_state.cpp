@@ -203,6 +203,7 @@ MemoryStats RuntimeState::memory_stats() const {
   MemoryStats stats;
   if (MemoryModel* memory = components->memory()) stats = memory->stats();
   stats.device_copies = device_copies.snapshot();
+  stats.usm = usm.stats();
   return stats;
 }
 

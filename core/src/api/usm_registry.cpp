@@ -37,6 +37,9 @@ void* UsmRegistry::allocate(Device& device, UsmKind kind, std::size_t bytes) {
   std::lock_guard lock(mutex_);
   allocations_[reinterpret_cast<std::uintptr_t>(pointer)] =
       UsmAllocation{pointer, bytes, &device, kind, false};
+  ++made_;
+  made_bytes_ += bytes;
+  live_bytes_ += bytes;
   return pointer;
 }
 
@@ -69,6 +72,7 @@ void UsmRegistry::free(void* pointer) {
     }
     freed = it->second;
     allocations_.erase(it);
+    live_bytes_ -= freed.bytes;
   }
   freed.device->deallocate_usm(freed.kind, freed.base);
 }
@@ -102,10 +106,16 @@ std::size_t UsmRegistry::release_all() noexcept {
     std::lock_guard lock(mutex_);
     left.swap(allocations_);
     buffer_pointers_.clear();
+    live_bytes_ = 0;
   }
   for (const auto& [address, allocation] : left)
     allocation.device->deallocate_usm(allocation.kind, allocation.base);
   return left.size();
+}
+
+UsmStats UsmRegistry::stats() const {
+  std::lock_guard lock(mutex_);
+  return {made_, made_bytes_, allocations_.size(), live_bytes_};
 }
 
 }  // namespace plexus::detail

@@ -18,6 +18,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "plexus/memory_model.hpp"
 #include "plexus/usm_kind.hpp"
 
 namespace plexus {
@@ -55,11 +56,14 @@ class UsmRegistry {
   void remove_buffer_pointer(void* pointer) noexcept;
   // Frees every allocation still held (shutdown); returns how many there were.
   std::size_t release_all() noexcept;
+  // The USM allocations made so far and those live (buffer pointers are not counted).
+  UsmStats stats() const;
 
  private:
   mutable std::mutex mutex_;
   std::map<std::uintptr_t, UsmAllocation> allocations_;  // by start address
   std::unordered_map<const void*, UsmAllocation> buffer_pointers_;
+  std::uint64_t made_ = 0, made_bytes_ = 0, live_bytes_ = 0;
 };
 
 // "0x7f..." for messages.
