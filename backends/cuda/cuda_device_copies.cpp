@@ -1,6 +1,5 @@
 // Device -> device copies of the CUDA backend (CudaQueue::copy_from_device), peer access
 // between CUDA devices, and page-locked host memory for staged copies.
-#include <cstddef>
 #include <string>
 
 #include "cuda_context.hpp"
@@ -127,15 +126,7 @@ bool CudaQueue::copy_within(void* allocation, std::size_t offset, const void* so
                 allocation ? device_.bytes_after(allocation) : 0, what);
   validate_copy(CopyLayout::contiguous(source_offset, bytes), source_allocation, allocation,
                 source_allocation ? device_.bytes_after(source_allocation) : 0, what);
-  if (bytes == 0) return true;
-  const CudaDriver& driver = device_.driver();
-  launcher_->drain();
-  ScopedContext scope(driver, device_.context());
-  check(driver.memcpy_dtod_async(reinterpret_cast<CUdeviceptr>(allocation) + offset,
-                                 reinterpret_cast<CUdeviceptr>(source_allocation) + source_offset,
-                                 bytes, stream_),
-        "cuMemcpyDtoDAsync", what);
-  return true;
+  return copy_within_as_usm(allocation, offset, source_allocation, source_offset, bytes);
 }
 
 bool CudaQueue::fill_within(void* allocation, std::size_t offset, const void* pattern,
@@ -144,7 +135,7 @@ bool CudaQueue::fill_within(void* allocation, std::size_t offset, const void* pa
                            device_.info().name + "'";
   validate_copy(CopyLayout::contiguous(offset, bytes), allocation, pattern,
                 allocation ? device_.bytes_after(allocation) : 0, what);
-  return usm_fill(static_cast<std::byte*>(allocation) + offset, pattern, pattern_size, bytes);
+  return fill_within_as_usm(allocation, offset, pattern, pattern_size, bytes);
 }
 
 }  // namespace plexus::cuda

@@ -71,8 +71,8 @@ class CudaQueue final : public DeviceQueue {
   void usm_copy(void* destination, const void* source, std::size_t bytes) override;
   bool usm_fill(void* destination, const void* pattern, std::size_t pattern_size,
                 std::size_t bytes) override;
-  // Buffer commands (cuda_device_copies.cpp): cuMemcpyDtoDAsync, and usm_fill's memsets at
-  // the allocation's address (every pattern size).
+  // Buffer commands (cuda_device_copies.cpp): usm_copy (cuMemcpyAsync) and usm_fill's
+  // memsets at the allocation's address (every pattern size), after the bounds checks.
   bool copy_within(void* allocation, std::size_t offset, const void* source_allocation,
                    std::size_t source_offset, std::size_t bytes) override;
   bool fill_within(void* allocation, std::size_t offset, const void* pattern,

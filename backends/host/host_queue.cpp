@@ -66,24 +66,6 @@ bool HostQueue::usm_fill(void* destination, const void* pattern, std::size_t pat
   return true;
 }
 
-bool HostQueue::copy_within(void* allocation, std::size_t offset, const void* source_allocation,
-                            std::size_t source_offset, std::size_t bytes) {
-  if (!allocation || !source_allocation)
-    throw error(error_category::invalid_argument,
-                "copy_within on '" + device_.info().name + "': a null allocation");
-  usm_copy(static_cast<std::byte*>(allocation) + offset,
-           static_cast<const std::byte*>(source_allocation) + source_offset, bytes);
-  return true;
-}
-
-bool HostQueue::fill_within(void* allocation, std::size_t offset, const void* pattern,
-                            std::size_t pattern_size, std::size_t bytes) {
-  if (!allocation)
-    throw error(error_category::invalid_argument,
-                "fill_within on '" + device_.info().name + "': a null allocation");
-  return usm_fill(static_cast<std::byte*>(allocation) + offset, pattern, pattern_size, bytes);
-}
-
 template <class Work>
 void HostQueue::run_guarded(Work&& work) {
   if (failure_) return;

@@ -37,9 +37,13 @@ class HostQueue final : public DeviceQueue {
   // runs buffer commands of host-memory devices on a host thread, so these serve callers
   // of the interface (a scheduler, a test) rather than Handler::copy and fill.
   bool copy_within(void* allocation, std::size_t offset, const void* source_allocation,
-                   std::size_t source_offset, std::size_t bytes) override;
+                   std::size_t source_offset, std::size_t bytes) override {
+    return copy_within_as_usm(allocation, offset, source_allocation, source_offset, bytes);
+  }
   bool fill_within(void* allocation, std::size_t offset, const void* pattern,
-                   std::size_t pattern_size, std::size_t bytes) override;
+                   std::size_t pattern_size, std::size_t bytes) override {
+    return fill_within_as_usm(allocation, offset, pattern, pattern_size, bytes);
+  }
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
   // Device graphs: HostGraph (host_graph.hpp), replayed on the calling thread like launch().

@@ -43,6 +43,23 @@ void* Device::allocate_usm(UsmKind kind, std::size_t) {
 
 void Device::deallocate_usm(UsmKind, void*) noexcept {}
 
+bool DeviceQueue::copy_within_as_usm(void* allocation, std::size_t offset,
+                                     const void* source_allocation, std::size_t source_offset,
+                                     std::size_t bytes) {
+  if (!allocation || !source_allocation)
+    throw error(error_category::invalid_argument, "copy_within: a null allocation");
+  usm_copy(static_cast<std::byte*>(allocation) + offset,
+           static_cast<const std::byte*>(source_allocation) + source_offset, bytes);
+  return true;
+}
+
+bool DeviceQueue::fill_within_as_usm(void* allocation, std::size_t offset, const void* pattern,
+                                     std::size_t pattern_size, std::size_t bytes) {
+  if (!allocation)
+    throw error(error_category::invalid_argument, "fill_within: a null allocation");
+  return usm_fill(static_cast<std::byte*>(allocation) + offset, pattern, pattern_size, bytes);
+}
+
 void DeviceQueue::usm_copy(void*, const void*, std::size_t) {
   throw error(error_category::unsupported,
               "this device's backend has no USM copies (DeviceQueue::usm_copy is not "

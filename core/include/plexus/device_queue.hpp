@@ -160,6 +160,13 @@ class PLEXUS_API DeviceQueue {
     (void)allocation, (void)offset, (void)pattern, (void)pattern_size, (void)bytes;
     return false;
   }
+  // copy_within and fill_within for a backend whose allocations are device addresses (USM
+  // device memory: CUDA, HIP, Level Zero, the host): usm_copy and usm_fill at
+  // allocation + offset. A backend overrides copy_within/fill_within with these.
+  bool copy_within_as_usm(void* allocation, std::size_t offset, const void* source_allocation,
+                          std::size_t source_offset, std::size_t bytes);
+  bool fill_within_as_usm(void* allocation, std::size_t offset, const void* pattern,
+                          std::size_t pattern_size, std::size_t bytes);
   // Launches `kernel` (loaded for this queue's device) over `range`. The arguments' values
   // are copied before launch() returns. Throws invalid_argument when the arguments do not
   // match the kernel (count, kinds, scalar sizes) or the range does not suit it.
