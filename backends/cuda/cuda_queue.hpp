@@ -45,13 +45,13 @@
 #include "cuda_launcher.hpp"
 #include "cuda_queue_stats.hpp"
 #include "cuda_timing.hpp"
-#include "plexus/device_queue.hpp"
+#include "plexus/addressed_device_queue.hpp"
 
 namespace plexus::cuda {
 
 class CudaDevice;
 
-class CudaQueue final : public DeviceQueue {
+class CudaQueue final : public AddressedDeviceQueue {
  public:
   // Throws plexus::error(device) when the stream cannot be created.
   explicit CudaQueue(CudaDevice& device);

@@ -35,13 +35,13 @@
 
 #include "hip_timing.hpp"
 #include "plexus/completion_thread.hpp"
-#include "plexus/device_queue.hpp"
+#include "plexus/addressed_device_queue.hpp"
 
 namespace plexus::hip {
 
 class HipDevice;
 
-class HipQueue final : public DeviceQueue {
+class HipQueue final : public AddressedDeviceQueue {
  public:
   // Throws plexus::error(device) when the stream cannot be created.
   explicit HipQueue(HipDevice& device);
@@ -54,15 +54,6 @@ class HipQueue final : public DeviceQueue {
   void usm_copy(void* destination, const void* source, std::size_t bytes) override;
   bool usm_fill(void* destination, const void* pattern, std::size_t pattern_size,
                 std::size_t bytes) override;
-  // Buffer commands: usm_copy and usm_fill at the allocation's address (hipMalloc memory).
-  bool copy_within(void* allocation, std::size_t offset, const void* source_allocation,
-                   std::size_t source_offset, std::size_t bytes) override {
-    return copy_within_as_usm(allocation, offset, source_allocation, source_offset, bytes);
-  }
-  bool fill_within(void* allocation, std::size_t offset, const void* pattern,
-                   std::size_t pattern_size, std::size_t bytes) override {
-    return fill_within_as_usm(allocation, offset, pattern, pattern_size, bytes);
-  }
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
   NativeHandles native_handles() override;

@@ -17,13 +17,13 @@
 #include <memory>
 
 #include "host_timing.hpp"
-#include "plexus/device_queue.hpp"
+#include "plexus/addressed_device_queue.hpp"
 
 namespace plexus::host {
 
 class HostDevice;
 
-class HostQueue final : public DeviceQueue {
+class HostQueue final : public AddressedDeviceQueue {
  public:
   explicit HostQueue(HostDevice& device) : device_(device) {}
 
@@ -33,17 +33,6 @@ class HostQueue final : public DeviceQueue {
   void usm_copy(void* destination, const void* source, std::size_t bytes) override;
   bool usm_fill(void* destination, const void* pattern, std::size_t pattern_size,
                 std::size_t bytes) override;
-  // Buffer commands: the same, at the allocations' addresses (host memory). The runtime
-  // runs buffer commands of host-memory devices on a host thread, so these serve callers
-  // of the interface (a scheduler, a test) rather than Handler::copy and fill.
-  bool copy_within(void* allocation, std::size_t offset, const void* source_allocation,
-                   std::size_t source_offset, std::size_t bytes) override {
-    return copy_within_as_usm(allocation, offset, source_allocation, source_offset, bytes);
-  }
-  bool fill_within(void* allocation, std::size_t offset, const void* pattern,
-                   std::size_t pattern_size, std::size_t bytes) override {
-    return fill_within_as_usm(allocation, offset, pattern, pattern_size, bytes);
-  }
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
   // Device graphs: HostGraph (host_graph.hpp), replayed on the calling thread like launch().

@@ -47,7 +47,7 @@
 #include <string>
 
 #include "plexus/completion_thread.hpp"
-#include "plexus/device_queue.hpp"
+#include "plexus/addressed_device_queue.hpp"
 #include "ze_events.hpp"
 #include "ze_timing.hpp"
 
@@ -66,7 +66,7 @@ struct ZeCommandQueue {
   }
 };
 
-class ZeQueue final : public DeviceQueue {
+class ZeQueue final : public AddressedDeviceQueue {
  public:
   // Throws plexus::error(device) when the command list cannot be created.
   explicit ZeQueue(ZeDevice& device);
@@ -82,16 +82,6 @@ class ZeQueue final : public DeviceQueue {
   void usm_copy(void* destination, const void* source, std::size_t bytes) override;
   bool usm_fill(void* destination, const void* pattern, std::size_t pattern_size,
                 std::size_t bytes) override;
-  // Buffer commands: usm_copy and usm_fill at the allocation's address (zeMemAllocDevice
-  // memory).
-  bool copy_within(void* allocation, std::size_t offset, const void* source_allocation,
-                   std::size_t source_offset, std::size_t bytes) override {
-    return copy_within_as_usm(allocation, offset, source_allocation, source_offset, bytes);
-  }
-  bool fill_within(void* allocation, std::size_t offset, const void* pattern,
-                   std::size_t pattern_size, std::size_t bytes) override {
-    return fill_within_as_usm(allocation, offset, pattern, pattern_size, bytes);
-  }
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
   // Device graphs (ze_graph.hpp); PLEXUS_LEVEL_ZERO_GRAPHS=0 records none.
