@@ -20,7 +20,7 @@ __kernel void twice(__global int* data) { data[get_global_id(0)] *= 2; }
 )";
 
 std::unique_ptr<plexus::Runtime> runtime() {
-  return plexus::test::make_runtime({"inorder", "whole"}, "\"host\", \"opencl\"");
+  return plexus::test::make_runtime({"inorder", "whole"}, "\"host\", \"opencl\", \"cuda\"");
 }
 
 }  // namespace
@@ -106,68 +106,74 @@ TEST_CASE("update_host brings a device's result to the host before a host access
   CHECK(rt->memory_report().between(device, plexus::host_location).copies == updated);
 }
 
+// Every device with memory of its own: PoCL here; on a GPU machine also the GPU, through
+// CUDA and through its OpenCL platform.
 TEST_CASE("copy between accessors and fill run on a device with memory of its own") {
   auto rt = runtime();
-  plexus::Device* pocl = plexus::test::device_with_own_memory(*rt);
-  if (!pocl) {
+  if (!plexus::test::device_with_own_memory(*rt)) {
     WARN("no device with its own memory (PoCL): skipped");
     return;
   }
   const plexus::KernelBundle bundle = rt->build(kernels);
-  plexus::Queue q = rt->queue(*pocl);
-  const plexus::LocationId device = rt->location_of(*pocl);
-  const std::size_t n = 4096;
-  std::vector<int> in(n);
-  std::iota(in.begin(), in.end(), 1);
-  std::vector<int> grid(6 * 5);
-  std::iota(grid.begin(), grid.end(), 0);
-  struct Triple {  // 12 bytes: no OpenCL fill takes it (through host memory instead)
-    int a, b, c;
-  };
-  plexus::Buffer<int> a(in.data(), n), b(n), c(n), line(8);
-  plexus::Buffer<int, 2> m(grid.data(), plexus::Range{6, 5});
-  plexus::Buffer<Triple> triples(100);
-  q.submit([&](plexus::Handler& h) {  // a, then m, valid on the device only
-    h.parallel_for(bundle.kernel("twice"), plexus::Range{n}, a.access(h, plexus::read_write));
-  });
-  q.submit([&](plexus::Handler& h) {
-    h.parallel_for(bundle.kernel("twice"), plexus::Range{30}, m.access(h, plexus::read_write));
-  });
-  q.wait();
-  const auto to_host = rt->memory_report().between(device, plexus::host_location).copies;
-  q.submit([&](plexus::Handler& h) {
-    h.copy(a.access(h, plexus::read), b.access(h, plexus::discard_write));
-  });
-  q.submit([&](plexus::Handler& h) { h.fill(c.access(h, plexus::discard_write), 9); });
-  q.submit([&](plexus::Handler& h) {
-    h.fill(b.access(h, plexus::write, plexus::Range{10}, plexus::Range{100}), -5);
-  });
-  q.submit([&](plexus::Handler& h) { h.fill(line.access(h, plexus::discard_write), 0); });
-  q.submit([&](plexus::Handler& h) {  // rows 2..3, columns 1..3 of m: rows of 3 into one line
-    h.copy(m.access(h, plexus::read, plexus::Range{2, 3}, plexus::Range{2, 1}),
-           line.access(h, plexus::write));
-  });
-  q.submit([&](plexus::Handler& h) {
-    h.fill(triples.access(h, plexus::discard_write), Triple{1, -2, 3});
-  });
-  q.submit([&](plexus::Handler& h) {
-    h.parallel_for(bundle.kernel("twice"), plexus::Range{n}, b.access(h, plexus::read_write));
-  });
-  q.wait();
-  // Nothing came back to the host for the commands: they ran on the device.
-  CHECK(rt->memory_report().between(device, plexus::host_location).copies == to_host);
-  std::vector<int> got_b(n), got_c(n), got_line(8);
-  std::vector<Triple> got_triples(100);
-  b.copy_to(got_b.data());
-  c.copy_to(got_c.data());
-  line.copy_to(got_line.data());
-  triples.copy_to(got_triples.data());
-  for (std::size_t i = 0; i < n; ++i) {
-    REQUIRE(got_b[i] == (i >= 100 && i < 110 ? -10 : 4 * in[i]));
-    REQUIRE(got_c[i] == 9);
+  for (plexus::Device* own : rt->devices()) {
+    if (own->shares_host_memory()) continue;
+    DYNAMIC_SECTION(own->info().name) {
+      plexus::Queue q = rt->queue(*own);
+      const plexus::LocationId device = rt->location_of(*own);
+      const std::size_t n = 4096;
+      std::vector<int> in(n);
+      std::iota(in.begin(), in.end(), 1);
+      std::vector<int> grid(6 * 5);
+      std::iota(grid.begin(), grid.end(), 0);
+      struct Triple {  // 12 bytes: no OpenCL fill takes it (through host memory instead)
+        int a, b, c;
+      };
+      plexus::Buffer<int> a(in.data(), n), b(n), c(n), line(8);
+      plexus::Buffer<int, 2> m(grid.data(), plexus::Range{6, 5});
+      plexus::Buffer<Triple> triples(100);
+      q.submit([&](plexus::Handler& h) {  // a, then m, valid on the device only
+        h.parallel_for(bundle.kernel("twice"), plexus::Range{n}, a.access(h, plexus::read_write));
+      });
+      q.submit([&](plexus::Handler& h) {
+        h.parallel_for(bundle.kernel("twice"), plexus::Range{30}, m.access(h, plexus::read_write));
+      });
+      q.wait();
+      const auto to_host = rt->memory_report().between(device, plexus::host_location).copies;
+      q.submit([&](plexus::Handler& h) {
+        h.copy(a.access(h, plexus::read), b.access(h, plexus::discard_write));
+      });
+      q.submit([&](plexus::Handler& h) { h.fill(c.access(h, plexus::discard_write), 9); });
+      q.submit([&](plexus::Handler& h) {
+        h.fill(b.access(h, plexus::write, plexus::Range{10}, plexus::Range{100}), -5);
+      });
+      q.submit([&](plexus::Handler& h) { h.fill(line.access(h, plexus::discard_write), 0); });
+      q.submit([&](plexus::Handler& h) {  // rows 2..3, columns 1..3 of m: rows of 3 into one line
+        h.copy(m.access(h, plexus::read, plexus::Range{2, 3}, plexus::Range{2, 1}),
+               line.access(h, plexus::write));
+      });
+      q.submit([&](plexus::Handler& h) {
+        h.fill(triples.access(h, plexus::discard_write), Triple{1, -2, 3});
+      });
+      q.submit([&](plexus::Handler& h) {
+        h.parallel_for(bundle.kernel("twice"), plexus::Range{n}, b.access(h, plexus::read_write));
+      });
+      q.wait();
+      // Nothing came back to the host for the commands: they ran on the device.
+      CHECK(rt->memory_report().between(device, plexus::host_location).copies == to_host);
+      std::vector<int> got_b(n), got_c(n), got_line(8);
+      std::vector<Triple> got_triples(100);
+      b.copy_to(got_b.data());
+      c.copy_to(got_c.data());
+      line.copy_to(got_line.data());
+      triples.copy_to(got_triples.data());
+      for (std::size_t i = 0; i < n; ++i) {
+        REQUIRE(got_b[i] == (i >= 100 && i < 110 ? -10 : 4 * in[i]));
+        REQUIRE(got_c[i] == 9);
+      }
+      CHECK(got_line == std::vector<int>{22, 24, 26, 32, 34, 36, 0, 0});
+      for (const Triple& t : got_triples) REQUIRE((t.a == 1 && t.b == -2 && t.c == 3));
+    }
   }
-  CHECK(got_line == std::vector<int>{22, 24, 26, 32, 34, 36, 0, 0});
-  for (const Triple& t : got_triples) REQUIRE((t.a == 1 && t.b == -2 && t.c == 3));
 }
 
 TEST_CASE("buffer commands refuse accessors of the wrong mode or group") {
