@@ -74,6 +74,14 @@ bool Engine::failed(int rank) const {
   return rank >= 0 && rank < size_ && peers_[static_cast<std::size_t>(rank)].failed;
 }
 
+std::string Engine::failure(int rank) const {
+  if (failures_.load(std::memory_order_acquire) == 0) return {};
+  std::lock_guard lock(names_mutex_);
+  if (rank < 0 || rank >= size_ || !peers_[static_cast<std::size_t>(rank)].failed) return {};
+  const Peer& peer = peers_[static_cast<std::size_t>(rank)];
+  return "mpi: " + peer.name + " failed: " + peer.why;
+}
+
 std::uint64_t Engine::data_bytes_sent(int peer) const { return sent_[static_cast<std::size_t>(peer)]; }
 std::uint64_t Engine::data_bytes_received(int peer) const {
   return received_[static_cast<std::size_t>(peer)];
@@ -168,7 +176,9 @@ void Engine::fail_peer(int rank, const std::string& why) {
     Peer& peer = peers_.at(static_cast<std::size_t>(rank));
     if (peer.failed) return;
     peer.failed = true;
+    peer.why = why;
   }
+  failures_.fetch_add(1, std::memory_order_release);
   const std::exception_ptr failure = peer_failure(name_of(rank), why);
   logger().error("mpi: {} failed: {}", name_of(rank), why);
   // Its requests will never complete: cancel receives, abandon sends (MPI frees them).

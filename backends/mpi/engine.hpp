@@ -71,6 +71,8 @@ class Engine {
   void watch(int rank, std::string name);
   std::string name_of(int rank) const;
   bool failed(int rank) const;
+  // Empty while `rank` has not failed; else "mpi: node 'vm' rank 2 failed: why".
+  std::string failure(int rank) const;
 
   // Engine thread. send() takes the message as Writer::finish() made it.
   void send(int destination, std::vector<std::byte> message);
@@ -108,6 +110,7 @@ class Engine {
     std::string name;
     bool watched = false;
     bool failed = false;
+    std::string why;  // when failed
     std::chrono::steady_clock::time_point last_heard;
     std::chrono::steady_clock::time_point last_sent;
   };
@@ -128,6 +131,7 @@ class Engine {
   int rank_ = 0, size_ = 0, tag_upper_bound_ = 32767;
   std::vector<Peer> peers_;
   mutable std::mutex names_mutex_;
+  std::atomic<int> failures_{0};  // peers failed: failure() takes no lock while none
   std::list<Pending> pending_;
   std::unique_ptr<std::atomic<std::uint64_t>[]> sent_, received_;
 

@@ -27,6 +27,8 @@ class MpiDevice final : public Device {
 
   const DeviceInfo& info() const override { return info_; }
   Backend& backend() const override;
+  // Its node's failure, once it failed (heartbeat silence, an MPI error, a bad message).
+  std::string lost() const override { return session_->failure(remote_.rank); }
 
   void* allocate(std::size_t bytes) override;
   void deallocate(void* allocation) noexcept override;

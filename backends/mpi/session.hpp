@@ -64,6 +64,8 @@ class Session final : public Engine::Handler {
   const EngineOptions& options() const { return options_.engine; }
   int tag_upper_bound() const { return tag_upper_bound_; }
   std::string name_of(int rank) const { return engine_->name_of(rank); }
+  // Empty while the node of `rank` works; else how it failed, naming it.
+  std::string failure(int rank) const { return engine_->failure(rank); }
 
   // Runs `work` on the progress thread; when the session has ended, `ended` instead (on
   // the caller's thread).

@@ -351,3 +351,65 @@ TEST_CASE("every memory model is safe under concurrent use", "[conformance]") {
     }
   }
 }
+
+TEST_CASE("every memory model reports data lost with a location, and keeps the rest",
+          "[conformance]") {
+  const auto done = [](const std::string& label) {
+    auto event = task(label);
+    event->mark_running();
+    event->mark_complete();
+    return event;
+  };
+  const std::string why = "mpi: node 'vm' rank 1 failed: killed";
+  for (const auto& name : memory_model_names()) {
+    DYNAMIC_SECTION("memory/" << name) {
+      auto mm = make_memory(name);
+      // Written on device 1 only: lost with it.
+      const BufferId only_there = mm->create_buffer(buffer_1d(256, 4, true));
+      mm->record(access_1d(only_there, 0, 256, AccessMode::read_write, 1), done("w1"));
+      // Read on device 1, valid on the host too: kept.
+      const BufferId copied = mm->create_buffer(buffer_1d(256, 4, true));
+      mm->record(access_1d(copied, 0, 256, AccessMode::read, 1), done("r1"));
+      // Written on device 2: kept.
+      const BufferId elsewhere = mm->create_buffer(buffer_1d(256, 4, true));
+      mm->record(access_1d(elsewhere, 0, 256, AccessMode::read_write, 2), done("w2"));
+      // Written on device 1, then a copy to the host that never completed (it failed
+      // when the device went): what it was to bring is lost too, never stale.
+      const BufferId in_flight = mm->create_buffer(buffer_1d(256, 4, true));
+      mm->record(access_1d(in_flight, 0, 256, AccessMode::read_write, 1), done("w1b"));
+      auto failed_copy = task("host read");
+      mm->record(access_1d(in_flight, 0, 256, AccessMode::read, host_location), failed_copy);
+      failed_copy->mark_running();
+      failed_copy->mark_failed(std::make_exception_ptr(error(error_category::device, why)));
+
+      mm->lose_location(1, why);
+      mm->lose_location(1, why);  // idempotent
+
+      for (BufferId lost : {only_there, in_flight}) {
+        INFO("buffer " << lost);
+        for (LocationId at : {host_location, LocationId{2}, LocationId{1}}) {
+          for (int twice = 0; twice < 2; ++twice) {  // every time, not once
+            try {
+              mm->record(access_1d(lost, 10, 20, AccessMode::read, at), task("read lost"));
+              FAIL("lost data was planned for");
+            } catch (const error& e) {
+              CHECK(e.category() == error_category::device);
+              CHECK_THAT(e.what(), Contains("lost") && Contains("rank 1"));
+            }
+          }
+        }
+        // Written again whole (discard_write): usable again, nothing copied.
+        auto rewrite = mm->record(access_1d(lost, 0, 256, AccessMode::discard_write, 2), done("dw"));
+        CHECK(rewrite.copies.empty());
+        auto back = mm->record(access_1d(lost, 0, 256, AccessMode::read, host_location), task("back"));
+        for (const auto& copy : back.copies) CHECK(copy.from == 2);
+      }
+      auto kept = mm->record(access_1d(copied, 0, 256, AccessMode::read, 3), task("kept"));
+      for (const auto& copy : kept.copies) CHECK(copy.from == host_location);
+      auto moved = mm->record(access_1d(elsewhere, 0, 256, AccessMode::read, host_location), task("moved"));
+      REQUIRE_FALSE(moved.copies.empty());
+      for (const auto& copy : moved.copies) CHECK(copy.from == 2);
+      CHECK_THROWS_AS(mm->lose_location(host_location, why), error);
+    }
+  }
+}

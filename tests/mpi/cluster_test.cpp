@@ -3,12 +3,18 @@
 // own job: workers, hooks, options). Every remote device here is a worker's host device.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend_loader.hpp"
@@ -234,4 +240,88 @@ TEST_CASE("work posted just before the process exits reaches the workers", "[exi
     device.deallocate(memory);  // posted, not waited for
   }  // the queue goes: its destroy_queue is posted, and the last one races with the exit
   std::exit(0);  // at once, as a program whose last statement used the queue
+}
+
+namespace {
+
+// Kills (SIGKILL) the worker process of `rank` in this MPI job, as a node that dies: found
+// by its environment (this job's id, that rank). False when there is none.
+bool kill_worker(int rank) {
+  const char* job = std::getenv("OMPI_MCA_ess_base_jobid");
+  if (!job) return false;
+  const std::string wanted_job = std::string("OMPI_MCA_ess_base_jobid=") + job;
+  const std::string wanted_rank = "OMPI_COMM_WORLD_RANK=" + std::to_string(rank);
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "environ", std::ios::binary);
+    std::string environment((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    bool job_matches = false, rank_matches = false;
+    for (std::size_t at = 0; at < environment.size();) {
+      const std::size_t end = std::min(environment.find('\0', at), environment.size());
+      const std::string variable = environment.substr(at, end - at);
+      job_matches |= variable == wanted_job;
+      rank_matches |= variable == wanted_rank;
+      at = end + 1;
+    }
+    if (job_matches && rank_matches) return ::kill(std::stoi(pid), SIGKILL) == 0;
+  }
+  return false;
+}
+
+}  // namespace
+
+// Job: 1 + 2 workers. The worker of rank 1 is killed from outside (SIGKILL) after work has
+// completed on both: data whose only valid copy was on it is reported lost, naming the
+// node, at every later access; data valid elsewhere is kept.
+TEST_CASE("buffers whose only copy was on a dead node are reported lost, never stale",
+          "[lost]") {
+  Runtime rt(Config::from_string(
+      "[log]\nlevel = \"warn\"\n[backends]\nuse = [\"mpi\"]\n[backends.mpi]\ntimeout_ms = 1000\n"
+      "[scheduler]\nuse = \"dag\"\n[memory]\nuse = \"paged\"\n[compiler]\nuse = \"clang\"\n"
+      "[cache]\nuse = \"memory\"\n",
+      "lost-test.toml"));
+  const auto devices = rt.devices();
+  REQUIRE(devices.size() == 2);
+  REQUIRE_THAT(devices[0]->info().name, Catch::Contains(" rank 1: "));
+  auto bundle = rt.build(kernels);
+  const std::size_t n = 4096;
+  std::vector<float> written(n, 1.0f), read(n, 5.0f), back(n, 0.0f);
+  std::vector<int> elsewhere(n, 2), other_back(n, 0);
+  // Written on rank 1 (y of saxpy): its only copy is there. Read there (x): the host keeps
+  // its copy. Written on rank 2: kept.
+  Buffer<float> lost_buffer(written.data(), n), kept_buffer(read.data(), n);
+  Buffer<int> other_buffer(elsewhere.data(), n);
+  Queue doomed = rt.queue(*devices[0]), survivor = rt.queue(*devices[1]);
+  doomed.submit([&](Handler& h) {
+    h.parallel_for(bundle.kernel("saxpy"), Range{n}, 2.0f, kept_buffer.access(h, plexus::read),
+                   lost_buffer.access(h, plexus::read_write));
+  });
+  survivor.submit([&](Handler& h) {
+    h.parallel_for(bundle.kernel("add"), Range{n}, other_buffer.access(h, plexus::read_write), 100);
+  });
+  doomed.wait();
+  survivor.wait();
+
+  REQUIRE(kill_worker(1));
+  const auto start = std::chrono::steady_clock::now();
+  while (devices[0]->lost().empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(10))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  INFO("lost() after the kill: '" << devices[0]->lost() << "'");
+  REQUIRE_THAT(devices[0]->lost(), Catch::Contains("rank 1"));
+  CHECK(devices[1]->lost().empty());
+
+  for (int twice = 0; twice < 2; ++twice) {  // every time, never a stale copy
+    try {
+      lost_buffer.copy_to(back.data());
+      FAIL("the data of a dead node was read");
+    } catch (const error& e) {
+      CHECK(e.category() == error_category::device);
+      CHECK_THAT(e.what(), Catch::Contains("lost") && Catch::Contains("rank 1"));
+    }
+  }
+  kept_buffer.copy_to(back.data());
+  CHECK(back == read);
+  other_buffer.copy_to(other_back.data());
+  CHECK(other_back == std::vector<int>(n, 102));
 }

@@ -55,4 +55,13 @@ void BoxTracker::record(const Box3& range, AccessMode mode, LocationId at,
   history_.push_back({task, range, writing});
 }
 
+void BoxTracker::lose(LocationId location, std::vector<Box3>& only_there) {
+  if (location >= valid_.size()) return;
+  BoxSet lost = std::move(valid_[location]);
+  valid_[location] = BoxSet();
+  for (LocationId l = 0; l < valid_.size() && !lost.empty(); ++l)
+    if (l != location) lost.subtract(valid_[l]);
+  only_there.insert(only_there.end(), lost.boxes().begin(), lost.boxes().end());
+}
+
 }  // namespace plexus::memory

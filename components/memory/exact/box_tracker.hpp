@@ -21,6 +21,7 @@ class BoxTracker final : public BufferTracker {
   void record(const Box3& range, AccessMode mode, LocationId at,
               const std::vector<SourcedBox>& copies,
               const std::shared_ptr<TaskEvent>& task) override;
+  void lose(LocationId location, std::vector<Box3>& only_there) override;
 
  private:
   struct Entry {

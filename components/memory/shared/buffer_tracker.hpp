@@ -50,6 +50,9 @@ class BufferTracker {
   virtual void record(const Box3& range, AccessMode mode, LocationId at,
                       const std::vector<SourcedBox>& copies,
                       const std::shared_ptr<TaskEvent>& task) = 0;
+  // `location` is gone: nothing is valid there any more. Appends the boxes (in the
+  // policy's granule) whose only valid copy was there.
+  virtual void lose(LocationId location, std::vector<Box3>& only_there) = 0;
 };
 
 inline std::uint64_t location_bit(LocationId location) { return std::uint64_t{1} << location; }

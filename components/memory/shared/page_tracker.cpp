@@ -196,6 +196,21 @@ void PageTracker::record(const Box3& range, AccessMode mode, LocationId at,
   });
 }
 
+void PageTracker::lose(LocationId location, std::vector<Box3>& only_there) {
+  const std::uint64_t gone = location_bit(location);
+  const std::size_t before = only_there.size();
+  for (auto& [first, run] : runs_) {
+    if (!(run.valid & gone)) continue;
+    if (run.valid == gone) page_boxes(first, run.end, only_there);
+    run.valid &= ~gone;
+  }
+  merge(0, runs_.rbegin()->second.end);
+  std::vector<Box3> lost(only_there.begin() + static_cast<std::ptrdiff_t>(before), only_there.end());
+  coalesce(lost);
+  only_there.resize(before);
+  only_there.insert(only_there.end(), lost.begin(), lost.end());
+}
+
 bool PageTracker::touches_every_page(const Box3& range) const {
   for (int d = 0; d < 3; ++d) {
     const bool first = range.offset[d] < page_[d];

@@ -33,6 +33,7 @@ class PageTracker final : public BufferTracker {
   void record(const Box3& range, AccessMode mode, LocationId at,
               const std::vector<SourcedBox>& copies,
               const std::shared_ptr<TaskEvent>& task) override;
+  void lose(LocationId location, std::vector<Box3>& only_there) override;
 
   const Extent3& page_extent() const { return page_; }
   // Runs of pages in the same state, at least one (for tests: how far runs merge).

@@ -199,6 +199,51 @@ AccessPlan TrackingMemoryModel::plan(const Buffer& buffer, const BufferAccess& a
   return plan;
 }
 
+void TrackingMemoryModel::check_lost(BufferId id, Buffer& buffer, const BufferAccess& access) const {
+  if (buffer.lost.empty()) return;
+  if (access.mode == AccessMode::discard_write) {
+    std::vector<Lost> left;
+    std::vector<Box3> pieces;
+    for (const Lost& lost : buffer.lost) {
+      pieces.clear();
+      subtract(lost.box, access.range, pieces);
+      for (const Box3& piece : pieces) left.push_back({piece, lost.why});
+    }
+    buffer.lost = std::move(left);
+    return;
+  }
+  for (const Lost& lost : buffer.lost) {
+    if (!intersects(lost.box, access.range)) continue;
+    const auto& o = lost.box.offset;
+    const auto& e = lost.box.extent;
+    throw error(error_category::device,
+                name_ + ": buffer " + std::to_string(id) + ": elements at [" + std::to_string(o[0]) +
+                    ", " + std::to_string(o[1]) + ", " + std::to_string(o[2]) + "] extent [" +
+                    std::to_string(e[0]) + ", " + std::to_string(e[1]) + ", " +
+                    std::to_string(e[2]) + "] are lost: their only valid copy was on a device "
+                    "that is gone (" + lost.why + "); write them again (discard_write) to use them");
+  }
+}
+
+void TrackingMemoryModel::lose_location(LocationId location, const std::string& why) {
+  if (location == host_location || location >= max_locations)
+    throw error(error_category::invalid_argument,
+                name_ + ": lose_location: location " + std::to_string(location) +
+                    " is not a device's (1.." + std::to_string(max_locations - 1) + ")");
+  std::shared_lock lock(table_mutex_);
+  std::vector<Box3> boxes;
+  for (const auto& [id, buffer] : buffers_) {
+    std::lock_guard buffer_lock(buffer->mutex);
+    boxes.clear();
+    buffer->tracker->lose(location, boxes);
+    // Copies from there that had not completed: what they were to bring is lost too.
+    for (const Arrival& arrival : buffer->arrivals)
+      if (arrival.from == location && arrival.task->status() != TaskStatus::complete)
+        boxes.push_back(arrival.box);
+    for (const Box3& box : boxes) buffer->lost.push_back({box, why});
+  }
+}
+
 AccessPlan TrackingMemoryModel::preview(const BufferAccess& access) const {
   auto buffer = find(access.buffer, "preview");
   std::lock_guard lock(buffer->mutex);
@@ -218,13 +263,14 @@ AccessPlan TrackingMemoryModel::record(const BufferAccess& access,
   {
     std::lock_guard lock(buffer->mutex);
     check(access.buffer, *buffer, access);
+    check_lost(access.buffer, *buffer, access);
     std::vector<SourcedBox> sourced;
     result = plan(*buffer, access, task.get(), sourced);
     buffer->tracker->record(access.range, access.mode, access.location, sourced, task);
     buffer->allocated |= location_bit(access.location);
     std::erase_if(buffer->arrivals, [](const Arrival& a) { return a.task->is_done(); });
     for (const auto& piece : sourced) {
-      buffer->arrivals.push_back({task, access.location, piece.box});
+      buffer->arrivals.push_back({task, access.location, piece.box, piece.from});
     }
     MemoryStats& stats = buffer->stats;
     ++stats.accesses;

@@ -30,6 +30,7 @@ class TrackingMemoryModel : public MemoryModel {
   std::vector<LocationId> release_buffer(BufferId buffer) override;
   AccessPlan preview(const BufferAccess& access) const override;
   AccessPlan record(const BufferAccess& access, std::shared_ptr<TaskEvent> task) override;
+  void lose_location(LocationId location, const std::string& why) override;
   MemoryStats stats() const override;
   void reset_stats() override;
 
@@ -44,6 +45,12 @@ class TrackingMemoryModel : public MemoryModel {
     std::shared_ptr<TaskEvent> task;
     LocationId location;
     Box3 box;
+    LocationId from;
+  };
+  // Elements lost with a location (lose_location), and why.
+  struct Lost {
+    Box3 box;
+    std::string why;
   };
   struct Buffer {
     std::mutex mutex;
@@ -51,11 +58,14 @@ class TrackingMemoryModel : public MemoryModel {
     std::uint64_t allocated = 0;  // one bit per location
     std::unique_ptr<BufferTracker> tracker;
     std::vector<Arrival> arrivals;
+    std::vector<Lost> lost;
     MemoryStats stats;  // of its records since the last reset_stats()
   };
 
   std::shared_ptr<Buffer> find(BufferId id, const char* operation) const;
   void check(BufferId id, const Buffer& buffer, const BufferAccess& access) const;
+  // Throws for an access that uses lost elements; a discard_write recovers what it covers.
+  void check_lost(BufferId id, Buffer& buffer, const BufferAccess& access) const;
   AccessPlan plan(const Buffer& buffer, const BufferAccess& access, const TaskEvent* self,
                   std::vector<SourcedBox>& sourced) const;
 

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -46,6 +47,11 @@ class PLEXUS_API Device {
 
   // True when kernels on this device use host memory directly (the host backend).
   virtual bool shares_host_memory() const { return false; }
+
+  // Empty while the device works (the default); once it is gone for good (a failed node of
+  // the mpi backend), why, naming it, and so from then on. The runtime asks before it plans
+  // buffer accesses (MemoryModel::lose_location): keep it cheap.
+  virtual std::string lost() const { return {}; }
 
   // Never returns nullptr; bytes == 0 is invalid_argument.
   virtual void* allocate(std::size_t bytes);

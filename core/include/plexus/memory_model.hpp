@@ -12,6 +12,7 @@
 //     access.location (once, never reallocated); run plan.copies (any order, disjoint)
 //   preview(access)                           the same plan without recording (costs, HEFT)
 //   release_buffer(id)                        returns the locations whose allocations to free
+//   lose_location(l, why)                     a device is gone for good (Device::lost())
 //   stats(), reset_stats()                    counters per run
 // The memory model plans; it never allocates, copies or waits itself.
 //
@@ -33,6 +34,13 @@
 //   depended on, so done tasks are forgotten).
 // - Allocations: lazy, the full buffer, reported once per (buffer, location). A buffer
 //   created with host data starts allocated and valid on the host.
+// - A lost location (lose_location): what was valid only there, and what copies from there
+//   were to bring elsewhere without having completed, is lost. record() of an access that
+//   uses lost elements (every mode but discard_write, overlapping them) throws
+//   plexus::error(device) naming the buffer, the elements and the `why` given (the node),
+//   every time: never a stale copy. A discard_write over lost elements makes them valid
+//   again. Nothing is valid at a lost location any more; it is never a copy's source.
+//   preview() does not throw for lost data.
 // - Errors: an unknown buffer, a zero element size or extent, a page extent with a zero,
 //   an access range that is empty or outside the buffer, a location >= max_locations:
 //   plexus::error(invalid_argument) naming the buffer and the bad value.
@@ -47,6 +55,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "plexus/access_range.hpp"
@@ -184,6 +193,10 @@ class PLEXUS_API MemoryModel : public Component {
   // Records `access` by `task` (submission order) and returns what must happen first:
   // the state moves on as if the plan's allocation and copies ran, then the access.
   virtual AccessPlan record(const BufferAccess& access, std::shared_ptr<TaskEvent> task) = 0;
+
+  // `location` (a device, never host_location) is gone for good; `why` names it, e.g.
+  // "mpi: node 'vm' rank 1 failed: ...". Idempotent.
+  virtual void lose_location(LocationId location, const std::string& why) = 0;
 
   virtual MemoryStats stats() const = 0;
   virtual void reset_stats() = 0;

@@ -80,7 +80,17 @@ Scheduler& RuntimeState::scheduler() const {
 }
 
 MemoryModel& RuntimeState::memory() const {
-  if (MemoryModel* memory = components->memory()) return *memory;
+  if (MemoryModel* memory = components->memory()) {
+    for (LocationId l = 1; l < location_device_.size(); ++l) {
+      const std::uint64_t bit = std::uint64_t{1} << l;
+      if (lost_locations_.load(std::memory_order_relaxed) & bit) continue;
+      std::string why = location_device_[l]->lost();
+      if (why.empty() || (lost_locations_.fetch_or(bit) & bit)) continue;
+      logger().error("{} is lost ({}): the data only it held is lost", location_device_[l]->info().name, why);
+      memory->lose_location(l, why);
+    }
+    return *memory;
+  }
   throw error(error_category::config, config.origin().path +
                                           ": buffers need a memory model and none is selected; "
                                           "set [memory] use = \"whole\" (or paged, exact)");

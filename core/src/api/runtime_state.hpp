@@ -9,6 +9,7 @@
 // tables are immutable after construction.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -61,7 +62,9 @@ class RuntimeState {
   DeviceGraphCache device_graphs;  // replayed command graphs; emptied by shutdown()
   UsmRegistry usm;  // USM allocations (plexus/usm.hpp); what is left is freed by shutdown()
 
-  // The configured components, or plexus::error(config) saying how to select one.
+  // The configured components, or plexus::error(config) saying how to select one. memory()
+  // first tells the memory model of the devices newly lost (Device::lost()), so that no
+  // access is planned from a dead device's data.
   Scheduler& scheduler() const;
   MemoryModel& memory() const;
   // The memory model's counters (none without one) with device_copies filled in.
@@ -113,6 +116,8 @@ class RuntimeState {
   bool wait_for_tasks() noexcept;
   std::mutex tracked_mutex_;
   PendingEvents tracked_;  // under tracked_mutex_; only with a shutdown timeout
+  // Locations whose device the memory model was told is lost (lose_location).
+  mutable std::atomic<std::uint64_t> lost_locations_{0};
 };
 
 }  // namespace plexus::detail

@@ -86,6 +86,14 @@ plexus::AccessPlan MyMemoryModel::plan(const plexus::BufferAccess& access,
     }
     whole = whole && offset == 0 && size == extent[d];
   }
+  // discard_write of the whole buffer needs no old contents; anything else does.
+  const bool needs_data = !(access.mode == plexus::AccessMode::discard_write && whole);
+  if (needs_data && !state.lost.empty() && task) {
+    throw plexus::error(plexus::error_category::device,
+                        "my_memory: buffer " + std::to_string(access.buffer) +
+                            " is lost: its only valid copy was on a device that is gone (" +
+                            state.lost + ")");
+  }
   // TODO: your policy. Here: the whole buffer is one granule.
   const std::uint64_t here = std::uint64_t{1} << access.location;
   plexus::AccessPlan result;
@@ -97,8 +105,6 @@ plexus::AccessPlan MyMemoryModel::plan(const plexus::BufferAccess& access,
     add_dependency(result.dependencies, copier->second, task);
   }
   result.allocate = !(state.allocated & here);
-  // discard_write of the whole buffer needs no old contents; anything else does.
-  const bool needs_data = !(access.mode == plexus::AccessMode::discard_write && whole);
   if (needs_data && state.valid != 0 && !(state.valid & here)) {
     plexus::LocationId from = 0;  // the lowest location holding the data (the host first)
     while (!(state.valid >> from & 1)) ++from;
@@ -133,6 +139,7 @@ plexus::AccessPlan MyMemoryModel::record(const plexus::BufferAccess& access,
     state.copied_by[access.location] = task;
   }
   if (plexus::writes(access.mode)) {
+    state.lost.clear();  // (a partial write of lost data threw in plan())
     state.valid = here;  // a write leaves the data valid only where it ran
     state.writer = task;
     state.readers.clear();
@@ -157,6 +164,20 @@ plexus::AccessPlan MyMemoryModel::record(const plexus::BufferAccess& access,
     counter->bytes += copy.bytes;
   }
   return result;
+}
+
+void MyMemoryModel::lose_location(plexus::LocationId location, const std::string& why) {
+  std::lock_guard lock(mutex_);
+  const std::uint64_t gone = std::uint64_t{1} << location;
+  for (auto& [id, state] : buffers_) {
+    if (state.valid == gone) state.lost = why;  // its only valid copy was there
+    // A copy from there that had not completed: what it was to bring is lost too.
+    for (const auto& [to, copier] : state.copied_by)
+      if ((state.valid & gone) && copier->status() != plexus::TaskStatus::complete &&
+          state.lost.empty())
+        state.lost = why;
+    state.valid &= ~gone;
+  }
 }
 
 plexus::MemoryStats MyMemoryModel::stats() const {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -36,6 +37,7 @@ class MyMemoryModel final : public plexus::MemoryModel {
   plexus::AccessPlan preview(const plexus::BufferAccess& access) const override;
   plexus::AccessPlan record(const plexus::BufferAccess& access,
                             std::shared_ptr<plexus::TaskEvent> task) override;
+  void lose_location(plexus::LocationId location, const std::string& why) override;
   plexus::MemoryStats stats() const override;
   void reset_stats() override;
 
@@ -45,6 +47,7 @@ class MyMemoryModel final : public plexus::MemoryModel {
     // TODO: your tracking state, per page or per range instead of per buffer.
     std::uint64_t valid = 0;      // bit L: the whole buffer is valid at location L
     std::uint64_t allocated = 0;  // bit L: an allocation exists at location L
+    std::string lost;             // why the data is lost (its only copy was on a lost device)
     std::shared_ptr<plexus::TaskEvent> writer;                // the last write
     std::vector<std::shared_ptr<plexus::TaskEvent>> readers;  // accesses since, copies too
     // By location: the task whose planned copy brings the data there (readers wait for it).
