@@ -101,6 +101,9 @@ TEST_CASE("every built backend plugin honours the Backend contract", "[backends]
   for (const auto& name : names) {
     const auto backend = load_backend(name);
     check_contract(name, *backend);
+    // Rank 0 of an MPI job with workers (tests/mpi): the remote devices are checked too.
+    const char* ranks = std::getenv("OMPI_COMM_WORLD_SIZE");
+    if (name == "mpi" && ranks && std::atoi(ranks) > 1) CHECK(backend->device_count() > 0);
   }
 }
 
