@@ -167,6 +167,11 @@ plexus::AccessPlan MyMemoryModel::record(const plexus::BufferAccess& access,
 }
 
 void MyMemoryModel::lose_location(plexus::LocationId location, const std::string& why) {
+  // Host memory is never lost (the conformance suite checks this refusal).
+  if (location == plexus::host_location || location >= plexus::max_locations)
+    throw plexus::error(plexus::error_category::invalid_argument,
+                        "my_memory: lose_location: location " + std::to_string(location) +
+                            " is not a device's");
   std::lock_guard lock(mutex_);
   const std::uint64_t gone = std::uint64_t{1} << location;
   for (auto& [id, state] : buffers_) {
