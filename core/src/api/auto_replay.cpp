@@ -1,6 +1,7 @@
 #include "auto_replay.hpp"
 
-#include <algorithm>
+#include <string>
+#include <vector>
 
 #include "auto_graph.hpp"
 #include "command_body.hpp"

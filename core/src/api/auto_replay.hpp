@@ -16,7 +16,6 @@
 #pragma once
 
 #include <memory>
-#include <string>
 
 #include "command_group.hpp"
 #include "plexus/task_event.hpp"

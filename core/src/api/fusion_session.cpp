@@ -143,10 +143,14 @@ void cancel_fusion(RuntimeState& runtime, QueueState& queue, const std::string& 
   release_unfused(runtime, queue, std::move(session));
 }
 
-void cancel_conflicting(RuntimeState& runtime, const QueueState* except,
-                        std::span<const Requirement> requirements,
-                        const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
-                        const std::string& what, bool all, bool automatic_only) {
+namespace {
+
+// cancel_conflicting, with the command's description made only when a fusion is cancelled.
+template <class Describe>
+void cancel_conflicting_described(RuntimeState& runtime, const QueueState* except,
+                                  std::span<const Requirement> requirements,
+                                  const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
+                                  const Describe& what, bool all, bool automatic_only) {
   if (!all && !runtime.fusions.others_than(except)) return;
   for (const std::shared_ptr<QueueState>& queue : runtime.fusions.fusing()) {
     if (queue.get() == except) continue;
@@ -167,8 +171,23 @@ void cancel_conflicting(RuntimeState& runtime, const QueueState* except,
                                   (writes(theirs.mode) || writes(ours.mode)));
     }
     if (depends)
-      cancel_fusion(runtime, *queue, what + " depends on a kernel held for fusion");
+      cancel_fusion(runtime, *queue, what() + " depends on a kernel held for fusion");
   }
+}
+
+}  // namespace
+
+void cancel_conflicting(RuntimeState& runtime, const QueueState* except,
+                        std::span<const Requirement> requirements,
+                        const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
+                        const std::string& what, bool all, bool automatic_only) {
+  cancel_conflicting_described(runtime, except, requirements, dependencies,
+                               [&] { return what; }, all, automatic_only);
+}
+
+void cancel_conflicting(RuntimeState& runtime, const QueueState& queue, const CommandGroup& group) {
+  cancel_conflicting_described(runtime, &queue, group.requirements, group.dependencies,
+                               [&] { return command_name(group); }, false, false);
 }
 
 }  // namespace plexus::detail

@@ -92,5 +92,8 @@ void cancel_conflicting(RuntimeState& runtime, const QueueState* except,
                         const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
                         const std::string& what, bool all = false,
                         bool automatic_only = false);
+// The same for `group`, submitted to `queue`: its name is made only if a fusion is cancelled
+// (a submission pays nothing for it while no other queue holds kernels).
+void cancel_conflicting(RuntimeState& runtime, const QueueState& queue, const CommandGroup& group);
 
 }  // namespace plexus::detail

@@ -39,9 +39,7 @@ Event Queue::end_group(Handler& handler) {
     return Event();  // recorded into a command graph (graph.hpp), not run
   }
   // Kernel fusion: early cancellation of fusions this group depends on; kernels are held.
-  if (runtime->fusions.others_than(state_.get()))
-    detail::cancel_conflicting(*runtime, state_.get(), group.requirements, group.dependencies,
-                               detail::command_name(group));
+  detail::cancel_conflicting(*runtime, *state_, group);
   if (detail::in_fusion(*state_)) {
     const std::string name = detail::command_name(group);
     if (group.kernel) {
