@@ -4,8 +4,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 #include "messages.hpp"
+#include "plexus/cpu_pause.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
 
@@ -23,6 +25,24 @@ std::string mpi_error_text(int code) {
 std::exception_ptr peer_failure(const std::string& name, const std::string& why) {
   return std::make_exception_ptr(error(error_category::device, "mpi: " + name + " failed: " + why));
 }
+
+// How long a driver spins without yielding after the engine last progressed.
+constexpr std::chrono::microseconds pause_window{20};
+
+// The engine whose work this thread runs now (it holds that engine's lock).
+thread_local const Engine* inside = nullptr;
+
+// Marks this thread as inside `engine`'s work for a scope.
+class Inside {
+ public:
+  explicit Inside(const Engine* engine) : previous_(std::exchange(inside, engine)) {}
+  ~Inside() { inside = previous_; }
+  Inside(const Inside&) = delete;
+  Inside& operator=(const Inside&) = delete;
+
+ private:
+  const Engine* previous_;
+};
 
 }  // namespace
 
@@ -116,6 +136,9 @@ void Engine::send(int destination, std::vector<std::byte> message) {
                              MPI_BYTE, destination, control_tag, comm_, &pending.request);
   if (code != MPI_SUCCESS) return fail_peer(destination, "MPI_Isend: " + mpi_error_text(code));
   peers_[static_cast<std::size_t>(destination)].last_sent = std::chrono::steady_clock::now();
+  // A small message usually leaves at once (eager): then nothing is left to poll for.
+  int done = 0;
+  if (MPI_Test(&pending.request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done) return;
   pending_.push_back(std::move(pending));
 }
 
@@ -299,35 +322,143 @@ bool Engine::progress() {
   return any;
 }
 
+bool Engine::step(bool& in_flight, bool& expecting) {
+  const Inside here(this);
+  const bool any = progress();
+  in_flight = !pending_.empty();
+  expecting = handler_.expects_messages();
+  return any;
+}
+
 void Engine::post(std::function<void()> work) {
   {
     std::lock_guard lock(posted_mutex_);
     posted_.push_back(std::move(work));
   }
-  posted_cv_.notify_one();
+  // A driver runs it (it leaves waking the owner when work is left); else the owner.
+  if (drivers_.load() == 0) posted_cv_.notify_one();
+}
+
+void Engine::run_or_post(std::function<void()> work, bool will_drive) {
+  if (inside == this) return work();
+  if (drivable_.load(std::memory_order_relaxed) && drive_mutex_.try_lock()) {
+    std::unique_lock lock(drive_mutex_, std::adopt_lock);
+    if (!closed_) {
+      bool left = false;
+      {
+        const Inside here(this);
+        run_posted();  // what was posted before goes first
+        work();
+        left = !will_drive && (!pending_.empty() || handler_.expects_messages());
+      }
+      lock.unlock();
+      // Nobody polls for what it left unless the owner does (it may sleep).
+      if (left && drivers_.load() == 0) wake_owner();
+      return;
+    }
+  }
+  post(std::move(work));
+}
+
+bool Engine::drive_until(const std::function<bool()>& done, std::chrono::nanoseconds limit) {
+  if (inside == this) return done();
+  if (!drivable_.load(std::memory_order_relaxed))
+    return spin_for(limit, Spin::yielding, done);
+  drivers_.fetch_add(1);
+  auto last_busy = std::chrono::steady_clock::now();
+  bool finished = false, in_flight = false, expecting = false, timed_out = false, closed = false;
+  while (!(finished = done())) {
+    bool busy = false;
+    if (!closed && drive_mutex_.try_lock()) {
+      std::lock_guard lock(drive_mutex_, std::adopt_lock);
+      if (closed_)
+        closed = true;
+      else
+        busy = step(in_flight, expecting);
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (busy) {
+      last_busy = now;
+      continue;
+    }
+    if (now - last_busy > limit) {
+      timed_out = true;
+      finished = done();
+      break;
+    }
+    // Just after progress an answer is near: keep the core (a yield may hand it to another
+    // process for a whole time slice); later, yield, as the peer may share this core.
+    if (now - last_busy < pause_window)
+      cpu_pause();
+    else
+      std::this_thread::yield();
+  }
+  // The owner sleeps while others drive; it must take over at once when work is left or
+  // this thread will now block. Otherwise it resumes within its sleep's bound.
+  if (drivers_.fetch_sub(1) == 1) {
+    bool wake = timed_out || in_flight || expecting;
+    {
+      std::lock_guard lock(posted_mutex_);
+      wake = wake || !posted_.empty();  // posted while this thread drove, after its last step
+      wake_ = wake_ || wake;
+    }
+    if (wake) posted_cv_.notify_all();
+  }
+  return finished;
+}
+
+void Engine::wake_owner() {
+  {
+    std::lock_guard lock(posted_mutex_);
+    wake_ = true;
+  }
+  posted_cv_.notify_all();
+}
+
+void Engine::close() {
+  std::lock_guard lock(drive_mutex_);
+  closed_ = true;
 }
 
 bool Engine::run_until(const std::function<bool()>& until, std::chrono::milliseconds limit) {
   const auto start = std::chrono::steady_clock::now();
   auto last_busy = start;
-  while (!until()) {
+  for (;;) {
+    bool busy = false, in_flight = false, expecting = false;
+    {
+      std::lock_guard lock(drive_mutex_);
+      {
+        const Inside here(this);
+        if (until()) return true;
+      }
+      busy = step(in_flight, expecting);
+    }
     const auto now = std::chrono::steady_clock::now();
     if (now - start > limit) return false;
-    if (progress()) {
+    if (busy) {
       last_busy = now;
+      continue;
+    }
+    if (drivers_.load() > 0) {
+      // Another thread drives: sleep until it stops (it wakes this thread when it leaves
+      // work behind), checking at least every millisecond.
+      std::unique_lock lock(posted_mutex_);
+      posted_cv_.wait_for(lock, std::chrono::milliseconds(1), [&] { return drivers_.load() == 0; });
+      wake_ = false;
       continue;
     }
     // Poll hard just after activity (replies follow requests) and while transfers are in
     // flight (MPI moves their data only when polled), else sleep between polls: the
     // machine may run more ranks than cores.
-    if (now - last_busy < std::chrono::milliseconds(2) || !pending_.empty()) {
+    if (now - last_busy < std::chrono::milliseconds(2) || in_flight) {
       std::this_thread::yield();
     } else {
       std::unique_lock lock(posted_mutex_);
-      posted_cv_.wait_for(lock, std::chrono::microseconds(500), [&] { return !posted_.empty(); });
+      posted_cv_.wait_for(lock, std::chrono::microseconds(500),
+                          [&] { return wake_ || !posted_.empty(); });
+      wake_ = false;
     }
   }
-  return true;
 }
 
 void Engine::run(const std::atomic<bool>& stop) {

@@ -1,12 +1,23 @@
-// Engine: the one thread of a process that makes MPI calls (rank 0's progress thread, a
-// worker's main thread). It sends control messages and chunked data without blocking,
-// receives and checks control messages, completes transfers, exchanges heartbeats with the
-// peers it watches and declares a watched peer failed when it falls silent past the
-// timeout, when an MPI call to it fails (the communicator returns errors: MPI_ERRORS_RETURN)
-// or when it sends a message that cannot be decoded.
+// Engine: the MPI calls of a process and the state they touch (rank 0's session, a worker).
+// It sends control messages and chunked data without blocking, receives and checks control
+// messages, completes transfers, exchanges heartbeats with the peers it watches and declares
+// a watched peer failed when it falls silent past the timeout, when an MPI call to it fails
+// (the communicator returns errors: MPI_ERRORS_RETURN) or when it sends a message that
+// cannot be decoded.
 //
-// Thread-safety: post(), wake(), the counters and name_of() from any thread; everything
-// else on the engine thread only (inside run(), or work that post() queued).
+// Driving: one thread owns the engine (rank 0's progress thread, a worker's main thread) and
+// runs it (run, run_until). When MPI allows calls from any thread, one at a time
+// (MPI_THREAD_SERIALIZED: allow_driving), a thread that waits for the engine's work (a
+// remote queue's wait(), a worker's idle queue thread) drives it itself (drive_until), and
+// a thread that hands it work runs that work at once when nobody else drives (run_or_post):
+// an operation and its answer then need no hand-off between threads, and the owner sleeps
+// meanwhile instead of competing for a core. Whoever drives holds the engine's lock, so
+// the engine's state and the handler's callbacks still run on one thread at a time.
+//
+// Thread-safety: post(), run_or_post(), drive_until(), the counters and name_of()
+// from any thread (never from inside the engine's own work, except post() and
+// run_or_post()); everything else inside the engine's work (handler callbacks, posted work)
+// or on the owner thread before allow_driving() / after close().
 // Ownership: the caller owns the communicator and the buffers it passes to send_data and
 // recv_data, which must stay valid until their `done` is called.
 #pragma once
@@ -53,6 +64,9 @@ class Engine {
     virtual void on_bad_message(int source, const std::string& why) { (void)source, (void)why; }
     // `rank` failed, `why` says how; its transfers have already failed.
     virtual void on_peer_failed(int rank, const std::string& why) = 0;
+    // True while the handler awaits messages (a reply to a request): a thread that stops
+    // driving then wakes the owner at once. The default: false.
+    virtual bool expects_messages() const { return false; }
   };
 
   Engine(MPI_Comm comm, EngineOptions options, Handler& handler);
@@ -74,20 +88,38 @@ class Engine {
   // Empty while `rank` has not failed; else "mpi: node 'vm' rank 2 failed: why".
   std::string failure(int rank) const;
 
-  // Engine thread. send() takes the message as Writer::finish() made it.
+  // Owner thread: from now on (true) other threads may drive the engine, as MPI allows
+  // calls from any thread one at a time; close() ends that (before MPI is finalized).
+  void allow_driving(bool allowed) { drivable_ = allowed; }
+  void close();
+
+  // Inside the engine's work. send() takes the message as Writer::finish() made it.
   void send(int destination, std::vector<std::byte> message);
   void send_data(int destination, int tag, const std::byte* data, std::size_t bytes, Done done);
   void recv_data(int source, int tag, std::byte* data, std::size_t bytes, Done done);
   void fail_peer(int rank, const std::string& why);
-  // Runs until `stop` is set, sleeping when idle; what post() queues runs here.
+  // Owner thread. Runs until `stop` is set, sleeping when idle or while another thread
+  // drives; what post() queues runs here.
   void run(const std::atomic<bool>& stop);
-  // Runs what post() queued so far (run() may return with some left).
+  // Runs what post() queued so far (run() may return with some left); the owner after
+  // close(), or inside the engine's work.
   bool run_posted();  // true when there was some
-  // Runs until `until` returns true or `limit` passes (false then).
+  // Owner thread: runs until `until` (called inside the engine's work) returns true or
+  // `limit` passes (false then).
   bool run_until(const std::function<bool()>& until, std::chrono::milliseconds limit);
 
   // Any thread.
   void post(std::function<void()> work);
+  // `work` now, on this thread, after what was posted before, when the engine may be driven
+  // from here and nobody drives it now; else post(work). After running it here, the owner
+  // is woken when transfers or answers are left to wait for, unless `will_drive` (the
+  // caller calls drive_until next).
+  void run_or_post(std::function<void()> work, bool will_drive = false);
+  // Any thread but the owner, outside the engine's work: drives the engine while waiting
+  // for `done` (read without the engine's lock) for at most `limit` after the last progress
+  // made; returns done(). Without driving allowed (or after close()) it only spins on done
+  // (yielding). A thread that then blocks must leave the engine to its owner: it does.
+  bool drive_until(const std::function<bool()>& done, std::chrono::nanoseconds limit);
   std::uint64_t data_bytes_sent(int peer) const;
   std::uint64_t data_bytes_received(int peer) const;
 
@@ -115,6 +147,10 @@ class Engine {
     std::chrono::steady_clock::time_point last_sent;
   };
 
+  void wake_owner();
+  // One step of the engine's work, the lock held: whether anything happened; `in_flight`:
+  // transfers or sends are pending; `expecting`: the handler awaits messages.
+  bool step(bool& in_flight, bool& expecting);
   // Posts the chunks of one transfer (sends, or receives when `receive`).
   void post_chunks(int peer, int tag, std::byte* data, std::size_t bytes, Done done, bool receive);
   bool progress();
@@ -136,8 +172,15 @@ class Engine {
   std::unique_ptr<std::atomic<std::uint64_t>[]> sent_, received_;
 
   std::mutex posted_mutex_;
-  std::condition_variable posted_cv_;
+  std::condition_variable posted_cv_;  // the owner sleeps here
   std::deque<std::function<void()>> posted_;
+  bool wake_ = false;  // under posted_mutex_: the owner must poll again
+
+  // Whoever holds drive_mutex_ makes the engine's calls (the owner, or a driver).
+  std::mutex drive_mutex_;
+  std::atomic<bool> drivable_{false};
+  bool closed_ = false;           // under drive_mutex_
+  std::atomic<int> drivers_{0};   // threads in drive_until
 
   // Test hook PLEXUS_MPI_TEST_CORRUPT="N:MODE[@RANK],...": the N-th control message that
   // rank RANK (any rank without @) sends, heartbeats not counted, is damaged: MODE flip (a

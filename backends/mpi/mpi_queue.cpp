@@ -70,8 +70,12 @@ MpiQueue::~MpiQueue() {
   // they have returned already).
   std::promise<void> drained;
   auto future = drained.get_future();
-  complete([&drained](std::exception_ptr) { drained.set_value(); },
-           device_.session().on_callback_thread());
+  const bool direct = device_.session().on_callback_thread();
+  complete([&drained](std::exception_ptr) { drained.set_value(); }, direct);
+  if (direct)
+    device_.session().drive_until(
+        [&] { return future.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
+        wait_spin);
   future.wait();
   post([device = device_.target(), id = id_](Engine& engine) {
     device.session->tell(engine, device.rank, MessageType::destroy_queue,
@@ -232,7 +236,7 @@ void MpiQueue::complete(std::function<void(std::exception_ptr)> done, bool direc
               state->settle();
             });
       },
-      [shared_done] { (*shared_done)(ended_failure()); });
+      [shared_done] { (*shared_done)(ended_failure()); }, direct);
 }
 
 void MpiQueue::wait() {
@@ -246,10 +250,12 @@ void MpiQueue::wait() {
           finished.set_value();
       },
       true);
-  // The answer of an idle worker comes within tens of microseconds: spin (yielding) that
-  // long before sleeping, which would add a wake-up to every round trip.
-  spin_for(wait_spin, Spin::yielding,
-           [&] { return future.wait_for(std::chrono::seconds(0)) == std::future_status::ready; });
+  // The answer of an idle worker comes within microseconds: this thread drives the engine
+  // until it comes (no hand-off to the progress thread and back), for up to wait_spin after
+  // the last progress, then sleeps and leaves the engine to the progress thread.
+  device_.session().drive_until(
+      [&] { return future.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
+      wait_spin);
   future.get();
 }
 

@@ -17,6 +17,10 @@ std::shared_ptr<Session> instance;
 std::string instance_unavailable;
 bool instance_tried = false;
 
+// How long call() drives the engine after the last progress before it blocks (a worker's
+// allocation answers within tens of microseconds; a module load may take milliseconds).
+constexpr std::chrono::microseconds call_spin{200};
+
 std::exception_ptr node_failure(const std::string& name, const std::string& why) {
   return std::make_exception_ptr(error(error_category::device, "mpi: " + name + " failed: " + why));
 }
@@ -123,11 +127,14 @@ void Session::finish_at_exit() {
 
 void Session::thread_main() {
   std::string unavailable;
+  bool drivable = false;
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
     int provided = 0;
-    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    // Serialized calls from any thread: a thread that waits for a remote device drives the
+    // engine itself (Engine::drive_until); FUNNELED would keep every call on this thread.
+    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
       std::lock_guard lock(ready_mutex_);
       unavailable_ = "MPI_Init_thread failed";
       ready_ = true;
@@ -137,12 +144,14 @@ void Session::thread_main() {
       return;
     }
     initialized_mpi_ = true;
+    drivable = provided >= MPI_THREAD_SERIALIZED;
   } else {
     int provided = 0;
     MPI_Query_thread(&provided);
     if (provided != MPI_THREAD_MULTIPLE)
       unavailable = "the application initialized MPI without MPI_THREAD_MULTIPLE; the mpi "
                     "backend makes its MPI calls on a thread of its own";
+    drivable = true;
   }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
@@ -165,6 +174,7 @@ void Session::thread_main() {
       unavailable += std::string(" ") + launch_hint;
     }
   }
+  engine_->allow_driving(drivable);
   {
     std::lock_guard lock(ready_mutex_);
     unavailable_ = unavailable;
@@ -174,11 +184,11 @@ void Session::thread_main() {
   engine_->run(stop_);
   // Exit: what was posted before goes out (a queue's destroy_queue, a deallocate), then the
   // workers stop (after shutdown a worker takes nothing more), queued messages leave, MPI
-  // ends.
-  {
-    std::lock_guard lock(post_mutex_);
-    ended_ = true;  // later posts run their `ended` instead
-  }
+  // ends. Posts under way finish first (later ones run their `ended` instead), and no other
+  // thread drives the engine from here on.
+  ended_ = true;
+  while (posting_.load() > 0) std::this_thread::yield();
+  engine_->close();
   engine_->run_posted();
   for (const Node& node : nodes_) tell(*engine_, node.rank, MessageType::shutdown, {});
   engine_->run_until([] { return false; }, std::chrono::milliseconds(200));
@@ -306,15 +316,21 @@ void Session::on_bad_message(int source, const std::string& why) {
   if (source > 0) tell(*engine_, source, MessageType::shutdown, {});
 }
 
-void Session::post(std::function<void(Engine&)> work, const std::function<void()>& ended) {
-  {
-    std::lock_guard lock(post_mutex_);
-    if (!ended_) {
-      engine_->post([this, work = std::move(work)] { work(*engine_); });
-      return;
-    }
+void Session::post(std::function<void(Engine&)> work, const std::function<void()>& ended,
+                   bool will_drive) {
+  posting_.fetch_add(1);
+  if (ended_.load()) {
+    posting_.fetch_sub(1);
+    if (ended) ended();
+    return;
   }
-  if (ended) ended();
+  try {
+    engine_->run_or_post([this, work = std::move(work)] { work(*engine_); }, will_drive);
+  } catch (...) {
+    posting_.fetch_sub(1);
+    throw;
+  }
+  posting_.fetch_sub(1);
 }
 
 void Session::request(Engine& engine, int rank, MessageType type,
@@ -357,7 +373,10 @@ void Session::call(int rank, MessageType type, const std::function<void(Writer&)
       [&] {
         answered.set_exception(std::make_exception_ptr(
             error(error_category::device, "mpi: the session ended (the process exits)")));
-      });
+      },
+      true);
+  drive_until([&] { return future.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
+              call_spin);
   future.get();
 }
 

@@ -67,9 +67,18 @@ class Session final : public Engine::Handler {
   // Empty while the node of `rank` works; else how it failed, naming it.
   std::string failure(int rank) const { return engine_->failure(rank); }
 
-  // Runs `work` on the progress thread; when the session has ended, `ended` instead (on
-  // the caller's thread).
-  void post(std::function<void(Engine&)> work, const std::function<void()>& ended = {});
+  // Runs `work` inside the engine: at once on this thread when it may drive the engine and
+  // nobody else does, else on the progress thread (in the order posted either way); when
+  // the session has ended, `ended` instead (on the caller's thread). Unless `will_drive`
+  // (the caller drives next: drive_until), the progress thread is woken when `work` left
+  // an answer or a transfer to wait for. Never from inside the engine's work.
+  void post(std::function<void(Engine&)> work, const std::function<void()>& ended = {},
+            bool will_drive = false);
+  // Any thread but the progress thread, outside the engine's work: drives the engine while
+  // waiting for `done`, at most `limit` after its last progress (Engine::drive_until).
+  bool drive_until(const std::function<bool()>& done, std::chrono::nanoseconds limit) {
+    return engine_->drive_until(done, limit);
+  }
   std::uint64_t next_id() { return next_id_++; }
 
   // Progress thread: sends a request; `reply` runs once with the answer or the failure
@@ -92,10 +101,11 @@ class Session final : public Engine::Handler {
   std::uint64_t data_bytes_to_workers() const;
   std::uint64_t data_bytes_from_workers() const;
 
-  // Engine::Handler (progress thread).
+  // Engine::Handler (inside the engine's work).
   void on_message(int source, const Header& header, Reader& payload) override;
   void on_peer_failed(int rank, const std::string& why) override;
   void on_bad_message(int source, const std::string& why) override;
+  bool expects_messages() const override { return !waiting_.empty(); }
 
  private:
   explicit Session(const SessionOptions& options);
@@ -121,8 +131,8 @@ class Session final : public Engine::Handler {
   std::mutex finished_mutex_;  // the progress thread has finalized MPI
   std::condition_variable finished_cv_;
   bool finished_ = false;
-  std::mutex post_mutex_;
-  bool ended_ = false;  // under post_mutex_
+  std::atomic<bool> ended_{false};   // later posts run their `ended` instead
+  std::atomic<int> posting_{0};      // post() calls under way
   std::atomic<std::uint64_t> next_id_{1};
 
   // Set up by the progress thread before `ready_` is signalled, then immutable.
@@ -133,7 +143,7 @@ class Session final : public Engine::Handler {
   std::condition_variable ready_cv_;
   bool ready_ = false;
 
-  // Progress thread only.
+  // Inside the engine's work only.
   std::unordered_map<std::uint64_t, std::pair<int, Reply>> waiting_;
   std::vector<int> greeted_;  // ranks that answered the hello
 };

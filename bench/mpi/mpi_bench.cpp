@@ -10,7 +10,8 @@
 //                 mpi backend alone (no runtime), two remote devices on ranks 1 and 2:
 //                 host->remote (copy_to_device + wait), remote->host (copy_to_host + wait)
 //                 and remote->remote (copy_from_device rank 1 -> rank 2 + wait) at each size,
-//                 and an empty kernel's launch + wait on rank 1's device.
+//                 and an empty kernel's launch + wait on rank 1's device (alone with
+//                 --task-only 1, for profiling).
 //
 // Each figure is the median over repetitions (at least --reps, more for small sizes) of
 // one synchronous operation. Lines are "name size value" for the script to read.
@@ -123,7 +124,7 @@ double median_time(long reps, F&& operation) {
   return bench::median(times);
 }
 
-int plexus_side(long reps, long chunk_kib) {
+int plexus_side(long reps, long chunk_kib, bool task_only) {
   const bench::CompilerOnlyLookup none;
   const auto backend = bench::load_plugin<plexus::Backend>(
       "backend", "mpi", none, chunk_kib > 0 ? "chunk_bytes = " + std::to_string(chunk_kib << 10) : "");
@@ -147,6 +148,7 @@ int plexus_side(long reps, long chunk_kib) {
   const auto q1 = first.create_queue(), q2 = second->create_queue();
   bool correct = true;
   for (std::size_t bytes : sizes) {
+    if (task_only) break;
     const long n = repetitions(bytes, reps);
     std::vector<std::byte> host(bytes), back(bytes);
     for (std::size_t i = 0; i < bytes; ++i) host[i] = static_cast<std::byte>(i * 7 + bytes);
@@ -212,9 +214,9 @@ int main(int argc, char** argv) try {
       rest.push_back(argv[i]);
   }
   const auto options = bench::parse_options(static_cast<int>(rest.size()), rest.data(),
-                                            {{"reps", 20}, {"chunk-kib", 0}});
+                                            {{"reps", 20}, {"chunk-kib", 0}, {"task-only", 0}});
   if (mode == "raw") return raw(options.at("reps"));
-  if (mode == "plexus") return plexus_side(options.at("reps"), options.at("chunk-kib"));
+  if (mode == "plexus") return plexus_side(options.at("reps"), options.at("chunk-kib"), options.at("task-only") != 0);
   std::cerr << "plexus-bench-mpi: --mode raw or plexus\n";
   return 2;
 } catch (const std::exception& e) {

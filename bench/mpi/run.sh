@@ -3,50 +3,68 @@
 # host->remote, remote->host and remote->remote against an MPI ping-pong's bandwidth at the
 # same sizes (goal >= 80%), and an empty remote task's launch + wait against an MPI round
 # trip (goal <= 3x). Both jobs have 3 ranks; they alternate for --rounds rounds and each
-# figure is the best round's.
+# figure is the best round's. --baseline OTHER_BUILD_DIR runs that build's mpi backend and
+# worker too, in the same rounds (before/after a change, side by side): its figures and
+# ratios are printed in the column after each of BUILD_DIR's, marked "before".
 #   bench/mpi/run.sh [BUILD_DIR] [--rounds N] [--reps N] [--backends host] [--chunk-kib K]
+#                    [--baseline OTHER_BUILD_DIR]
 # More ranks than cores: --oversubscribe is always passed.
 set -euo pipefail
 build=${1:-build}
 [ $# -gt 0 ] && shift
-rounds=3 reps=20 backends=host chunk=()
+rounds=3 reps=20 backends=host chunk=() baseline=
 while [ $# -gt 0 ]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
     --backends) backends=$2; shift 2 ;;
     --chunk-kib) chunk=(--chunk-kib "$2"); shift 2 ;;
-    *) echo "usage: $0 [BUILD_DIR] [--rounds N] [--reps N] [--backends LIST] [--chunk-kib K]" >&2; exit 2 ;;
+    --baseline) baseline=$2; shift 2 ;;
+    *) echo "usage: $0 [BUILD_DIR] [--rounds N] [--reps N] [--backends LIST] [--chunk-kib K] [--baseline BUILD_DIR]" >&2; exit 2 ;;
   esac
 done
 bench=$build/bin/plexus-bench-mpi
-plexus=$build/bin/plexus
 flags=(--oversubscribe)
 [ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
-export PLEXUS_BUILD_PLUGIN_DIR=${PLEXUS_BUILD_PLUGIN_DIR:-$build/lib/plexus/plugins}
 export PLEXUS_LOG_LEVEL=${PLEXUS_LOG_LEVEL:-warn}
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
+# plexus_job BUILD_DIR: the mpi backend of that build against its workers.
+plexus_job() {
+  PLEXUS_BUILD_PLUGIN_DIR=$1/lib/plexus/plugins mpirun "${flags[@]}" -x PLEXUS_BUILD_PLUGIN_DIR \
+    -np 1 "$1/bin/plexus-bench-mpi" --mode plexus --reps "$reps" "${chunk[@]}" : \
+    -np 2 "$1/bin/plexus" worker --backends "$backends"
+}
 for round in $(seq "$rounds"); do
   mpirun "${flags[@]}" -np 3 "$bench" --mode raw --reps "$reps" >> "$results"
-  mpirun "${flags[@]}" -np 1 "$bench" --mode plexus --reps "$reps" "${chunk[@]}" : \
-         -np 2 "$plexus" worker --backends "$backends" >> "$results"
+  plexus_job "$build" >> "$results"
+  [ -z "$baseline" ] || plexus_job "$baseline" | sed '/^#/!s/^/before_/' >> "$results"
 done
 grep '^# devices' "$results" | head -1
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(mpirun --version | head -1); $rounds rounds of $reps+ repetitions, best round"
-awk '
-  !/^#/ { if (!($1 SUBSEP $2 in best) || ($1 == "raw_round_trip" || $1 == "empty_task" ? $3 < best[$1, $2] : $3 > best[$1, $2])) best[$1, $2] = $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
+awk -v baseline="$baseline" '
+  !/^#/ { if (!($1 SUBSEP $2 in best) || ($1 ~ /raw_round_trip|empty_task/ ? $3 < best[$1, $2] : $3 > best[$1, $2])) best[$1, $2] = $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
+  # "GB/s | ratio" of one copy kind, and of the baseline before it when there is one.
+  function cell(kind, s, raw) {
+    text = sprintf("%.2f | %.0f%%", best[kind, s], 100 * best[kind, s] / raw)
+    if (baseline != "") text = sprintf("%.2f | %.0f%% | ", best["before_" kind, s], 100 * best["before_" kind, s] / raw) text
+    return text
+  }
   END {
-    printf "| size | raw ping-pong 0-1 GB/s | host->remote GB/s | ratio | remote->host GB/s | ratio | raw ping-pong 1-2 GB/s | remote->remote GB/s | ratio |\n|---|---|---|---|---|---|---|---|---|\n"
+    if (baseline == "") {
+      printf "| size | raw ping-pong 0-1 GB/s | host->remote GB/s | ratio | remote->host GB/s | ratio | raw ping-pong 1-2 GB/s | remote->remote GB/s | ratio |\n|---|---|---|---|---|---|---|---|---|\n"
+    } else {
+      printf "| size | raw 0-1 GB/s | host->remote before | ratio | after | ratio | remote->host before | ratio | after | ratio | raw 1-2 GB/s | remote->remote before | ratio | after | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+    }
     for (i = 1; i <= n; ++i) {
       s = order[i]; if (s == 0 || s == 8) continue
       r01 = best["raw_0_1", s]; r12 = best["raw_1_2", s]
       size = s >= 1048576 ? s / 1048576 " MiB" : s / 1024 " KiB"
-      printf "| %s | %.2f | %.2f | %.0f%% | %.2f | %.0f%% | %.2f | %.2f | %.0f%% |\n", size, r01,
-        best["host_to_remote", s], 100 * best["host_to_remote", s] / r01,
-        best["remote_to_host", s], 100 * best["remote_to_host", s] / r01, r12,
-        best["remote_to_remote", s], 100 * best["remote_to_remote", s] / r12
+      printf "| %s | %.2f | %s | %s | %.2f | %s |\n", size, r01, cell("host_to_remote", s, r01),
+        cell("remote_to_host", s, r01), r12, cell("remote_to_remote", s, r12)
     }
     rt = best["raw_round_trip", 8]; et = best["empty_task", 0]
-    printf "\nraw MPI round trip (8 bytes, ranks 0-1): %.2f us; empty remote task (launch + wait): %.2f us: %.1fx\n", rt, et, et / rt
+    printf "\nraw MPI round trip (8 bytes, ranks 0-1): %.2f us; empty remote task (launch + wait): %.2f us: %.1fx", rt, et, et / rt
+    if (baseline != "") printf "; before: %.2f us: %.1fx", best["before_empty_task", 0], best["before_empty_task", 0] / rt
+    printf "\n"
   }' "$results"

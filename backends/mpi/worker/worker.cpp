@@ -34,6 +34,20 @@ struct Arrival {
   std::shared_future<void> ready = arrived->get_future().share();
 };
 
+// How long an operation that waits for the engine (data arriving or leaving) drives it
+// itself before it blocks and leaves the engine to the main thread.
+constexpr std::chrono::microseconds await_spin{200};
+
+// Waits for `future`, driving `engine` meanwhile (this thread then completes the transfer
+// itself, with no hand-off to the main thread and back), then blocking.
+template <class Future>
+void await(Engine& engine, const Future& future) {
+  engine.drive_until(
+      [&] { return future.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
+      await_spin);
+  future.wait();
+}
+
 Engine::Done fulfil(const std::shared_ptr<std::promise<void>>& promise) {
   return [promise](std::exception_ptr failure) {
     if (failure)
@@ -85,10 +99,24 @@ int Worker::serve(MPI_Comm comm) {
       kill_after_ = std::strtoull(rest + 1, nullptr, 10);
   }
   engine.watch(0, "rank 0 (the application)");
-  engine.run(stop_);
-  // The queues' operations finish (they may wait for data the engine receives, and post
-  // replies to it), then the queues go while the engine still runs; then what is still
-  // going out leaves.
+  // Queue threads may drive the engine: MPI must allow calls from any thread, one at a time.
+  int provided = 0;
+  MPI_Query_thread(&provided);
+  engine.allow_driving(provided >= MPI_THREAD_SERIALIZED);
+  // Serves until stopped; queues that rank 0 destroyed end here, outside the engine's work
+  // (their threads may be the ones that drive it).
+  for (;;) {
+    std::vector<std::unique_ptr<WorkerQueue>> gone;
+    engine.run_until([&] {
+      gone.swap(retired_);
+      return !gone.empty() || stop_.load();
+    }, std::chrono::hours(24));
+    gone.clear();
+    if (stop_) break;
+  }
+  // The queues' operations finish (they may wait for data the engine receives, and send
+  // replies), then the queues go while the engine still runs; then what is still going out
+  // leaves.
   const auto idle = [&] {
     for (auto& [id, each] : queues_)
       if (!each->idle()) return false;
@@ -97,9 +125,19 @@ int Worker::serve(MPI_Comm comm) {
     return true;
   };
   engine.run_until(idle, std::chrono::seconds(10));
-  queues_.clear();
-  push_queues_.clear();
+  std::map<std::uint64_t, std::unique_ptr<WorkerQueue>> queues;
+  std::vector<std::unique_ptr<WorkerQueue>> push_queues;
+  engine.run_until([&] {
+    queues.swap(queues_);
+    push_queues.swap(push_queues_);
+    push_queues_.resize(push_queues.size());
+    return true;
+  }, std::chrono::seconds(1));
+  queues.clear();
+  push_queues.clear();
+  retired_.clear();
   engine.run_until([] { return false; }, std::chrono::milliseconds(100));
+  engine.close();
   engine_ = nullptr;
   if (!failure_.empty()) {
     std::cerr << "plexus worker (rank " << engine.rank() << "): " << failure_ << '\n';
@@ -231,13 +269,18 @@ void Worker::on_message(int source, const Header& header, Reader& in) {
         const std::uint64_t id = in.u64();
         in.end();
         if (queues_.count(id)) in.fail("queue " + std::to_string(id) + " exists already");
-        queues_[id] = std::make_unique<WorkerQueue>(on, index);
+        queues_[id] = std::make_unique<WorkerQueue>(on, index, *engine_);
         return;
       }
       case MessageType::destroy_queue: {
         const std::uint64_t id = in.u64();
         in.end();
-        if (queues_.erase(id) == 0) in.fail("queue " + std::to_string(id) + " does not exist");
+        auto it = queues_.find(id);
+        if (it == queues_.end()) in.fail("queue " + std::to_string(id) + " does not exist");
+        // This may run on that queue's own thread (it drives the engine while idle): the
+        // main thread ends it (serve()).
+        retired_.push_back(std::move(it->second));
+        queues_.erase(it);
         return;
       }
       case MessageType::copy_in: return copy_in(in);
@@ -328,9 +371,10 @@ void Worker::receive_then_copy_in(WorkerQueue& on, void* allocation, const CopyL
       if (!drained(context)) into = (unused = std::make_unique<std::byte[]>(bytes)).get();
       auto arrived = std::make_shared<std::promise<void>>();
       auto ready = arrived->get_future();
-      engine->post([engine, source, tag, into, bytes, arrived] {
+      engine->run_or_post([engine, source, tag, into, bytes, arrived] {
         engine->recv_data(source, tag, into, bytes, fulfil(arrived));
-      });
+      }, true);
+      await(*engine, ready);
       ready.get();
     });
     return;
@@ -349,7 +393,8 @@ void Worker::receive_then_copy_in(WorkerQueue& on, void* allocation, const CopyL
     into = arrival->packed.get();
   }
   engine_->recv_data(source, tag, into, bytes, fulfil(arrival->arrived));
-  on.enqueue([arrival, allocation, layout](WorkerQueue::Context& context) {
+  on.enqueue([engine, arrival, allocation, layout](WorkerQueue::Context& context) {
+    await(*engine, arrival->ready);
     arrival->ready.get();
     if (!arrival->staging) {  // strided, into host memory
       if (drained(context)) unpack(static_cast<std::byte*>(allocation), arrival->packed.get(), layout);
@@ -410,11 +455,11 @@ void Worker::copy_out_then_send(WorkerQueue& on, void* allocation, const CopyLay
     }
     auto sent = std::make_shared<std::promise<void>>();
     auto gone = sent->get_future();
-    engine->post([engine, keep, from, bytes, destination, tag, sent] {
+    engine->run_or_post([engine, keep, from, bytes, destination, tag, sent] {
       engine->send_data(destination, tag, from, bytes,
                         [keep, sent](std::exception_ptr) { sent->set_value(); });
-    });
-    if (in_place) gone.wait();
+    }, in_place);
+    if (in_place) await(*engine, gone);
     // A push (no report: its queue serves no remote queue) leaves nothing failed behind.
     context.failure = report ? failure : nullptr;
   });
@@ -462,7 +507,8 @@ void Worker::copy_push(Reader& in) {
     in.fail("a push to rank " + std::to_string(destination));
   void* allocation = region(index, address, layout, in);
   if (!push_queues_[index])
-    push_queues_[index] = std::make_unique<WorkerQueue>(*backends_.devices()[index].device, index);
+    push_queues_[index] =
+        std::make_unique<WorkerQueue>(*backends_.devices()[index].device, index, *engine_);
   copy_out_then_send(*push_queues_[index], allocation, layout, static_cast<int>(destination),
                      transfer, false);
 }
@@ -597,7 +643,7 @@ void Worker::notify(const Header& header, Reader& in) {
       failure = std::current_exception();
     }
     if (context.failure) failure = std::exchange(context.failure, nullptr);
-    engine->post([this, id, failure] {
+    engine->run_or_post([this, id, failure] {
       if (failure)
         reply_failure(id, failure);
       else

@@ -5,8 +5,10 @@
 //
 // Every message is checked against the worker's state (devices, allocations, queues,
 // modules); one that does not fit is answered with protocol_error, and rank 0 then gives up
-// on this node, naming it. Thread-safety: the engine thread runs everything but the
-// operations of the queues (worker_queue.hpp), which reach back only through Engine::post.
+// on this node, naming it. Thread-safety: everything but the operations of the queues runs
+// inside the engine's work (the main thread's, or an idle queue thread's that drives it);
+// the operations (worker_queue.hpp) reach back only through Engine::run_or_post/post and
+// drive_until.
 #pragma once
 
 #include <array>
@@ -81,6 +83,7 @@ class Worker final : public Engine::Handler {
   std::string failure_;
   std::vector<std::map<std::uint64_t, Allocation>> allocations_;  // per device, by address
   std::map<std::uint64_t, std::unique_ptr<WorkerQueue>> queues_;
+  std::vector<std::unique_ptr<WorkerQueue>> retired_;  // destroyed, to end on the main thread
   std::vector<std::unique_ptr<WorkerQueue>> push_queues_;  // per device, lazily
   std::map<Hash, std::vector<std::byte>> binaries_;
   std::map<std::pair<std::uint32_t, Hash>, std::shared_ptr<DeviceModule>> loaded_;

@@ -96,7 +96,8 @@ int worker_main(const std::vector<std::string>& args) {
     }
   });
   int provided = 0;
-  const int init = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  // Serialized: the worker's idle queue threads drive its engine (worker_queue.hpp).
+  const int init = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided);
   {
     std::lock_guard lock(init_mutex);
     init_done = true;

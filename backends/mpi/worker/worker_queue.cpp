@@ -1,6 +1,6 @@
 #include "worker_queue.hpp"
 
-#include "plexus/cpu_pause.hpp"
+#include "../engine.hpp"
 
 namespace plexus::mpi {
 
@@ -8,8 +8,8 @@ namespace {
 constexpr std::chrono::microseconds idle_spin{200};
 }  // namespace
 
-WorkerQueue::WorkerQueue(Device& device, std::uint32_t index)
-    : device_(device), index_(index), local_(device.create_queue()) {
+WorkerQueue::WorkerQueue(Device& device, std::uint32_t index, Engine& engine)
+    : device_(device), index_(index), engine_(engine), local_(device.create_queue()) {
   thread_ = std::thread([this] { run(); });
 }
 
@@ -45,10 +45,11 @@ void WorkerQueue::run() {
   std::unique_lock lock(mutex_);
   for (;;) {
     if (operations_.empty() && !stop_) {
-      // Work follows work (a launch, then its notify): spin (yielding) a little before
-      // sleeping, which would add a wake-up to each remote round trip.
+      // Work follows work (a launch, then its notify): drive the engine a little before
+      // sleeping, receiving the next operation here (a wake-up would add to each remote
+      // round trip).
       lock.unlock();
-      spin_for(idle_spin, Spin::yielding, [&] { return queued_.load(std::memory_order_acquire) > 0; });
+      engine_.drive_until([&] { return queued_.load(std::memory_order_acquire) > 0; }, idle_spin);
       lock.lock();
     }
     cv_.wait(lock, [&] { return stop_ || !operations_.empty(); });

@@ -1,10 +1,14 @@
 // WorkerQueue: on a worker, the local queue behind one of rank 0's remote queues, driven by
-// a thread of its own so that the worker's MPI thread never waits for a device (the host
+// a thread of its own so that the worker's MPI calls never wait for a device (the host
 // backend runs operations on the calling thread). Operations run in the order enqueued; a
 // failed one fails the later ones until a report (a notify) has passed it on, as the
-// DeviceQueue contract says.
+// DeviceQueue contract says. While idle, the queue's thread drives the worker's engine for
+// a while (Engine::drive_until): the next operation for it is then received, run and
+// answered on this one thread, without waking another.
 //
-// Thread-safety: enqueue() from any thread; operations run on the queue's thread.
+// Thread-safety: enqueue() from any thread; operations run on the queue's thread. The
+// destructor must not run on the queue's own thread (nor inside the engine's work, which
+// may run there).
 // Ownership: owns its thread and local queue; the destructor runs what was enqueued, then
 // joins.
 #pragma once
@@ -23,6 +27,8 @@
 
 namespace plexus::mpi {
 
+class Engine;
+
 class WorkerQueue {
  public:
   // What an operation sees: the local queue, and the failure not reported yet.
@@ -32,8 +38,9 @@ class WorkerQueue {
   };
   using Operation = std::function<void(Context&)>;
 
-  // `index`: the device's number among the worker's devices.
-  WorkerQueue(Device& device, std::uint32_t index);
+  // `index`: the device's number among the worker's devices; `engine`: the worker's, which
+  // the queue's thread drives while idle (it must outlive the queue).
+  WorkerQueue(Device& device, std::uint32_t index, Engine& engine);
   ~WorkerQueue();
   WorkerQueue(const WorkerQueue&) = delete;
   WorkerQueue& operator=(const WorkerQueue&) = delete;
@@ -44,6 +51,7 @@ class WorkerQueue {
   // True when every operation enqueued so far has run.
   bool idle();
   Device& device() const { return device_; }
+  Engine& engine() const { return engine_; }
   std::uint32_t index() const { return index_; }
 
  private:
@@ -51,6 +59,7 @@ class WorkerQueue {
 
   Device& device_;
   std::uint32_t index_;
+  Engine& engine_;
   std::unique_ptr<DeviceQueue> local_;
   std::exception_ptr failure_;
   std::mutex mutex_;
