@@ -1,5 +1,6 @@
 #include "opencl_module.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -103,7 +104,8 @@ OpenclModule::OpenclModule(OpenclDevice& device, BinaryFormat format,
                                              error_name(status) +
                                              " (the compiler reported a kernel the program "
                                              "does not define)");
-    kernels_.push_back(std::make_unique<OpenclKernel>(info, std::move(kernel), device, format));
+    kernels_.push_back(std::make_unique<OpenclKernel>(info, std::move(kernel), device, format,
+                                                      device.info().name));
   }
 }
 
@@ -121,5 +123,29 @@ const DeviceKernel& OpenclModule::kernel(const std::string& name) const {
               "no kernel '" + name + "' in this module on OpenCL device '" + device_.info().name +
                   "'; its kernels: " + kernel_names(infos_));
 }
+
+bool OpenclKernel::argument_changed(std::size_t index, const KernelArgument& argument) const {
+  if (set_.size() <= index) set_.resize(index + 1);
+  const void* data = argument.kind == KernelArgumentKind::allocation ? &argument.allocation
+                     : argument.kind == KernelArgumentKind::scalar ? argument.value
+                                                                   : nullptr;
+  const std::size_t size = argument.kind == KernelArgumentKind::allocation ? sizeof(void*)
+                           : argument.kind == KernelArgumentKind::scalar ? argument.size
+                                                                         : 0;
+  const auto* begin = static_cast<const std::byte*>(data);
+  std::optional<SetArgument>& last = set_[index];
+  if (last && last->kind == argument.kind && last->usm == argument.usm &&
+      last->size == argument.size && std::equal(begin, begin + size, last->bytes.begin(),
+                                                last->bytes.end()))
+    return false;
+  if (!last) last.emplace();
+  last->kind = argument.kind;
+  last->usm = argument.usm;
+  last->size = argument.size;
+  last->bytes.assign(begin, begin + size);
+  return true;
+}
+
+void OpenclKernel::forget_arguments() const { set_.clear(); }
 
 }  // namespace plexus::opencl

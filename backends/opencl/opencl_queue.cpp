@@ -80,11 +80,15 @@ void OpenclQueue::collect_finished() {
   pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(finished));
 }
 
-void OpenclQueue::track(cl_event event, std::string what) {
+void OpenclQueue::track(cl_event event, std::shared_ptr<const std::string> what) {
   if (timing_) [[unlikely]]
     timing_->add(event);
   pending_.push_back({EventHandle(event), std::move(what)});
   collect_finished();
+}
+
+void OpenclQueue::track(cl_event event, const std::string& what) {
+  track(event, std::make_shared<const std::string>(what));
 }
 
 void OpenclQueue::copy(bool to_device, void* host, cl_mem memory, const CopyLayout& layout) {
@@ -135,9 +139,8 @@ void OpenclQueue::copy_to_host(void* host_base, const void* allocation, const Co
 
 void OpenclQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                          std::span<const KernelArgument> arguments) {
-  const std::string what = "launch of '" + kernel.info().name + "' on OpenCL device '" +
-                           device_.info().name + "'";
-  const OpenclKernel* loaded = &checked_kernel(kernel, range, arguments, what);
+  const OpenclKernel* loaded = &checked_kernel(kernel, range, arguments);
+  const std::string& what = *loaded->launch_what();
   if (!failure_.empty()) return;
   cl_kernel handle = loaded->handle();
   std::lock_guard lock(loaded->launch_mutex());
@@ -148,16 +151,19 @@ void OpenclQueue::launch(const DeviceKernel& kernel, const NdRange& range,
       range.global.data(), range.has_local_size() ? range.local.data() : nullptr, 0, nullptr,
       &event);
   check(code, "clEnqueueNDRangeKernel", what);
-  track(event, what);
+  track(event, loaded->launch_what());
 }
 
 const OpenclKernel& OpenclQueue::checked_kernel(const DeviceKernel& kernel, const NdRange& range,
                                                 std::span<const KernelArgument> arguments,
-                                                const std::string& what) const {
+                                                const std::string* node) const {
   const auto* loaded = dynamic_cast<const OpenclKernel*>(&kernel);
   if (!loaded || &loaded->device() != &device_)
     throw error(error_category::invalid_argument,
-                what + ": the kernel was loaded for another device; load its module on this one");
+                (node ? *node : "launch of '" + kernel.info().name + "' on OpenCL device '" +
+                                    device_.info().name + "'") +
+                    ": the kernel was loaded for another device; load its module on this one");
+  const std::string& what = node ? *node : *loaded->launch_what();
   validate_launch(loaded->info(), range, arguments, what);
   if (loaded->format() == BinaryFormat::ptx && range.offset != std::array<std::size_t, 3>{0, 0, 0})
     throw error(error_category::unsupported,
@@ -172,6 +178,8 @@ void OpenclQueue::set_arguments(const OpenclKernel& loaded, cl_kernel handle,
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const KernelArgument& argument = arguments[i];
     const auto index = static_cast<cl_uint>(i);
+    // The kernel's own handle keeps the values set last: set only what changed.
+    if (handle == loaded.handle() && !loaded.argument_changed(i, argument)) continue;
     cl_int code = CL_SUCCESS;
     if (argument.kind == KernelArgumentKind::allocation && argument.usm) {
       code = clSetKernelArgSVMPointer(handle, index, argument.allocation);
@@ -183,6 +191,7 @@ void OpenclQueue::set_arguments(const OpenclKernel& loaded, cl_kernel handle,
     } else {
       code = clSetKernelArg(handle, index, argument.size, argument.value);
     }
+    if (code != CL_SUCCESS && handle == loaded.handle()) loaded.forget_arguments();
     check(code, "clSetKernelArg(" + std::to_string(i) + ", '" + loaded.info().args[i].name + "')",
           what);
   }
@@ -214,7 +223,7 @@ void OpenclQueue::record(OpenclGraph& graph, std::span<const GraphLaunch> launch
       const std::string node = "launch of '" + launch.kernel->info().name + "' (node " +
                                std::to_string(i + 1) + ") in a command buffer on OpenCL device '" +
                                device_.info().name + "'";
-      const OpenclKernel& loaded = checked_kernel(*launch.kernel, launch.range, launch.arguments, node);
+      const OpenclKernel& loaded = checked_kernel(*launch.kernel, launch.range, launch.arguments, &node);
       const NdRange& range = launch.range;
       cl_sync_point_khr point = 0;
       // A node's own kernel object: a command buffer may read the arguments when it runs
@@ -302,8 +311,9 @@ void OpenclQueue::enqueue_native(const std::function<void(const NativeHandles&)>
   if (timing_) [[unlikely]]
     marker("the marker before a native task");  // the work's device start
   work(native_handles());
-  if (timing_) [[unlikely]]
-    marker("the marker after a native task");  // its device end
+  // Its device end, and the event that the completions wait for (OpenclCompletions): the
+  // work's own commands have none here.
+  marker("the marker after a native task");
 }
 
 void OpenclQueue::wait() {

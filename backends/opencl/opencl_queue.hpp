@@ -10,9 +10,9 @@
 // with a negative status fails the queue: later commands are not enqueued, and wait() (or
 // an on_complete callback) reports plexus::error(device) naming the command and the CL
 // error. on_complete takes over the commands in flight and a failure not yet reported (the
-// queue runs later commands again); a marker reports it from the driver's callback thread,
-// one marker in flight per queue for the on_complete calls made meanwhile
-// (OpenclCompletions).
+// queue runs later commands again); the queue's completion thread waits for their events
+// and reports them, in batches while tasks stream in (OpenclCompletions). Every command has
+// an event here (a native task's work: a marker after it).
 // Markers (mark, wait_for; opencl_marker.hpp): a marker command, flushed; another queue of
 // the same device waits for it with a barrier whose wait list holds its event (markers of
 // other devices: false, the caller waits on the host). A failure before the marker also
@@ -97,17 +97,20 @@ class OpenclQueue final : public DeviceQueue {
  private:
   void copy(bool to_device, void* host, cl_mem memory, const CopyLayout& layout);
   // The launch's kernel as this device loaded it, the launch validated (throws as launch).
+  // Errors name `node` (a graph's node), else the launch (OpenclKernel::launch_what).
   const OpenclKernel& checked_kernel(const DeviceKernel& kernel, const NdRange& range,
                                      std::span<const KernelArgument> arguments,
-                                     const std::string& what) const;
+                                     const std::string* node = nullptr) const;
   // clSetKernelArg on `handle` (the kernel's, under its launch mutex, or a clone of it) for
-  // each argument.
+  // each argument; on the kernel's own handle, only for those that changed since it was
+  // last launched (OpenclKernel::argument_changed).
   void set_arguments(const OpenclKernel& kernel, cl_kernel handle,
                      std::span<const KernelArgument> arguments, const std::string& what) const;
   // Records `launches` into a new command buffer that `graph` holds from now on.
   void record(OpenclGraph& graph, std::span<const GraphLaunch> launches);
   // Keeps `event` until it completes; drops completed commands, recording a failure.
-  void track(cl_event event, std::string what);
+  void track(cl_event event, std::shared_ptr<const std::string> what);
+  void track(cl_event event, const std::string& what);
   void collect_finished();
   // Throws plexus::error(device) for `call` when code != CL_SUCCESS; invalid_argument for
   // the codes that mean a bad launch (work-group sizes).

@@ -1,7 +1,9 @@
 // Device conformance, kernels: modules compiled by the clang compiler component for each
 // device's first format it produces, loaded and launched: vector add, scalars of several
 // sizes, a __local reduction with barriers, 2D and 3D ranges with global offsets; OpenCL C
-// source built by the driver (with its build log in the error) where a device takes it.
+// source built by the driver (with its build log in the error) where a device takes it;
+// one kernel launched again and again, its arguments changed between some launches (the
+// OpenCL backend sets only those that changed) from two queues.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -132,6 +134,53 @@ TEST_CASE("scalar arguments of 1, 2, 4, 8 and 16 bytes", "[devices][launch]") {
     queue->launch(module->kernel("scalars"), range_1d(1), args);
     const auto values = download<std::int64_t>(*queue, out, 6);
     CHECK(values == std::vector<std::int64_t>{-7, -3000, 123456789, -9876543210LL, 9, 4321});
+  });
+}
+
+// A backend may keep the argument values set last on a kernel object and set only those
+// that changed (OpenCL: clSetKernelArg is skipped for an unchanged one): every launch must
+// still see exactly its own arguments, whichever changed, and from whichever queue.
+TEST_CASE("a kernel launched again with some arguments changed uses each launch's own",
+          "[devices][launch]") {
+  for_each_device([](Device& device) {
+    const auto module = load_program(device, R"(
+      __kernel void step(__global int* x, int amount, __local int* scratch) {
+        scratch[get_local_id(0)] = amount;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        x[get_global_id(0)] += scratch[get_local_id(0)];
+      })");
+    if (!module) return;
+    const std::size_t n = 64;
+    Allocation a(device, n * 4), b(device, n * 4);
+    const auto first = device.create_queue(), second = device.create_queue();
+    upload(*first, a, std::vector<int>(n, 0));
+    upload(*first, b, std::vector<int>(n, 0));
+    first->wait();
+    const auto launch = [&](plexus::DeviceQueue& queue, const Allocation& x, int amount,
+                            std::size_t local) {
+      const KernelArgument args[] = {KernelArgument::of_allocation(x.get()),
+                                     KernelArgument::of_scalar(&amount, sizeof amount),
+                                     KernelArgument::of_local(local * sizeof(int))};
+      queue.launch(module->kernel("step"), range_1d(n, local), args);
+    };
+    try {
+      launch(*first, a, 1, 16);  // a: 1
+    } catch (const plexus::error& e) {
+      if (e.category() != plexus::error_category::unsupported) throw;
+      WARN(device.info().name << ": __local arguments skipped: " << e.what());
+      return;
+    }
+    launch(*first, a, 1, 16);    // the same arguments again: a: 2
+    launch(*first, a, 10, 16);   // the scalar changed: a: 12
+    launch(*first, b, 10, 16);   // the buffer changed: b: 10
+    launch(*first, b, 10, 32);   // the local size changed: b: 20
+    first->wait();
+    launch(*second, a, 100, 32); // another queue, the buffer and scalar changed: a: 112
+    launch(*second, a, 100, 32); // a: 212
+    second->wait();
+    launch(*first, b, 1000, 32); // back on the first queue, after the second's: b: 1020
+    CHECK(download<int>(*first, a, n) == std::vector<int>(n, 212));
+    CHECK(download<int>(*first, b, n) == std::vector<int>(n, 1020));
   });
 }
 
