@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <iterator>
 
 #include "plexus/component_lookup.hpp"
 #include "plexus/count_option.hpp"
@@ -277,7 +278,9 @@ DagScheduler::Lent DagScheduler::lend_for_inline(Worker& worker, DeviceQueue& qu
     if (node->queue != &queue || !behind_queue(node->task)) return {};
   if (!behind_queue(task)) return {};
   Lent lent{&worker, &queue, &owner.start_ns, {}};
-  lent.taken.swap(worker.own);
+  lent.taken.assign(std::make_move_iterator(worker.own.begin()),
+                    std::make_move_iterator(worker.own.end()));
+  worker.own.clear();
   worker.given.fetch_sub(lent.taken.size(), std::memory_order_relaxed);
   worker.lent = true;
   task.event->set_pending_on(&queue);  // later tasks may chain behind it (as give() does)

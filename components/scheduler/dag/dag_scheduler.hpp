@@ -106,12 +106,14 @@ class DagScheduler final : public Scheduler {
     std::atomic<std::int64_t> start_ns{async_start};
   };
   // A worker's queue lent to the submitting thread, with the tasks it had not started yet
-  // there (taken from it, started first). Empty: nothing lent.
+  // there (taken from it, started first). Empty: nothing lent. (A vector: an empty one
+  // allocates nothing, where a deque allocates its map and a node; a Lent is made, mostly
+  // empty, at every submission.)
   struct Lent {
     Worker* worker = nullptr;
     DeviceQueue* queue = nullptr;
     std::atomic<std::int64_t>* start_ns = nullptr;  // the queue's QueueOwner::start_ns
-    std::deque<std::shared_ptr<Node>> taken;
+    std::vector<std::shared_ptr<Node>> taken;
     explicit operator bool() const { return queue != nullptr; }
   };
   // Gives a ready node to a worker (device tasks) or to the shared host-task deque.
