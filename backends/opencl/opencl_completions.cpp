@@ -90,29 +90,32 @@ void OpenclCompletions::finish_waiting() {
 
 void OpenclCompletions::run() {
   std::vector<Entry> batch;
-  std::chrono::steady_clock::time_point last_batch{};
+  bool served = false;  // a batch was just served: more may follow (a stream of tasks)
   std::unique_lock lock(mutex_);
   for (;;) {
-    // Callbacks that arrived while the last batch was served: a stream; else wait for one.
-    const bool streaming = !waiting_.empty();
-    sleeping_ = !streaming;
-    wake_.wait(lock, [this] { return stopping_ || !waiting_.empty(); });
-    sleeping_ = false;
-    if (waiting_.empty()) return;  // stopping, and every callback served
-    if (streaming && !stopping_ && !hurry_) {
-      wake_.wait_until(lock, last_batch + batch_interval(),
+    if (served) {
+      // Collect a stream's next callbacks for one interval, without being woken for each:
+      // when the device keeps up with the tasks, a batch is done at once, and sleeping until
+      // the next add() would cost a wake-up per task again.
+      wake_.wait_until(lock, std::chrono::steady_clock::now() + batch_interval(),
                        [this] { return stopping_ || hurry_; });
     }
     hurry_ = false;
+    if (waiting_.empty()) {
+      // A quiet spell: the next callback wakes this thread and is served at once.
+      sleeping_ = true;
+      wake_.wait(lock, [this] { return stopping_ || !waiting_.empty(); });
+      sleeping_ = false;
+      if (waiting_.empty()) return;  // stopping, and every callback served
+    }
     batch.swap(waiting_);  // waiting_ keeps the old batch's capacity
-    if (batch.empty()) continue;  // finish_waiting() took them meanwhile
     serving_ = true;
     lock.unlock();
-    last_batch = std::chrono::steady_clock::now();
     const std::string failure = wait_for(batch);
     report(batch, failure);
     lock.lock();
     serving_ = false;
+    served = true;
   }
 }
 

@@ -1,14 +1,14 @@
 // OpenclCompletions: the on_complete callbacks of one OpenclQueue, served by a thread of the
 // queue's own (started on first use). add() only queues the callback (with the commands it
 // took over) and flushes the queue; the thread takes every callback waiting, waits for
-// their commands' events (clWaitForEvents) and calls them in add() order. Callbacks that
-// arrive while it waits form the next batch, and while they keep arriving (a stream of
-// tasks) it serves at most one batch per PLEXUS_OPENCL_COMPLETION_BATCH_US (default 100
-// microseconds): a chain of tiny kernels then costs one wake-up of this thread per batch,
-// where a marker with a driver callback per task (on PoCL dearer than the kernel) or per
-// batch as soon as the previous one ended (every task, when the device keeps up) cost one
-// per task. A callback after a quiet spell is served at once: launch-then-wait pays no
-// batching delay. The callbacks run on this thread, not on the driver's.
+// their commands' events (clWaitForEvents) and calls them in add() order. After a batch it
+// collects the callbacks that arrive for PLEXUS_OPENCL_COMPLETION_BATCH_US (default 100
+// microseconds) without being woken, then serves them as the next batch: a chain of tiny
+// kernels costs one wake-up of this thread per interval, where a marker with a driver
+// callback per task (on PoCL dearer than the kernel), or a wake-up per task (the device
+// keeps up with tiny kernels: each batch is done at once), cost one per task. A callback
+// after a quiet spell (nothing arrived during an interval) is served at once: launch-then-
+// wait pays no batching delay. The callbacks run on this thread, not on the driver's.
 //
 // A callback is called once every command enqueued before its add() has finished (the
 // queue records an event for every command, native work included: OpenclQueue), with the
