@@ -13,6 +13,7 @@ namespace {
 constexpr std::array<char, 8> magic = {'P', 'X', 'C', 'L', 'A', 'N', 'G', '\0'};
 constexpr std::uint32_t frontend_kind = 1;
 constexpr std::uint32_t binary_kind = 2;
+constexpr std::uint32_t pch_kind = 3;
 constexpr std::size_t checksum_size = 16;
 constexpr std::size_t header_size = magic.size() + 4 + 4 + 8 + checksum_size;
 // Nothing a compiler produces is this large; a bigger length is corruption.
@@ -219,6 +220,39 @@ std::vector<std::byte> encode(const BinaryEntry& entry) {
   }
   w.blob(entry.binary);
   return with_header(binary_kind, std::move(w.out()));
+}
+
+std::vector<std::byte> encode(const PchEntry& entry) {
+  Writer w;
+  w.text(entry.key);
+  w.u64(entry.disk_files.size());
+  for (const auto& [path, identity] : entry.disk_files) {
+    w.text(path);
+    w.text(identity);
+  }
+  w.text(entry.bytes);
+  return with_header(pch_kind, std::move(w.out()));
+}
+
+std::optional<PchEntry> decode_pch_entry(std::span<const std::byte> value, const std::string& key,
+                                         std::string& why) {
+  const auto payload = payload_of(value, pch_kind, why);
+  if (!payload) return std::nullopt;
+  Reader r(*payload);
+  PchEntry entry;
+  entry.key = r.text();
+  const std::uint64_t files = r.count(8 + 8);
+  for (std::uint64_t i = 0; i < files && r.ok(); ++i) {
+    std::string path = r.text();
+    entry.disk_files.emplace_back(std::move(path), r.text());
+  }
+  entry.bytes = r.text();
+  if (!finish(r, entry.key, key, why)) return std::nullopt;
+  if (entry.bytes.empty()) {
+    why = "no PCH";
+    return std::nullopt;
+  }
+  return entry;
 }
 
 std::optional<FrontendEntry> decode_frontend_entry(std::span<const std::byte> value,

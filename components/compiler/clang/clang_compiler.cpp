@@ -100,6 +100,7 @@ struct ClangCompiler::Settings {
   bool frontend_cache = true;
   bool binary_cache = true;
   bool direct_cache = true;
+  bool sycl_pch = true;
 };
 
 ClangCompiler::Settings ClangCompiler::read_settings(const ComponentOptions& options) {
@@ -110,6 +111,7 @@ ClangCompiler::Settings ClangCompiler::read_settings(const ComponentOptions& opt
   settings.frontend_cache = options.get<bool>("frontend_cache", true);
   settings.binary_cache = options.get<bool>("binary_cache", true);
   settings.direct_cache = options.get<bool>("direct_cache", true);
+  settings.sycl_pch = options.get<bool>("sycl_pch", true);
   return settings;
 }
 
@@ -123,7 +125,6 @@ ClangCompiler::ClangCompiler(PluginContext& context, const Settings& settings)
       libclc_dir_(settings.toolchain.libclc_dir),
       host_device_library_(settings.toolchain.host_device_library),
       libraries_(std::make_unique<DeviceLibraries>()),
-      frontend_(std::make_unique<Frontend>(resource_dir_, settings.limits)),
       emitter_(std::make_unique<TargetEmitter>(*libraries_, libclc_dir_, host_device_library_)),
       binary_cache_(settings.binary_cache),
       bounds_checks_(settings.toolchain.bounds_checks) {
@@ -133,6 +134,8 @@ ClangCompiler::ClangCompiler(PluginContext& context, const Settings& settings)
     cache_ = std::make_unique<FrontendCache>(*store, component_version);
     if (settings.direct_cache) direct_ = std::make_unique<DirectCache>(*cache_);
   }
+  frontend_ = std::make_unique<Frontend>(resource_dir_, settings.limits, settings.sycl_pch,
+                                         cache_.get());
   logger().debug("compiler clang: resource_dir {}, libclc_dir {}, cache {}", resource_dir_,
                  libclc_dir_,
                  cache_ ? "on" : (use_cache ? "off (no cache store)" : "off (frontend_cache)"));
@@ -225,6 +228,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& original) {
 
   if (sycl && !cache_ && !lower_sycl(*sycl_request, spec, log))
     return finish(std::move(result), log);
+  const auto lowered = std::chrono::steady_clock::now();
 
   llvm::LLVMContext context;
   context.setDiagnosticHandler(std::make_unique<LlvmDiagnosticHandler>(log));
@@ -301,9 +305,11 @@ CompileResult ClangCompiler::compile(const CompileRequest& original) {
       *module, spec, compiler_shared::FrontendOptions::optimization_level(request), log);
   module.reset();  // before the context and the log it reports to
   using milliseconds = std::chrono::duration<double, std::milli>;
-  logger().debug("compiler clang: {}: frontend/input {:.2f} ms{}, back end {:.2f} ms",
+  logger().debug("compiler clang: {}: frontend/input {:.2f} ms{} (SYCL lowering and cache "
+                 "lookups {:.2f} ms), back end {:.2f} ms",
                  to_string(request.target), milliseconds(frontend_done - start).count(),
                  result.frontend_cache_hit ? " (cached)" : "",
+                 milliseconds(lowered - start).count(),
                  milliseconds(std::chrono::steady_clock::now() - frontend_done).count());
   if (!binary || log.has_errors()) return finish(std::move(result), log, std::move(replayed));
   result.binary = std::move(*binary);

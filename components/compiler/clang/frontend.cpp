@@ -9,6 +9,10 @@
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/PreprocessorOutputOptions.h>
 #include <clang/Frontend/Utils.h>
+#include <clang/Basic/Version.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <clang/Serialization/ASTWriter.h>
+#include <clang/Serialization/PCHContainerOperations.h>
 #include <llvm/ADT/IntrusiveRefCntPtr.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -19,18 +23,51 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string_view>
 #include <vector>
 
 #include "clang_diagnostic_consumer.hpp"
+#include "frontend_cache.hpp"
 #include "frontend_options.hpp"
+#include "key_hasher.hpp"
+#include "plexus/log.hpp"
+#include "precompiled_headers.hpp"
+#include "sycl_prefix.hpp"
+#include "sycl_source.hpp"
 
 namespace plexus::clang_compiler {
 
 namespace {
 
-// -E in memory: the preprocessed text (comments dropped, line markers kept) into a string,
-// and the paths of the files it read that are not in the in-memory file system.
+// The files `sources` read that are not in the in-memory file system (`in_memory` and
+// everything under the virtual directory), sorted.
+std::vector<std::string> disk_files_of(const clang::SourceManager& sources,
+                                       const std::vector<std::string>& in_memory) {
+  std::vector<std::string> files;
+  for (auto it = sources.fileinfo_begin(); it != sources.fileinfo_end(); ++it) {
+    const std::string name = it->first->getName().str();
+    if (name.starts_with(Frontend::virtual_dir)) continue;
+    if (std::find(in_memory.begin(), in_memory.end(), name) != in_memory.end()) continue;
+    files.push_back(name);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// -E in memory into `out` (comments dropped, line markers kept), `disk_files` as above.
+void print_preprocessed(clang::CompilerInstance& instance, std::string& out,
+                        std::vector<std::string>& disk_files,
+                        const std::vector<std::string>& in_memory) {
+  clang::PreprocessorOutputOptions options;
+  options.ShowCPP = 1;
+  options.ShowLineMarkers = 1;
+  llvm::raw_string_ostream stream(out);
+  clang::DoPrintPreprocessedInput(instance.getPreprocessor(), &stream, options);
+  disk_files = disk_files_of(instance.getSourceManager(), in_memory);
+}
+
+// -E in memory: the preprocessed text and the files it read from disk.
 class PrintToStringAction final : public clang::PreprocessorFrontendAction {
  public:
   PrintToStringAction(std::string& out, std::vector<std::string>& disk_files,
@@ -39,25 +76,66 @@ class PrintToStringAction final : public clang::PreprocessorFrontendAction {
 
  protected:
   void ExecuteAction() override {
-    clang::PreprocessorOutputOptions options;
-    options.ShowCPP = 1;
-    options.ShowLineMarkers = 1;
-    llvm::raw_string_ostream stream(out_);
-    clang::DoPrintPreprocessedInput(getCompilerInstance().getPreprocessor(), &stream, options);
-    const clang::SourceManager& sources = getCompilerInstance().getSourceManager();
-    for (auto it = sources.fileinfo_begin(); it != sources.fileinfo_end(); ++it) {
-      const std::string name = it->first->getName().str();
-      if (name.starts_with(Frontend::virtual_dir)) continue;
-      if (std::find(in_memory_.begin(), in_memory_.end(), name) != in_memory_.end()) continue;
-      disk_files_.push_back(name);
-    }
-    std::sort(disk_files_.begin(), disk_files_.end());
+    print_preprocessed(getCompilerInstance(), out_, disk_files_, in_memory_);
   }
 
  private:
   std::string& out_;
   std::vector<std::string>& disk_files_;
   std::vector<std::string> in_memory_;  // the main file and absolute virtual includes
+};
+
+// The same with a PCH (-include-pch): Clang loads a PCH only for actions that build an
+// AST (a preprocessor-only action includes the PCH's header as text instead), so this is
+// an AST action that only preprocesses: the PCH's macros and include guards apply, and the
+// headers it holds are not read again.
+class PrintWithPchAction final : public clang::ASTFrontendAction {
+ public:
+  PrintWithPchAction(std::string& out, std::vector<std::string>& disk_files,
+                     std::vector<std::string> in_memory)
+      : out_(out), disk_files_(disk_files), in_memory_(std::move(in_memory)) {}
+
+ protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
+                                                        llvm::StringRef) override {
+    return std::make_unique<clang::ASTConsumer>();
+  }
+  void ExecuteAction() override {
+    print_preprocessed(getCompilerInstance(), out_, disk_files_, in_memory_);
+  }
+
+ private:
+  std::string& out_;
+  std::vector<std::string>& disk_files_;
+  std::vector<std::string> in_memory_;
+};
+
+// -emit-pch into memory: the PCH's bytes go to `buffer` (no output file), and the files
+// it read from disk to `disk_files`. Timestamps are left out (the input files are in memory
+// or checked by PrecompiledHeaders), so equal inputs give equal bytes.
+class InMemoryPchAction final : public clang::GeneratePCHAction {
+ public:
+  InMemoryPchAction(std::shared_ptr<clang::PCHBuffer> buffer, std::vector<std::string>& disk_files)
+      : buffer_(std::move(buffer)), disk_files_(disk_files) {}
+
+ protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& instance,
+                                                        llvm::StringRef) override {
+    std::string sysroot;
+    if (!ComputeASTConsumerArguments(instance, sysroot)) return nullptr;
+    return std::make_unique<clang::PCHGenerator>(
+        instance.getPreprocessor(), instance.getModuleCache(), "", sysroot, buffer_,
+        instance.getFrontendOpts().ModuleFileExtensions, /*AllowASTWithErrors=*/false,
+        /*IncludeTimestamps=*/false);
+  }
+  void ExecuteAction() override {
+    clang::GeneratePCHAction::ExecuteAction();
+    disk_files_ = disk_files_of(getCompilerInstance().getSourceManager(), {});
+  }
+
+ private:
+  std::shared_ptr<clang::PCHBuffer> buffer_;
+  std::vector<std::string>& disk_files_;
 };
 
 // Runs `inner` with TokenLimits watching the preprocessor it creates.
@@ -99,8 +177,16 @@ std::string Frontend::shown_name(const CompileRequest& request, const std::strin
   return path.starts_with(dir) ? path.substr(dir.size()) : path;
 }
 
-Frontend::Frontend(std::string resource_dir, FrontendLimits limits)
-    : resource_dir_(std::move(resource_dir)), limits_(limits) {}
+Frontend::Frontend(std::string resource_dir, FrontendLimits limits, bool sycl_pch,
+                   const FrontendCache* cache)
+    : resource_dir_(std::move(resource_dir)),
+      limits_(limits),
+      pchs_(sycl_pch ? std::make_unique<PrecompiledHeaders>() : nullptr),
+      cache_(cache) {}
+
+Frontend::~Frontend() = default;
+
+std::size_t Frontend::pch_builds() const { return pchs_ ? pchs_->builds() : 0; }
 
 // Everything a frontend run over the request needs: the parsed invocation and the
 // in-memory file system overlaid on the real one.
@@ -111,7 +197,122 @@ struct Frontend::Setup {
   std::shared_ptr<clang::CompilerInvocation> invocation;
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay;
   llvm::IntrusiveRefCntPtr<RegularFilesOnly> disk;  // under `overlay`: says what it refused
+  std::shared_ptr<const PrecompiledHeader> pch;     // <sycl/sycl.hpp> precompiled, or none
 };
+
+namespace {
+
+// The path of the PCH `key` in the in-memory file system.
+std::string pch_path(const std::string& key) {
+  return std::string(Frontend::virtual_dir) + "/__plexus_pch/" + key + ".pch";
+}
+
+std::string prefix_path() {
+  return std::string(Frontend::virtual_dir) + "/" + compiler_shared::SyclPrefix::file_name;
+}
+
+// An invocation from -cc1 arguments; nullptr with errors in `log` when they are refused.
+std::shared_ptr<clang::CompilerInvocation> invocation_of(const std::vector<std::string>& args,
+                                                         clang::DiagnosticConsumer& consumer,
+                                                         DiagnosticLog& log) {
+  std::vector<const char*> argv;
+  argv.reserve(args.size());
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  auto diagnostic_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  clang::DiagnosticsEngine option_diagnostics(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(),
+                                              diagnostic_options, &consumer,
+                                              /*ShouldOwnClient=*/false);
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, option_diagnostics) ||
+      log.has_errors()) {
+    if (!log.has_errors()) log.error("the build options were not accepted");
+    return nullptr;
+  }
+  invocation->getDiagnosticOpts().ShowCarets = false;  // no "N errors generated."
+  invocation->getFrontendOpts().DisableFree = false;
+  return invocation;
+}
+
+}  // namespace
+
+std::shared_ptr<const PrecompiledHeader> Frontend::precompiled_sycl(
+    const std::vector<std::string>& args) const {
+  // Everything the PCH depends on: the compiler, its command line (target, language,
+  // options, include paths), the prefix and the headers (the resource headers it reads from
+  // disk are checked by PrecompiledHeaders at each use).
+  KeyHasher hasher;
+  hasher.add("plexus sycl pch 1").add(clang::getClangFullVersion());
+  hasher.add(args.size());
+  for (const std::string& arg : args) hasher.add(arg);
+  hasher.add(compiler_shared::SyclPrefix::text);
+  for (const compiler_shared::SyclHeaderFile& header : compiler_shared::sycl_header_files())
+    hasher.add(header.path).add(header.content);
+  const std::string key = hasher.hex();
+  return pchs_->get(key, [&]() -> std::shared_ptr<const PrecompiledHeader> {
+    std::optional<FrontendCache::Key> stored;
+    if (cache_) {
+      stored = cache_->pch_key(key, args);
+      if (std::optional<PchEntry> entry = cache_->load_pch(*stored)) {
+        auto header = std::make_shared<PrecompiledHeader>();
+        header->key = key;
+        header->bytes = std::move(entry->bytes);
+        header->disk_files = std::move(entry->disk_files);
+        if (disk_files_unchanged(*header)) return header;
+      }
+    }
+    std::shared_ptr<const PrecompiledHeader> built = build_pch(key, args);
+    if (built && stored) cache_->store_pch(*stored, {{}, built->disk_files, built->bytes});
+    return built;
+  });
+}
+
+std::shared_ptr<const PrecompiledHeader> Frontend::build_pch(
+    const std::string& key, const std::vector<std::string>& common) const {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string main_file = prefix_path();
+  std::vector<std::string> args = common;
+  args.insert(args.end(), {"-emit-pch", main_file});
+  DiagnosticLog log;
+  ClangDiagnosticConsumer consumer(log, virtual_dir, main_file,
+                                   compiler_shared::SyclPrefix::file_name);
+  std::shared_ptr<clang::CompilerInvocation> invocation = invocation_of(args, consumer, log);
+  if (!invocation) return nullptr;
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  memory->addFile(main_file, 0,
+                  llvm::MemoryBuffer::getMemBuffer(compiler_shared::SyclPrefix::text, main_file));
+  for (const compiler_shared::SyclHeaderFile& header : compiler_shared::sycl_header_files()) {
+    const std::string path = std::string(virtual_dir) + "/" +
+                             compiler_shared::SyclSource::header_dir + "/" + header.path;
+    memory->addFile(path, 0, llvm::MemoryBuffer::getMemBuffer(header.content, path));
+  }
+  auto disk = llvm::makeIntrusiveRefCnt<RegularFilesOnly>(llvm::vfs::getRealFileSystem(),
+                                                         limits_.max_source_bytes);
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(disk);
+  overlay->pushOverlay(memory);
+  clang::CompilerInstance instance;
+  instance.setInvocation(std::move(invocation));
+  instance.createDiagnostics(&consumer, /*ShouldOwnClient=*/false);
+  instance.createFileManager(overlay);
+  auto buffer = std::make_shared<clang::PCHBuffer>();
+  std::vector<std::string> disk_files;
+  LimitedAction action(std::make_unique<InMemoryPchAction>(buffer, disk_files), limits_);
+  if (!instance.ExecuteAction(action) || log.has_errors() || !disk->refusals().empty() ||
+      !buffer->IsComplete) {
+    // Not expected (the headers are Plexus's): compile without it, where errors show.
+    logger().warn("compiler clang: <sycl/sycl.hpp> was not precompiled; compiling without: {}",
+                  log.text());
+    return nullptr;
+  }
+  auto header = std::make_shared<PrecompiledHeader>();
+  header->key = key;
+  header->bytes.assign(buffer->Data.begin(), buffer->Data.end());
+  for (const std::string& file : disk_files) header->disk_files.emplace_back(file, disk_identity(file));
+  header->build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  logger().debug("compiler clang: precompiled <sycl/sycl.hpp> ({} bytes) in {:.1f} ms",
+                 header->bytes.size(), header->build_ms);
+  return header;
+}
 
 std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
                                                  const TargetSpec& target,
@@ -126,36 +327,6 @@ std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
   Setup setup;
   setup.main_file = main_file_of(request, setup.shown);
 
-  std::optional<std::vector<std::string>> arguments =
-      compiler_shared::FrontendOptions::arguments(request, target, resource_dir_, log);
-  if (!arguments) return std::nullopt;
-  std::vector<std::string>& args = setup.arguments;
-  args = std::move(*arguments);
-  // Virtual include files are found with "" from the source and with <> through -I (SYCL's
-  // headers through -internal-isystem).
-  const std::vector<std::string> includes =
-      compiler_shared::FrontendOptions::include_arguments(request, dir);
-  args.insert(args.end(), includes.begin(), includes.end());
-  args.push_back(setup.main_file);
-
-  std::vector<const char*> argv;
-  argv.reserve(args.size());
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
-
-  ClangDiagnosticConsumer consumer(log, dir, setup.main_file, setup.shown);
-  auto diagnostic_options = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-  clang::DiagnosticsEngine option_diagnostics(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(),
-                                              diagnostic_options, &consumer,
-                                              /*ShouldOwnClient=*/false);
-  setup.invocation = std::make_shared<clang::CompilerInvocation>();
-  if (!clang::CompilerInvocation::CreateFromArgs(*setup.invocation, argv, option_diagnostics) ||
-      log.has_errors()) {
-    if (!log.has_errors()) log.error("the build options were not accepted");
-    return std::nullopt;
-  }
-  setup.invocation->getDiagnosticOpts().ShowCarets = false;  // no "N errors generated."
-  setup.invocation->getFrontendOpts().DisableFree = false;
-
   const auto too_large = [&](const std::string& what, std::size_t bytes) {
     if (bytes <= limits_.max_source_bytes) return false;
     log.error(what + " has " + std::to_string(bytes) + " bytes, more than max_source_bytes (" +
@@ -166,6 +337,30 @@ std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
   for (const VirtualFile& file : request.includes)
     if (too_large("the virtual include file '" + file.name + "'", file.content.size()))
       return std::nullopt;
+  std::optional<std::vector<std::string>> arguments =
+      compiler_shared::FrontendOptions::arguments(request, target, resource_dir_, log);
+  if (!arguments) return std::nullopt;
+  std::vector<std::string>& args = setup.arguments;
+  args = std::move(*arguments);
+  // Virtual include files are found with "" from the source and with <> through -I (SYCL's
+  // headers through -internal-isystem).
+  const std::vector<std::string> includes =
+      compiler_shared::FrontendOptions::include_arguments(request, dir);
+  args.insert(args.end(), includes.begin(), includes.end());
+  if (pchs_ && request.language == SourceLanguage::sycl) {
+    std::string why;
+    if (compiler_shared::SyclPrefix::applies(request, why))
+      setup.pch = precompiled_sycl(args);
+    else
+      logger().debug("compiler clang: <sycl/sycl.hpp> not precompiled for this source: {}", why);
+  }
+  if (setup.pch) args.insert(args.end(), {"-include-pch", pch_path(setup.pch->key)});
+  args.push_back(setup.main_file);
+
+  ClangDiagnosticConsumer consumer(log, dir, setup.main_file, setup.shown);
+  setup.invocation = invocation_of(args, consumer, log);
+  if (!setup.invocation) return std::nullopt;
+
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   memory->addFile(setup.main_file, 0,
                   llvm::MemoryBuffer::getMemBufferCopy(request.source, setup.main_file));
@@ -177,6 +372,12 @@ std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
                 "' has an empty or invalid name, or is given twice with different contents");
       return std::nullopt;
     }
+  }
+  if (setup.pch) {
+    memory->addFile(prefix_path(), 0,
+                    llvm::MemoryBuffer::getMemBuffer(compiler_shared::SyclPrefix::text));
+    memory->addFileNoOwn(pch_path(setup.pch->key), 0,
+                         llvm::MemoryBufferRef(setup.pch->bytes, pch_path(setup.pch->key)));
   }
   setup.disk = llvm::makeIntrusiveRefCnt<RegularFilesOnly>(llvm::vfs::getRealFileSystem(),
                                                           limits_.max_source_bytes);
@@ -241,11 +442,20 @@ std::optional<Frontend::Preprocessed> Frontend::preprocess_here(const CompileReq
   Preprocessed result;
   std::vector<std::string> in_memory = {setup->main_file};
   for (const VirtualFile& file : request.includes) in_memory.push_back(file.name);
-  LimitedAction action(
-      std::make_unique<PrintToStringAction>(result.text, result.disk_files, std::move(in_memory)),
-      limits_);
+  std::unique_ptr<clang::FrontendAction> print;
+  if (setup->pch)
+    print = std::make_unique<PrintWithPchAction>(result.text, result.disk_files, std::move(in_memory));
+  else
+    print = std::make_unique<PrintToStringAction>(result.text, result.disk_files, std::move(in_memory));
+  LimitedAction action(std::move(print), limits_);
   if (!instance.ExecuteAction(action) || scratch.has_errors() || !setup->disk->refusals().empty())
     return std::nullopt;
+  if (setup->pch) {  // what the PCH read from disk, as if it had been read here
+    for (const auto& file : setup->pch->disk_files) result.disk_files.push_back(file.first);
+    std::sort(result.disk_files.begin(), result.disk_files.end());
+    result.disk_files.erase(std::unique(result.disk_files.begin(), result.disk_files.end()),
+                            result.disk_files.end());
+  }
   result.arguments = std::move(setup->arguments);
   return result;
 }

@@ -6,6 +6,12 @@
 // preprocess() runs only the preprocessor over the same invocation and file system (so
 // includes are resolved exactly as compile() resolves them), for the frontend cache key.
 //
+// SYCL sources that SyclPrefix allows are compiled and preprocessed with <sycl/sycl.hpp>
+// precompiled (a Clang PCH built in memory, once per command line, and kept in
+// PrecompiledHeaders; sycl_pch = false turns it off). The PCH is part of the arguments
+// (-include-pch <its key>), so the frontend cache key of a source changes with it. With a
+// FrontendCache, PCHs are also kept in the cache store (another process finds them there).
+//
 // Both run on a thread of their own under FrontendLimits (frontend_limits.hpp): regular
 // files only, size, token, time and nesting limits, so no input ends or hangs the process.
 //
@@ -13,6 +19,7 @@
 // called from many threads at once, each compile() with its own LLVMContext.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,9 +37,19 @@ class Module;
 
 namespace plexus::clang_compiler {
 
+class FrontendCache;
+class PrecompiledHeaders;
+struct PrecompiledHeader;
+
 class Frontend {
  public:
-  Frontend(std::string resource_dir, FrontendLimits limits);
+  // `cache` (may be null) keeps PCHs across processes too; it must outlive the Frontend.
+  Frontend(std::string resource_dir, FrontendLimits limits, bool sycl_pch = true,
+           const FrontendCache* cache = nullptr);
+  ~Frontend();
+
+  // How many PCHs of <sycl/sycl.hpp> were built since construction (tests, logs).
+  std::size_t pch_builds() const;
 
   struct Preprocessed {
     // The preprocessed source with every include resolved, comments dropped and line
@@ -75,8 +92,16 @@ class Frontend {
   std::optional<Preprocessed> preprocess_here(const CompileRequest& request,
                                               const TargetSpec& target) const;
 
+  // The PCH for the frontend arguments `args` (no main file), built when none is kept;
+  // nullptr when it cannot be built.
+  std::shared_ptr<const PrecompiledHeader> precompiled_sycl(const std::vector<std::string>& args) const;
+  std::shared_ptr<const PrecompiledHeader> build_pch(const std::string& key,
+                                                     const std::vector<std::string>& args) const;
+
   std::string resource_dir_;
   FrontendLimits limits_;
+  std::unique_ptr<PrecompiledHeaders> pchs_;  // null: no PCH
+  const FrontendCache* cache_;                // may be null
 };
 
 }  // namespace plexus::clang_compiler

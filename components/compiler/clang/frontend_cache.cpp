@@ -90,6 +90,30 @@ FrontendCache::Key FrontendCache::binary_key(const Key& level1, const CompileReq
   return key;
 }
 
+FrontendCache::Key FrontendCache::pch_key(const std::string& hash,
+                                          const std::vector<std::string>& arguments) const {
+  KeyHasher hasher;
+  hasher.add("pch").add(identity_).add(hash);
+  Key key;
+  key.hash = hasher.hex();
+  key.store_key = {"pch/sycl", key.hash, "", joined(arguments)};
+  return key;
+}
+
+std::optional<PchEntry> FrontendCache::load_pch(const Key& key) const {
+  std::optional<std::vector<std::byte>> value = store_.load(key.store_key);
+  if (!value) return std::nullopt;
+  std::string why;
+  std::optional<PchEntry> entry = decode_pch_entry(*value, key.hash, why);
+  if (!entry) discard(key, why);
+  return entry;
+}
+
+void FrontendCache::store_pch(const Key& key, PchEntry entry) const {
+  entry.key = key.hash;
+  store_.store(key.store_key, encode(entry));
+}
+
 std::optional<FrontendEntry> FrontendCache::load_frontend(const Key& key) const {
   std::optional<std::vector<std::byte>> value = store_.load(key.store_key);
   if (!value) return std::nullopt;

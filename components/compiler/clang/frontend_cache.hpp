@@ -10,6 +10,9 @@
 // options), the target format and architecture, kernel_name and the device library
 // identity (path, size, modification time).
 //
+// PCHs: the precompiled <sycl/sycl.hpp> of each frontend command line (Frontend), keyed by
+// BLAKE3 over the Frontend's own key of it and the identity below; device "pch/sycl".
+//
 // CacheKey fields: device = "frontend/<triple>[/<cpu>]" or "binary/<format>/<triple>[/<cpu>]",
 // image = the 64-hex-digit hash, build_options = the rendered arguments, so a store that
 // compares the full key compares those too. Values use CacheEntryFormat; a value that does
@@ -56,10 +59,15 @@ class FrontendCache {
   Key binary_key(const Key& level1, const CompileRequest& request, const TargetSpec& spec,
                  const std::string& libraries) const;
 
+  // `hash`: Frontend's key of the PCH; `arguments`: its command line (shown by the store).
+  Key pch_key(const std::string& hash, const std::vector<std::string>& arguments) const;
+
   std::optional<FrontendEntry> load_frontend(const Key& key) const;
   void store_frontend(const Key& key, FrontendEntry entry) const;
   std::optional<BinaryEntry> load_binary(const Key& key) const;
   void store_binary(const Key& key, BinaryEntry entry) const;
+  std::optional<PchEntry> load_pch(const Key& key) const;
+  void store_pch(const Key& key, PchEntry entry) const;
   // A level-1 entry whose bitcode did not parse: erased (it decoded, so it is not
   // corrupted in transit, but a hit must never be trusted over a fresh compile).
   void discard(const Key& key, const std::string& why) const;
