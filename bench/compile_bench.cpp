@@ -4,9 +4,15 @@
 // cache store); each repetition compiles every kernel for every target once per variant,
 // interleaved (A B C, A B C, ...) so that machine drift affects all alike. Prints one
 // Markdown table of medians (and min/max) in milliseconds with the ratios to the first
-// variant. Warm variants are compiled once before timing.
+// variant. Warm variants are compiled once before timing. "Fresh" variants compile each
+// sample in a runtime made for it (outside the timed call): nothing the compiler keeps
+// between compiles (the precompiled SYCL headers) is there yet. A second table gives the
+// CPU time of the same compiles (this process and its child processes, user + system):
+// what the machine's load does not inflate.
 //
 //   plexus-bench-compile [--reps N] [--kernels DIR] [--targets spirv,ptx,...]
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -31,6 +37,7 @@ struct Variant {
   std::string label;
   std::string config;  // TOML
   bool warm;           // compile once before timing
+  bool fresh = false;  // a new runtime (and compiler) for every sample
 };
 
 const std::vector<Variant> variants = {
@@ -42,7 +49,53 @@ const std::vector<Variant> variants = {
      "[compiler.clang]\nbinary_cache = false\n",
      true},
     {"clang, warm binary cache", "[cache]\nuse = \"memory\"\n[compiler]\nuse = \"clang\"\n", true},
+    // SYCL sources: without the precompiled <sycl/sycl.hpp>, and with its build timed.
+    {"clang, cold, no SYCL PCH",
+     "[compiler]\nuse = \"clang\"\n[compiler.clang]\nfrontend_cache = false\nsycl_pch = false\n",
+     false},
+    {"clang, cold, SYCL PCH built too",
+     "[compiler]\nuse = \"clang\"\n[compiler.clang]\nfrontend_cache = false\n", false, true},
 };
+
+// CPU time (user + system) of this process and of its waited-for children, in ms.
+double cpu_ms() {
+  double total = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage usage{};
+    getrusage(who, &usage);
+    for (const timeval& t : {usage.ru_utime, usage.ru_stime})
+      total += static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3;
+  }
+  return total;
+}
+
+// samples[kernel][target][variant]: the times of one measure (wall or CPU).
+using Samples =
+    std::map<std::string, std::map<plexus::BinaryFormat, std::vector<std::vector<double>>>>;
+
+void print_table(const Samples& samples, const char* unit) {
+  std::cout << "| kernel | target |";
+  for (const auto& variant : variants) std::cout << ' ' << variant.label << ' ' << unit << " |";
+  std::cout << " process / clang | clang / warm frontend | clang / warm binary | process / clang "
+               "no PCH | process / clang PCH built too |\n|---|---|";
+  for (std::size_t v = 0; v < variants.size() + 5; ++v) std::cout << "---|";
+  std::cout << '\n' << std::fixed << std::setprecision(2);
+  for (const auto& [kernel, by_target] : samples) {
+    for (const auto& [target, per_variant] : by_target) {
+      std::vector<double> medians;
+      std::cout << "| " << kernel << " | " << plexus::to_string(target) << " |";
+      for (const auto& times : per_variant) {
+        medians.push_back(bench::median(times));
+        std::cout << ' ' << medians.back() << " (" << *std::min_element(times.begin(), times.end())
+                  << "–" << *std::max_element(times.begin(), times.end()) << ") |";
+      }
+      std::cout << ' ' << std::setprecision(1) << medians[1] / medians[0] << "× | "
+                << medians[0] / medians[2] << "× | " << medians[0] / medians[3] << "× | "
+                << medians[1] / medians[4] << "× | " << medians[1] / medians[5] << "× |"
+                << std::setprecision(2) << '\n';
+    }
+  }
+}
 
 std::vector<plexus::BinaryFormat> parse_targets(const std::string& list) {
   std::vector<plexus::BinaryFormat> targets;
@@ -81,18 +134,25 @@ int main(int argc, char** argv) {
   try {
     const auto requests = bench::load_kernels(kernel_dir);
     const auto targets = parse_targets(target_list);
+    const auto make_runtime = [](const Variant& variant) {
+      return std::make_unique<plexus::Runtime>(
+          plexus::Config::from_string("[log]\nlevel = \"warn\"\n" + variant.config, variant.label));
+    };
     std::vector<std::unique_ptr<plexus::Runtime>> runtimes;
-    for (const auto& variant : variants) {
-      runtimes.push_back(std::make_unique<plexus::Runtime>(
-          plexus::Config::from_string("[log]\nlevel = \"warn\"\n" + variant.config, variant.label)));
-    }
-    // samples[kernel][target][variant]
-    std::map<std::string, std::map<plexus::BinaryFormat, std::vector<std::vector<double>>>> samples;
+    for (const auto& variant : variants) runtimes.push_back(make_runtime(variant));
+    Samples samples, cpu_samples;
+    double cpu_used = 0;  // of the last compile
     auto compile = [&](std::size_t v, plexus::CompileRequest request, plexus::BinaryFormat target) {
       request.target = target;
+      if (variants[v].fresh) {
+        runtimes[v].reset();
+        runtimes[v] = make_runtime(variants[v]);
+      }
+      const double cpu_start = cpu_ms();
       auto start = clock_type::now();
       plexus::CompileResult result = runtimes[v]->components().compiler()->compile(request);
       auto end = clock_type::now();
+      cpu_used = cpu_ms() - cpu_start;
       if (!result.succeeded) {
         throw plexus::error(plexus::error_category::build,
                             variants[v].label + ": " + request.source_name + " failed:\n" + result.log);
@@ -109,33 +169,21 @@ int main(int argc, char** argv) {
       for (const auto& request : requests) {
         for (auto target : targets) {
           auto& per_variant = samples[request.source_name][target];
+          auto& cpu_per_variant = cpu_samples[request.source_name][target];
           per_variant.resize(variants.size());
+          cpu_per_variant.resize(variants.size());
           for (std::size_t v = 0; v < variants.size(); ++v) {
             per_variant[v].push_back(compile(v, request, target));
+            cpu_per_variant[v].push_back(cpu_used);
           }
         }
       }
     }
 
-    std::cout << "| kernel | target |";
-    for (const auto& variant : variants) std::cout << ' ' << variant.label << " ms |";
-    std::cout << " process / clang | clang / warm frontend | clang / warm binary |\n|---|---|";
-    for (std::size_t v = 0; v < variants.size() + 3; ++v) std::cout << "---|";
-    std::cout << '\n' << std::fixed << std::setprecision(2);
-    for (const auto& [kernel, by_target] : samples) {
-      for (const auto& [target, per_variant] : by_target) {
-        std::vector<double> medians;
-        std::cout << "| " << kernel << " | " << plexus::to_string(target) << " |";
-        for (const auto& times : per_variant) {
-          medians.push_back(bench::median(times));
-          std::cout << ' ' << medians.back() << " (" << *std::min_element(times.begin(), times.end())
-                    << "–" << *std::max_element(times.begin(), times.end()) << ") |";
-        }
-        std::cout << ' ' << std::setprecision(1) << medians[1] / medians[0] << "× | "
-                  << medians[0] / medians[2] << "× | " << medians[0] / medians[3] << "× |"
-                  << std::setprecision(2) << '\n';
-      }
-    }
+    std::cout << "Wall time:\n\n";
+    print_table(samples, "ms");
+    std::cout << "\nCPU time (this process and its child processes):\n\n";
+    print_table(cpu_samples, "CPU ms");
     std::cout << "\n" << reps << " repetitions per cell (median, then min–max), interleaved.\n";
     return 0;
   } catch (const std::exception& failure) {
