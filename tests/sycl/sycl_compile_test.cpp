@@ -151,13 +151,7 @@ TEST_CASE("work_group_static with automatic storage, and atomic_ref on half, are
 }
 
 TEST_CASE("a plain C++ error in SYCL source is clang's message at the user's line") {
-  const std::string source = "#include <sycl/sycl.hpp>\n"                  // 1
-                             "namespace syclexp = sycl::ext::oneapi::experimental;\n"  // 2
-                             "extern \"C\" SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))\n"
-                             "void k(int* out) {\n"                        // 4
-                             "  int value = \"text\";\n"                   // 5
-                             "  out[0] = sycl::sqrt(out);\n"               // 6
-                             "}\n";
+  const std::string source = test::plain_cpp_error_source();
   for (const auto& compiler : compilers_under_test()) {
     DYNAMIC_SECTION(compiler.name) {
       const CompileResult result =

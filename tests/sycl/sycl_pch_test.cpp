@@ -161,13 +161,7 @@ TEST_CASE("a changed header on disk never reuses a precompiled header that read 
 }
 
 TEST_CASE("with the precompiled headers, diagnostics stay at the user's line", "[sycl][pch]") {
-  const std::string source = "#include <sycl/sycl.hpp>\n"                  // 1
-                             "namespace syclexp = sycl::ext::oneapi::experimental;\n"  // 2
-                             "extern \"C\" SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))\n"
-                             "void k(int* out) {\n"                        // 4
-                             "  int value = \"text\";\n"                   // 5
-                             "  out[0] = sycl::sqrt(out);\n"               // 6
-                             "}\n";
+  const std::string source = test::plain_cpp_error_source();
   auto set = test::cached_compiler_set();
   WrappingStore recording(*set->cache());
   const auto compiler = clang_over(recording);

@@ -37,4 +37,16 @@ inline std::string own_kernels_source() { return sycl_source_file("own_kernels.c
 // bench/kernels/sycl/group_kernels.cpp.
 inline std::string group_kernels_source() { return sycl_source_file("group_kernels.cpp"); }
 
+// A kernel with two plain C++ errors: at line 5, column 7 (a string for an int) and at
+// line 6 (no sycl::sqrt for a pointer, whose candidates are in the headers).
+inline std::string plain_cpp_error_source() {
+  return "#include <sycl/sycl.hpp>\n"                                                // 1
+         "namespace syclexp = sycl::ext::oneapi::experimental;\n"                    // 2
+         "extern \"C\" SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))\n"
+         "void k(int* out) {\n"                                                      // 4
+         "  int value = \"text\";\n"                                                 // 5
+         "  out[0] = sycl::sqrt(out);\n"                                             // 6
+         "}\n";
+}
+
 }  // namespace plexus::test

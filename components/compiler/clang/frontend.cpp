@@ -55,59 +55,38 @@ std::vector<std::string> disk_files_of(const clang::SourceManager& sources,
   return files;
 }
 
-// -E in memory into `out` (comments dropped, line markers kept), `disk_files` as above.
-void print_preprocessed(clang::CompilerInstance& instance, std::string& out,
-                        std::vector<std::string>& disk_files,
-                        const std::vector<std::string>& in_memory) {
-  clang::PreprocessorOutputOptions options;
-  options.ShowCPP = 1;
-  options.ShowLineMarkers = 1;
-  llvm::raw_string_ostream stream(out);
-  clang::DoPrintPreprocessedInput(instance.getPreprocessor(), &stream, options);
-  disk_files = disk_files_of(instance.getSourceManager(), in_memory);
-}
-
-// -E in memory: the preprocessed text and the files it read from disk.
-class PrintToStringAction final : public clang::PreprocessorFrontendAction {
+// -E in memory: the preprocessed text (comments dropped, line markers kept) into a string,
+// and the files it read from disk. `Base` is PreprocessorFrontendAction, or with a PCH
+// (-include-pch) ASTFrontendAction: Clang loads a PCH only for actions that build an AST (a
+// preprocessor-only action includes the PCH's header as text instead), so that one is an
+// AST action with an empty consumer that only preprocesses: the PCH's macros and include
+// guards apply, and the headers it holds are not read again.
+template <typename Base>
+class PrintToStringAction final : public Base {
  public:
   PrintToStringAction(std::string& out, std::vector<std::string>& disk_files,
                       std::vector<std::string> in_memory)
       : out_(out), disk_files_(disk_files), in_memory_(std::move(in_memory)) {}
 
  protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
+                                                        llvm::StringRef) override {
+    return std::make_unique<clang::ASTConsumer>();  // not called for a preprocessor action
+  }
   void ExecuteAction() override {
-    print_preprocessed(getCompilerInstance(), out_, disk_files_, in_memory_);
+    clang::PreprocessorOutputOptions options;
+    options.ShowCPP = 1;
+    options.ShowLineMarkers = 1;
+    llvm::raw_string_ostream stream(out_);
+    clang::CompilerInstance& instance = this->getCompilerInstance();
+    clang::DoPrintPreprocessedInput(instance.getPreprocessor(), &stream, options);
+    disk_files_ = disk_files_of(instance.getSourceManager(), in_memory_);
   }
 
  private:
   std::string& out_;
   std::vector<std::string>& disk_files_;
   std::vector<std::string> in_memory_;  // the main file and absolute virtual includes
-};
-
-// The same with a PCH (-include-pch): Clang loads a PCH only for actions that build an
-// AST (a preprocessor-only action includes the PCH's header as text instead), so this is
-// an AST action that only preprocesses: the PCH's macros and include guards apply, and the
-// headers it holds are not read again.
-class PrintWithPchAction final : public clang::ASTFrontendAction {
- public:
-  PrintWithPchAction(std::string& out, std::vector<std::string>& disk_files,
-                     std::vector<std::string> in_memory)
-      : out_(out), disk_files_(disk_files), in_memory_(std::move(in_memory)) {}
-
- protected:
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&,
-                                                        llvm::StringRef) override {
-    return std::make_unique<clang::ASTConsumer>();
-  }
-  void ExecuteAction() override {
-    print_preprocessed(getCompilerInstance(), out_, disk_files_, in_memory_);
-  }
-
- private:
-  std::string& out_;
-  std::vector<std::string>& disk_files_;
-  std::vector<std::string> in_memory_;
 };
 
 // -emit-pch into memory: the PCH's bytes go to `buffer` (no output file), and the files
@@ -444,9 +423,11 @@ std::optional<Frontend::Preprocessed> Frontend::preprocess_here(const CompileReq
   for (const VirtualFile& file : request.includes) in_memory.push_back(file.name);
   std::unique_ptr<clang::FrontendAction> print;
   if (setup->pch)
-    print = std::make_unique<PrintWithPchAction>(result.text, result.disk_files, std::move(in_memory));
+    print = std::make_unique<PrintToStringAction<clang::ASTFrontendAction>>(
+        result.text, result.disk_files, std::move(in_memory));
   else
-    print = std::make_unique<PrintToStringAction>(result.text, result.disk_files, std::move(in_memory));
+    print = std::make_unique<PrintToStringAction<clang::PreprocessorFrontendAction>>(
+        result.text, result.disk_files, std::move(in_memory));
   LimitedAction action(std::move(print), limits_);
   if (!instance.ExecuteAction(action) || scratch.has_errors() || !setup->disk->refusals().empty())
     return std::nullopt;

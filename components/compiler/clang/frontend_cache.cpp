@@ -100,46 +100,44 @@ FrontendCache::Key FrontendCache::pch_key(const std::string& hash,
   return key;
 }
 
-std::optional<PchEntry> FrontendCache::load_pch(const Key& key) const {
+template <typename Entry>
+std::optional<Entry> FrontendCache::load_entry(const Key& key, Decoder<Entry> decode) const {
   std::optional<std::vector<std::byte>> value = store_.load(key.store_key);
   if (!value) return std::nullopt;
   std::string why;
-  std::optional<PchEntry> entry = decode_pch_entry(*value, key.hash, why);
+  std::optional<Entry> entry = decode(*value, key.hash, why);
   if (!entry) discard(key, why);
   return entry;
 }
 
-void FrontendCache::store_pch(const Key& key, PchEntry entry) const {
+template <typename Entry>
+void FrontendCache::store_entry(const Key& key, Entry entry) const {
   entry.key = key.hash;
   store_.store(key.store_key, encode(entry));
 }
 
 std::optional<FrontendEntry> FrontendCache::load_frontend(const Key& key) const {
-  std::optional<std::vector<std::byte>> value = store_.load(key.store_key);
-  if (!value) return std::nullopt;
-  std::string why;
-  std::optional<FrontendEntry> entry = decode_frontend_entry(*value, key.hash, why);
-  if (!entry) discard(key, why);
-  return entry;
+  return load_entry(key, decode_frontend_entry);
 }
 
 void FrontendCache::store_frontend(const Key& key, FrontendEntry entry) const {
-  entry.key = key.hash;
-  store_.store(key.store_key, encode(entry));
+  store_entry(key, std::move(entry));
 }
 
 std::optional<BinaryEntry> FrontendCache::load_binary(const Key& key) const {
-  std::optional<std::vector<std::byte>> value = store_.load(key.store_key);
-  if (!value) return std::nullopt;
-  std::string why;
-  std::optional<BinaryEntry> entry = decode_binary_entry(*value, key.hash, why);
-  if (!entry) discard(key, why);
-  return entry;
+  return load_entry(key, decode_binary_entry);
 }
 
 void FrontendCache::store_binary(const Key& key, BinaryEntry entry) const {
-  entry.key = key.hash;
-  store_.store(key.store_key, encode(entry));
+  store_entry(key, std::move(entry));
+}
+
+std::optional<PchEntry> FrontendCache::load_pch(const Key& key) const {
+  return load_entry(key, decode_pch_entry);
+}
+
+void FrontendCache::store_pch(const Key& key, PchEntry entry) const {
+  store_entry(key, std::move(entry));
 }
 
 void FrontendCache::discard(const Key& key, const std::string& why) const {

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,6 +78,15 @@ class FrontendCache {
   const std::string& identity() const { return identity_; }
 
  private:
+  template <typename Entry>
+  using Decoder = std::optional<Entry> (*)(std::span<const std::byte>, const std::string&,
+                                           std::string&);
+  // A value of the store as an entry (an undecodable one is discarded: a miss).
+  template <typename Entry>
+  std::optional<Entry> load_entry(const Key& key, Decoder<Entry> decode) const;
+  template <typename Entry>
+  void store_entry(const Key& key, Entry entry) const;
+
   CacheStore& store_;
   std::string identity_;
 };
