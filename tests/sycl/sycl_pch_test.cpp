@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "cache_test_support.hpp"
 #include "sycl_sources.hpp"
@@ -209,4 +210,27 @@ TEST_CASE("sources whose first line is not #include <sycl/sycl.hpp> compile with
   INFO(include_path.log);
   CHECK(include_path.succeeded);
   CHECK(pch_builds(recording) == 0);
+}
+
+TEST_CASE("compiles on many threads at once build one precompiled header and share it",
+          "[sycl][pch]") {
+  auto set = test::cached_compiler_set();
+  WrappingStore pch_only(*set->cache(), is_pch);
+  const auto compiler = clang_over(pch_only);
+  const std::string source = test::own_kernels_source();
+  std::vector<CompileResult> results(4);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < results.size(); ++i)
+    threads.emplace_back([&, i] {
+      // Each its own source (a different comment line), so no cache level answers.
+      results[i] = compiler->compile(sycl_request(source + "// thread " + std::to_string(i) + "\n",
+                                                  BinaryFormat::spir_bitcode));
+    });
+  for (std::thread& thread : threads) thread.join();
+  for (const CompileResult& result : results) {
+    INFO(result.log);
+    CHECK(result.succeeded);
+    CHECK(result.binary == results[0].binary);
+  }
+  CHECK(pch_builds(pch_only) == 1);
 }
