@@ -9,7 +9,7 @@
 
 #include "cuda_context.hpp"
 #include "cuda_device.hpp"
-#include "plexus/environment.hpp"
+#include "cuda_environment.hpp"
 #include "plexus/error.hpp"
 
 namespace plexus::cuda {

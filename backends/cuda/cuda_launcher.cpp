@@ -7,9 +7,9 @@
 
 #include "cuda_context.hpp"
 #include "cuda_device.hpp"
+#include "cuda_environment.hpp"
 #include "cuda_marker.hpp"
 #include "plexus/cpu_pause.hpp"
-#include "plexus/environment.hpp"
 
 namespace plexus::cuda {
 namespace {

@@ -1,26 +1,19 @@
 #include "opencl_completions.hpp"
 
-#include <chrono>
-#include <system_error>
+#include <memory>
 #include <utility>
 
+#include "opencl_library_pin.hpp"
 #include "opencl_query.hpp"
-#include "plexus/environment.hpp"
 #include "plexus/error.hpp"
-#include "plexus/log.hpp"
 
 namespace plexus::opencl {
-namespace {
 
-// The shortest time between two batches while callbacks stream in (those that arrive
-// meanwhile join the next one). PLEXUS_OPENCL_COMPLETION_BATCH_US overrides it.
-std::chrono::microseconds batch_interval() {
-  static const auto interval =
-      microseconds_from_environment("PLEXUS_OPENCL_COMPLETION_BATCH_US", 100);
-  return interval;
-}
-
-}  // namespace
+// One marker's callbacks, owned by the marker's driver callback.
+struct OpenclCompletions::Batch {
+  OpenclCompletions* owner;
+  std::vector<Entry> entries;
+};
 
 std::string status_failure(const OpenclCompletions::Pending& pending) {
   cl_int status = CL_COMPLETE;
@@ -31,104 +24,65 @@ std::string status_failure(const OpenclCompletions::Pending& pending) {
 }
 
 OpenclCompletions::~OpenclCompletions() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_one();
-  if (thread_.joinable()) thread_.join();
-  finish_waiting();  // none when the thread ran: it served them before it ended
+  callbacks_.wait_none();  // none in flight from here on: nothing arms another marker
+  finish_waiting();
 }
 
 void OpenclCompletions::add(Entry entry) {
-  bool wake = false;
-  std::string refused;
+  std::vector<Entry> batch;
   {
     std::lock_guard lock(mutex_);
-    if (!thread_.joinable()) {
-      try {
-        thread_ = std::thread([this] { run(); });
-      } catch (const std::system_error& e) {
-        refused = e.what();
-      }
-    }
-    if (refused.empty()) {
+    if (in_flight_) {
       waiting_.push_back(std::move(entry));
-      wake = sleeping_;
-      sleeping_ = false;  // one notification is enough
+    } else {
+      in_flight_ = true;
+      batch = std::exchange(waiting_, {});
+      batch.push_back(std::move(entry));
     }
   }
-  if (!refused.empty()) {
-    // No thread: report once the commands are done, here. Slow, but the task completes.
-    logger().warn("opencl backend: the system refused a queue's completion thread ({}): its "
-                  "completions are waited for on the submitting thread",
-                  refused);
-    clFinish(queue_);
-    std::vector<Entry> alone;
-    alone.push_back(std::move(entry));
-    report(alone, "");
+  if (batch.empty()) {
+    // The marker in flight reports it later (or the one its callback enqueues): the
+    // commands must reach the device meanwhile.
+    clFlush(queue_);
     return;
   }
-  // The commands must reach the device meanwhile (a GPU driver may hold them until a flush).
-  clFlush(queue_);
-  if (wake) wake_.notify_one();
+  cl_int code = CL_SUCCESS;
+  if (arm(batch, code)) return;
+  {
+    std::lock_guard lock(mutex_);
+    in_flight_ = false;
+  }
+  clFinish(queue_);  // no marker: report the commands taken over once they are done
+  report(batch, "on_complete could not enqueue a marker: " + error_name(code));
 }
 
 void OpenclCompletions::finish_waiting() {
   std::vector<Entry> left;
   {
     std::lock_guard lock(mutex_);
-    if (serving_) {
-      hurry_ = true;  // it serves them next, at once (their commands are done)
-      wake_.notify_one();
-      return;
-    }
+    if (in_flight_) return;  // the marker in flight reports them
     left = std::exchange(waiting_, {});
   }
   report(left, "");
 }
 
-void OpenclCompletions::run() {
-  std::vector<Entry> batch;
-  bool served = false;  // a batch was just served: more may follow (a stream of tasks)
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    if (served) {
-      // Collect a stream's next callbacks for one interval, without being woken for each:
-      // when the device keeps up with the tasks, a batch is done at once, and sleeping until
-      // the next add() would cost a wake-up per task again.
-      wake_.wait_until(lock, std::chrono::steady_clock::now() + batch_interval(),
-                       [this] { return stopping_ || hurry_; });
-    }
-    hurry_ = false;
-    if (waiting_.empty()) {
-      // A quiet spell: the next callback wakes this thread and is served at once.
-      sleeping_ = true;
-      wake_.wait(lock, [this] { return stopping_ || !waiting_.empty(); });
-      sleeping_ = false;
-      if (waiting_.empty()) return;  // stopping, and every callback served
-    }
-    batch.swap(waiting_);  // waiting_ keeps the old batch's capacity
-    serving_ = true;
-    lock.unlock();
-    const std::string failure = wait_for(batch);
-    report(batch, failure);
-    lock.lock();
-    serving_ = false;
-    served = true;
+bool OpenclCompletions::arm(std::vector<Entry>& batch, cl_int& code) {
+  cl_event marker = nullptr;
+  code = clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &marker);
+  if (code != CL_SUCCESS) return false;
+  auto owned = std::make_unique<Batch>(Batch{this, std::move(batch)});
+  keep_library_loaded();  // the driver's thread runs marker_done's last instructions
+  callbacks_.started();   // before: the callback may run at once
+  code = clSetEventCallback(marker, CL_COMPLETE, marker_done, owned.get());
+  if (code != CL_SUCCESS) {
+    batch = std::move(owned->entries);
+    callbacks_.finished();  // not registered: it will not run
+    clReleaseEvent(marker);
+    return false;
   }
-}
-
-std::string OpenclCompletions::wait_for(const std::vector<Entry>& batch) {
-  std::vector<cl_event> events;
-  for (const Entry& entry : batch)
-    for (const Pending& pending : entry.pending) events.push_back(pending.event.get());
-  if (events.empty()) return "";
-  const cl_int code = clWaitForEvents(static_cast<cl_uint>(events.size()), events.data());
-  // A failed command: its entry reports it (status_failure).
-  if (code == CL_SUCCESS || code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) return "";
-  clFinish(queue_);  // the commands are done before their callbacks run, however this ends
-  return "waiting for its commands (clWaitForEvents) failed: " + error_name(code);
+  owned.release();  // the callback owns it now
+  clFlush(queue_);
+  return true;
 }
 
 void OpenclCompletions::report(std::vector<Entry>& batch, const std::string& failure) noexcept {
@@ -144,6 +98,32 @@ void OpenclCompletions::report(std::vector<Entry>& batch, const std::string& fai
     entry = {};  // what `done` holds (a task's body, its buffers) goes now
   }
   batch.clear();
+}
+
+void CL_CALLBACK OpenclCompletions::marker_done(cl_event marker, cl_int status, void* data) {
+  OpenclCompletions& self = *static_cast<Batch*>(data)->owner;
+  {
+    std::unique_ptr<Batch> batch(static_cast<Batch*>(data));
+    clReleaseEvent(marker);
+    self.report(batch->entries, status < 0 ? "a command failed: " + error_name(status) : "");
+  }
+  // The callbacks added while this marker was in flight: one marker after their commands.
+  std::vector<Entry> next;
+  {
+    std::lock_guard lock(self.mutex_);
+    next = std::exchange(self.waiting_, {});
+    if (next.empty()) self.in_flight_ = false;
+  }
+  cl_int code = CL_SUCCESS;
+  if (!next.empty() && !self.arm(next, code)) {
+    // This thread must not block on the queue: the next add() or finish_waiting() (after
+    // clFinish) reports them.
+    std::lock_guard lock(self.mutex_);
+    self.waiting_.insert(self.waiting_.begin(), std::make_move_iterator(next.begin()),
+                         std::make_move_iterator(next.end()));
+    self.in_flight_ = false;
+  }
+  self.callbacks_.finished();  // last: the queue may be destroyed from here on
 }
 
 }  // namespace plexus::opencl

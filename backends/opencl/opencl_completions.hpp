@@ -1,37 +1,34 @@
-// OpenclCompletions: the on_complete callbacks of one OpenclQueue, served by a thread of the
-// queue's own (started on first use). add() only queues the callback (with the commands it
-// took over) and flushes the queue; the thread takes every callback waiting, waits for
-// their commands' events (clWaitForEvents) and calls them in add() order. After a batch it
-// collects the callbacks that arrive for PLEXUS_OPENCL_COMPLETION_BATCH_US (default 100
-// microseconds) without being woken, then serves them as the next batch: a chain of tiny
-// kernels costs one wake-up of this thread per interval, where a marker with a driver
-// callback per task (on PoCL dearer than the kernel), or a wake-up per task (the device
-// keeps up with tiny kernels: each batch is done at once), cost one per task. A callback
-// after a quiet spell (nothing arrived during an interval) is served at once: launch-then-
-// wait pays no batching delay. The callbacks run on this thread, not on the driver's.
+// OpenclCompletions: the on_complete callbacks of one OpenclQueue. Each is reported by a
+// marker command with a driver callback (clSetEventCallback) enqueued after the commands it
+// covers, with at most one such marker in flight per queue: a callback added while one is in
+// flight waits, and when the in-flight marker's callback has reported its own, it enqueues
+// one marker for every callback waiting (their commands were enqueued before they were
+// added, so the new marker follows them). A chain of launches, each followed by on_complete
+// (what a scheduler does per task), then costs one marker and one driver callback per batch
+// instead of one per launch: on PoCL a marker with a callback costs more than a tiny kernel.
 //
-// A callback is called once every command enqueued before its add() has finished (the
-// queue records an event for every command, native work included: OpenclQueue), with the
-// first failure among the commands it took over (their events' status, and a failure
-// already known when it was added) or nullptr. When the thread cannot be started, add()
-// waits for the queue (clFinish) and calls the callback itself.
+// A callback is called once every command enqueued before its add() has finished, with the
+// first failure among the commands it took over (their events, and a failure already known
+// when it was added) or nullptr, from the driver's callback thread, or from add() itself.
+// When no marker can be enqueued: from add() (the queue's thread), after clFinish, with an
+// error saying so; from the driver's thread (which must not block on the queue), the
+// callbacks stay waiting for the next add() or for finish_waiting().
 //
 // Thread-safety: add() and finish_waiting() from the queue's one thread at a time; the
-// callbacks run on the completion thread (or in finish_waiting()). Ownership: owned by the
-// queue; its destructor serves every callback still waiting, then joins the thread: call it
-// after the queue's commands are finished (clFinish), never from a callback.
+// driver's callback thread runs the rest. Ownership: owned by the queue; its destructor
+// must run after the queue's commands are finished (clFinish): it reports what still waits
+// and returns once no driver callback runs or will (CallbacksInFlight).
 #pragma once
 
-#include <condition_variable>
 #include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "opencl_api.hpp"
+#include "opencl_callbacks_in_flight.hpp"
 #include "opencl_handle.hpp"
 
 namespace plexus::opencl {
@@ -57,27 +54,23 @@ class OpenclCompletions {
   OpenclCompletions& operator=(const OpenclCompletions&) = delete;
 
   void add(Entry entry);
-  // After clFinish on the queue: the callbacks still waiting are called now (on this
-  // thread, unless the completion thread is serving a batch: then it serves them next,
-  // without the batching delay).
+  // After clFinish on the queue: reports the callbacks left waiting (their commands are done).
   void finish_waiting();
 
  private:
-  void run();
-  // Waits for the commands of `batch`; the failure of the wait itself ("" when none).
-  std::string wait_for(const std::vector<Entry>& batch);
+  struct Batch;
+  static void CL_CALLBACK marker_done(cl_event marker, cl_int status, void* data);
+  // Enqueues a marker whose callback reports `batch`; false (the batch left in place) when
+  // the driver refuses it.
+  bool arm(std::vector<Entry>& batch, cl_int& code);
   void report(std::vector<Entry>& batch, const std::string& failure) noexcept;
 
   cl_command_queue queue_;
   std::string device_;
   std::mutex mutex_;
-  std::condition_variable wake_;
-  std::vector<Entry> waiting_;  // under mutex_
-  bool sleeping_ = false;       // under mutex_: the thread waits for a first callback
-  bool serving_ = false;        // under mutex_: the thread is serving a batch
-  bool hurry_ = false;          // under mutex_: serve the next batch without delay
-  bool stopping_ = false;       // under mutex_
-  std::thread thread_;          // started by add() under mutex_
+  std::vector<Entry> waiting_;  // under mutex_: added while a marker was in flight
+  bool in_flight_ = false;      // under mutex_
+  CallbacksInFlight callbacks_;
 };
 
 // "<what> failed: <CL error>" when the command of `pending` ended with a failure, else "".

@@ -311,9 +311,8 @@ void OpenclQueue::enqueue_native(const std::function<void(const NativeHandles&)>
   if (timing_) [[unlikely]]
     marker("the marker before a native task");  // the work's device start
   work(native_handles());
-  // Its device end, and the event that the completions wait for (OpenclCompletions): the
-  // work's own commands have none here.
-  marker("the marker after a native task");
+  if (timing_) [[unlikely]]
+    marker("the marker after a native task");  // its device end
 }
 
 void OpenclQueue::wait() {

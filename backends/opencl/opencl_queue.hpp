@@ -10,9 +10,9 @@
 // with a negative status fails the queue: later commands are not enqueued, and wait() (or
 // an on_complete callback) reports plexus::error(device) naming the command and the CL
 // error. on_complete takes over the commands in flight and a failure not yet reported (the
-// queue runs later commands again); the queue's completion thread waits for their events
-// and reports them, in batches while tasks stream in (OpenclCompletions). Every command has
-// an event here (a native task's work: a marker after it).
+// queue runs later commands again); a marker reports it from the driver's callback thread,
+// one marker in flight per queue for the on_complete calls made meanwhile
+// (OpenclCompletions).
 // Markers (mark, wait_for; opencl_marker.hpp): a marker command, flushed; another queue of
 // the same device waits for it with a barrier whose wait list holds its event (markers of
 // other devices: false, the caller waits on the host). A failure before the marker also
