@@ -7,7 +7,11 @@
 // of --per-graph kernels and replayed kernels / per-graph times (an explicit graph), and the
 // plain chain again with automatic replay on ([graphs] auto = true).
 //   plexus-bench-chain [--kernels 2000] [--rounds 5] [--per-graph 100] [--host-only 1]
-// (--host-only 1: the host device's variants alone, for profiling them.)
+//                      [--raw-gap-us N]
+// (--host-only 1: the host device's variants alone, for profiling them. --raw-gap-us N: the
+// raw OpenCL chain again with N microseconds of host work, a busy wait, before each
+// clEnqueueNDRangeKernel, as a runtime's per-kernel bookkeeping puts between its enqueues:
+// what PoCL's launch costs when its workers run out of work between kernels.)
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -62,17 +66,23 @@ class RawOpenclChain {
     if (queue_) clReleaseCommandQueue(queue_);
     if (context_) clReleaseContext(context_);
   }
-  // Seconds per kernel of a chain of `kernels`.
-  double run(std::size_t kernels) {
+  // Seconds per kernel of a chain of `kernels`, with `gap` of host work before each enqueue.
+  double run(std::size_t kernels, std::chrono::nanoseconds gap = {}) {
     std::vector<int> zeros(elements, 0);
     check(clEnqueueWriteBuffer(queue_, buffer_, CL_TRUE, 0, sizeof(int) * elements, zeros.data(), 0,
                                nullptr, nullptr),
           "clEnqueueWriteBuffer");
     const std::size_t global = elements;
     const auto start = bench::clock::now();
-    for (std::size_t k = 0; k < kernels; ++k)
+    for (std::size_t k = 0; k < kernels; ++k) {
+      if (gap.count() > 0) {
+        const auto until = bench::clock::now() + gap;
+        while (bench::clock::now() < until) {
+        }
+      }
       check(clEnqueueNDRangeKernel(queue_, kernel_, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
             "clEnqueueNDRangeKernel");
+    }
     check(clFinish(queue_), "clFinish");
     const double seconds = bench::seconds_since(start);
     std::vector<int> out(elements);
@@ -151,7 +161,8 @@ double graph_chain(plexus::Runtime& runtime, plexus::Device& device, std::size_t
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const auto options = bench::parse_options(argc, argv, {{"kernels", 2000}, {"rounds", 5}, {"per-graph", 100}, {"host-only", 0}});
+  const auto options = bench::parse_options(argc, argv, {{"kernels", 2000}, {"rounds", 5}, {"per-graph", 100}, {"host-only", 0}, {"raw-gap-us", 0}});
+  const std::chrono::microseconds raw_gap(options.at("raw-gap-us"));
   const bool host_only = options.at("host-only") != 0;
   const auto kernels = static_cast<std::size_t>(options.at("kernels"));
   const auto per_graph = std::min(kernels, static_cast<std::size_t>(options.at("per-graph")));
@@ -192,7 +203,7 @@ int main(int argc, char** argv) try {
                           automatic, automatic->devices()[index], {}, false, true});
     }
   }
-  std::vector<double> raw_samples;
+  std::vector<double> raw_samples, raw_gap_samples;
   for (long round = 0; round <= options.at("rounds"); ++round) {  // round 0 warms up
     for (Variant& variant : variants) {
       const double per_kernel =
@@ -203,6 +214,10 @@ int main(int argc, char** argv) try {
     if (raw) {
       const double per_kernel = raw->run(kernels);
       if (round > 0) raw_samples.push_back(per_kernel);
+      if (raw_gap.count() > 0) {
+        const double with_gap = raw->run(kernels, raw_gap);
+        if (round > 0) raw_gap_samples.push_back(with_gap);
+      }
     }
   }
   const double raw_median = bench::median(raw_samples);
@@ -210,6 +225,10 @@ int main(int argc, char** argv) try {
             << options.at("rounds") << " rounds, median microseconds per kernel:\n";
   std::cout << std::fixed << std::setprecision(2);
   if (raw) std::cout << "  raw OpenCL on PoCL: " << raw_median * 1e6 << "\n";
+  if (raw && raw_gap.count() > 0)
+    std::cout << "  raw OpenCL on PoCL, " << raw_gap.count() << " us of host work before each "
+              << "enqueue: " << bench::median(raw_gap_samples) * 1e6 << " ("
+              << bench::median(raw_gap_samples) / raw_median << "x raw PoCL)\n";
   for (const Variant& variant : variants) {
     const double value = bench::median(variant.samples);
     std::cout << "  " << variant.name << ": " << value * 1e6;
