@@ -112,10 +112,20 @@ TEST_CASE("group collectives, work_group_static and half compile for every targe
         if (target == BinaryFormat::spirv) test::require_valid_spirv(result);
         if (target == BinaryFormat::ptx) {
           const std::string ptx = test::as_text(result.binary);
-          // work_group_static variables and the collectives' scratch are shared memory
-          CHECK(ptx.find(".shared .align 4 .b8 reversed[") != std::string::npos);
+          // work_group_static variables and the collectives' scratch are shared memory, the
+          // kernel's own (kernel_local_variables.hpp)
+          CHECK(ptx.find(".shared .align 4 .b8 work_group_collectives_$_reversed[") !=
+                std::string::npos);
           CHECK(ptx.find("\n.global ") == std::string::npos);  // no variable in global memory
           CHECK(ptx.find("shfl.sync") != std::string::npos);
+        }
+        if (target == BinaryFormat::spir_bitcode) {
+          // SPIR 1.2 consumers (PoCL) take a local variable for a kernel's own only when it
+          // is named "<kernel>.<name>"; otherwise one memory serves every work-group. The
+          // names are in the bitcode's string table as they are.
+          const std::string bitcode = test::as_text(result.binary);
+          CHECK(bitcode.find("work_group_collectives.reversed") != std::string::npos);
+          CHECK(bitcode.find("typed_collectives._ZZN4sycl6detail11scratch_for") != std::string::npos);
         }
       }
     }

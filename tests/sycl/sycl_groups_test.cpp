@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -89,6 +90,51 @@ TEST_CASE("work-group collectives and work_group_static run verified on every de
           REQUIRE(mine[8] == int(group));                      // a function-scope static
           REQUIRE(mine[9] == in[base + group - 1 - l]);        // a namespace-scope one
         }
+      }
+    }
+  }
+}
+
+// Many work-groups at once: each must have its own local memory. PoCL runs a work-group per
+// thread; with more threads than this VM's cores (POCL_MAX_PTHREAD_COUNT, read when PoCL
+// starts: this test runs in a process of its own), the group algorithms' scratch raced
+// between work-groups while it was one variable for all of them (kernel_local_variables.hpp).
+TEST_CASE("work-group collectives of many concurrent work-groups each use their own local memory") {
+  setenv("POCL_MAX_PTHREAD_COUNT", "16", 0);
+  plexus::test::SyclTargets t = plexus::test::sycl_targets();
+  const plexus::KernelBundle bundle =
+      t.runtime->build(plexus::test::group_kernels_source(), plexus::test::sycl_properties());
+  const std::size_t group = 64, n = group * 96;
+  const std::vector<int> in = inputs(n);
+  for (plexus::Device* device : t.devices) {
+    DYNAMIC_SECTION(device->info().name) {
+      for (int launch = 0; launch < 12; ++launch) {
+        std::vector<int> out(10 * n, -1);
+        {
+          plexus::Buffer<int> bin(const_cast<int*>(in.data()), n), bout(out.data(), out.size());
+          plexus::Queue queue = t.runtime->queue(*device);
+          queue.submit([&](plexus::Handler& h) {
+            h.parallel_for(bundle.kernel("work_group_collectives"),
+                           plexus::nd_range(plexus::Range{n}, plexus::Range{group}),
+                           bin.access(h, plexus::read), bout.access(h, plexus::write));
+          });
+          bout.copy_to(out.data());
+        }
+        std::size_t wrong = 0, first_wrong = n;
+        for (std::size_t g = 0; g < n / group; ++g) {
+          int sum = 0, before = 0;
+          for (std::size_t j = g * group; j < (g + 1) * group; ++j) sum += in[j];
+          for (std::size_t i = g * group; i < (g + 1) * group; ++i) {
+            const int* mine = out.data() + 10 * i;
+            const bool right = mine[0] == sum && mine[2] == before + in[i] && mine[3] == before &&
+                               mine[8] == int(group) &&
+                               mine[9] == in[(g + 1) * group - 1 - (i - g * group)];
+            if (!right && wrong++ == 0) first_wrong = i;
+            before += in[i];
+          }
+        }
+        INFO("launch " << launch << ": first wrong work-item " << first_wrong);
+        REQUIRE(wrong == 0);
       }
     }
   }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "compiler_source_digest.hpp"
 #include "key_hasher.hpp"
 #include "plexus/log.hpp"
 
@@ -40,7 +41,8 @@ std::string device_of(std::string_view level, const TargetSpec& spec) {
 FrontendCache::FrontendCache(CacheStore& store, std::string component_version)
     : store_(store),
       identity_("llvm " LLVM_VERSION_STRING " compiler/clang " + component_version +
-                " entry format " + std::to_string(cache_entry_format_version)) {}
+                " entry format " + std::to_string(cache_entry_format_version) +
+                " sources " + compiler_shared::compiler_source_digest()) {}
 
 FrontendCache::Key FrontendCache::frontend_key(const Frontend::Preprocessed& preprocessed,
                                                SourceLanguage language,

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "plexus/sycl_names.hpp"
+#include "kernel_local_variables.hpp"
 #include "sycl_work_group_static.hpp"
 
 namespace plexus::compiler_shared {
@@ -474,7 +475,9 @@ bool SyclSource::finish(llvm::Module& module, DiagnosticLog& log) {
       if (global->use_empty() && global->hasLocalLinkage()) global->eraseFromParent();
     }
   }
-  return move_work_group_statics(module, log);
+  if (!move_work_group_statics(module, log)) return false;
+  give_kernels_their_locals(module);
+  return true;
 }
 
 }  // namespace plexus::compiler_shared

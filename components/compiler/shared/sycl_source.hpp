@@ -16,8 +16,9 @@
 //   4. The compiler compiles the lowered request as C++ for OpenCL 1.0 (-cl-std=clc++).
 //   5. finish(): on the frontend's module, each entry takes its kernel's name (the
 //      function it calls becomes internal and is renamed), printf becomes OpenCL's, the
-//      annotations are dropped, and work_group_static variables move into local memory
-//      (sycl_work_group_static.hpp).
+//      annotations are dropped, work_group_static variables move into local memory
+//      (sycl_work_group_static.hpp), and each kernel gets its own copy of the local
+//      variables it uses (kernel_local_variables.hpp).
 //
 // Thread-safety: stateless (pure functions).
 #pragma once

@@ -1,0 +1,123 @@
+#include "kernel_local_variables.hpp"
+
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+
+#include <vector>
+
+#include "kernel_inspector.hpp"
+#include "module_pass.hpp"
+
+namespace plexus::compiler_shared {
+
+namespace {
+
+constexpr unsigned local_address_space = 3;
+
+using FunctionSet = llvm::SmallPtrSet<llvm::Function*, 8>;
+
+// The functions with an instruction that uses `value`, directly or through constant
+// expressions.
+void add_user_functions(llvm::Value* value, FunctionSet& functions) {
+  for (llvm::User* user : value->users()) {
+    if (auto* instruction = llvm::dyn_cast<llvm::Instruction>(user))
+      functions.insert(instruction->getFunction());
+    else if (llvm::isa<llvm::ConstantExpr>(user))
+      add_user_functions(user, functions);
+  }
+}
+
+// Marks every non-kernel function that uses a local, and every non-kernel caller of one,
+// always-inline; true when there was one.
+bool mark_for_inlining(const std::vector<llvm::GlobalVariable*>& locals) {
+  FunctionSet users;
+  for (llvm::GlobalVariable* local : locals) add_user_functions(local, users);
+  std::vector<llvm::Function*> pending(users.begin(), users.end());
+  FunctionSet marked;
+  while (!pending.empty()) {
+    llvm::Function* function = pending.back();
+    pending.pop_back();
+    if (KernelInspector::is_kernel(*function) || !marked.insert(function).second) continue;
+    function->removeFnAttr(llvm::Attribute::NoInline);
+    function->removeFnAttr(llvm::Attribute::OptimizeNone);
+    function->addFnAttr(llvm::Attribute::AlwaysInline);
+    for (llvm::User* user : function->users())
+      if (auto* call = llvm::dyn_cast<llvm::CallBase>(user)) pending.push_back(call->getFunction());
+  }
+  return !marked.empty();
+}
+
+// `constant` with `from` replaced by `to` wherever it occurs in it.
+llvm::Constant* substitute(llvm::Constant* constant, llvm::GlobalVariable* from,
+                           llvm::GlobalVariable* to) {
+  if (constant == from) return to;
+  auto* expression = llvm::dyn_cast<llvm::ConstantExpr>(constant);
+  if (!expression) return constant;
+  llvm::SmallVector<llvm::Constant*, 4> operands;
+  bool changed = false;
+  for (llvm::Value* operand : expression->operands()) {
+    auto* old_operand = llvm::cast<llvm::Constant>(operand);
+    llvm::Constant* new_operand = substitute(old_operand, from, to);
+    changed = changed || new_operand != old_operand;
+    operands.push_back(new_operand);
+  }
+  return changed ? expression->getWithOperands(operands) : constant;
+}
+
+// Points `kernel`'s uses of `local` at `copy`.
+void retarget_uses(llvm::Function& kernel, llvm::GlobalVariable* local, llvm::GlobalVariable* copy) {
+  for (llvm::Instruction& instruction : llvm::instructions(kernel))
+    for (unsigned i = 0; i < instruction.getNumOperands(); ++i)
+      if (auto* constant = llvm::dyn_cast<llvm::Constant>(instruction.getOperand(i)))
+        if (llvm::Constant* replaced = substitute(constant, local, copy); replaced != constant)
+          instruction.setOperand(i, replaced);
+}
+
+// Whether `local` is already the kernel's own: used by `kernel` alone and named after it.
+bool owned_by(const llvm::GlobalVariable& local, const llvm::Function& kernel, const FunctionSet& users) {
+  return users.size() == 1 && local.getName().startswith((kernel.getName() + ".").str());
+}
+
+}  // namespace
+
+bool give_kernels_their_locals(llvm::Module& module) {
+  std::vector<llvm::GlobalVariable*> locals;
+  for (llvm::GlobalVariable& global : module.globals())
+    if (global.getAddressSpace() == local_address_space && !global.isDeclaration())
+      locals.push_back(&global);
+  if (locals.empty()) return false;
+  bool changed = false;
+  if (mark_for_inlining(locals)) {
+    run_module_pass(module, llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+    changed = true;
+  }
+  for (llvm::GlobalVariable* local : locals) {
+    local->removeDeadConstantUsers();
+    FunctionSet users;
+    add_user_functions(local, users);
+    for (llvm::Function* kernel : users) {
+      if (!KernelInspector::is_kernel(*kernel) || owned_by(*local, *kernel, users)) continue;
+      auto* copy = new llvm::GlobalVariable(
+          module, local->getValueType(), false, llvm::GlobalValue::InternalLinkage,
+          local->hasInitializer() ? local->getInitializer() : nullptr,
+          kernel->getName() + "." + local->getName(), nullptr, llvm::GlobalValue::NotThreadLocal,
+          local_address_space);
+      copy->setAlignment(local->getAlign());
+      copy->setUnnamedAddr(local->getUnnamedAddr());
+      retarget_uses(*kernel, local, copy);
+      changed = true;
+    }
+    local->removeDeadConstantUsers();
+    if (local->use_empty() && local->hasLocalLinkage()) local->eraseFromParent();
+  }
+  return changed;
+}
+
+}  // namespace plexus::compiler_shared
