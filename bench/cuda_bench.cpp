@@ -13,18 +13,25 @@
 //      launched kernels / per-graph times.
 // Exits 0 with a note when there is no CUDA device. PLEXUS_BENCH_BREAKDOWN=1 also prints
 // the host time per submission, and the cuda queue its stage times (CudaQueueStats).
-//   plexus-bench-cuda [--kernels 10000] [--mi 256] [--reps 5] [--per-graph 100]
+//   4. the Jacobi example's sweep at --jacobi n (0: skipped), --kernels sweeps: Plexus with
+//      automatic replay off and on, raw stream launches and a raw CUDA graph (the floor).
+//   plexus-bench-cuda [--kernels 10000] [--mi 256] [--reps 5] [--per-graph 100] [--jacobi 256]
 #include <cuda.h>
 #include <dlfcn.h>
 
+#include <array>
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include <plexus/compiler.hpp>
+#include <plexus/launch_validation.hpp>
 #include <plexus/plexus.hpp>
 
+#include "../examples/jacobi/jacobi_kernel.hpp"
 #include "bench_support.hpp"
 
 namespace {
@@ -93,14 +100,19 @@ struct Raw {
     check(driver.device_get(&device, 0), "cuDeviceGet");
     check(driver.retain(&context, device), "cuDevicePrimaryCtxRetain");
     check(driver.set_current(context), "cuCtxSetCurrent");
-    std::string text(reinterpret_cast<const char*>(ptx.data()), ptx.size());
-    check(driver.load(&module, text.c_str()), "cuModuleLoadData");
+    module = load(ptx);
     check(driver.stream_create(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   }
-  CUfunction kernel(const char* name) {
+  CUfunction kernel(const char* name, CUmodule from = nullptr) {
     CUfunction f = nullptr;
-    check(driver.function(&f, module, name), "cuModuleGetFunction");
+    check(driver.function(&f, from ? from : module, name), "cuModuleGetFunction");
     return f;
+  }
+  CUmodule load(const std::vector<std::byte>& ptx) {
+    CUmodule loaded = nullptr;
+    const std::string text(reinterpret_cast<const char*>(ptx.data()), ptx.size());
+    check(driver.load(&loaded, text.c_str()), "cuModuleLoadData");
+    return loaded;
   }
   void launch(CUfunction f, std::size_t global, void** args) {
     const unsigned block = 256 < global ? 256 : static_cast<unsigned>(global);
@@ -109,22 +121,28 @@ struct Raw {
           "cuLaunchKernel");
   }
   void sync() { check(driver.sync(stream), "cuStreamSynchronize"); }
-  // A CUDA graph of `count` launches of `f` over `global` work-items, each after the one
-  // before, instantiated.
-  CUgraphExec chain_graph(CUfunction f, std::size_t global, void** args, std::size_t count) {
+  // One kernel node: the function, its grid and block, its arguments.
+  struct Node {
+    CUfunction f;
+    std::array<unsigned, 3> grid, block;
+    void** args;
+  };
+  // A CUDA graph of `nodes`, each after the one before, instantiated.
+  CUgraphExec graph_of(const std::vector<Node>& nodes) {
     CUgraph graph = nullptr;
     check(driver.graph_create(&graph, 0), "cuGraphCreate");
-    CUDA_KERNEL_NODE_PARAMS node{};
-    node.func = f;
-    node.blockDimX = 256 < global ? 256 : static_cast<unsigned>(global);
-    node.gridDimX = static_cast<unsigned>((global + node.blockDimX - 1) / node.blockDimX);
-    node.gridDimY = node.gridDimZ = node.blockDimY = node.blockDimZ = 1;
-    node.kernelParams = args;
     CUgraphNode previous = nullptr;
-    for (std::size_t k = 0; k < count; ++k) {
+    for (const Node& node : nodes) {
+      CUDA_KERNEL_NODE_PARAMS parameters{};
+      parameters.func = node.f;
+      parameters.gridDimX = node.grid[0], parameters.gridDimY = node.grid[1];
+      parameters.gridDimZ = node.grid[2];
+      parameters.blockDimX = node.block[0], parameters.blockDimY = node.block[1];
+      parameters.blockDimZ = node.block[2];
+      parameters.kernelParams = node.args;
       CUgraphNode added = nullptr;
       check(driver.graph_add_kernel(&added, graph, previous ? &previous : nullptr,
-                                    previous ? 1 : 0, &node),
+                                    previous ? 1 : 0, &parameters),
             "cuGraphAddKernelNode");
       previous = added;
     }
@@ -132,6 +150,13 @@ struct Raw {
     check(driver.graph_instantiate(&exec, graph, 0), "cuGraphInstantiate");
     driver.graph_destroy(graph);
     return exec;
+  }
+  // A CUDA graph of `count` launches of `f` over `global` work-items, each after the one
+  // before, instantiated.
+  CUgraphExec chain_graph(CUfunction f, std::size_t global, void** args, std::size_t count) {
+    const unsigned block = 256 < global ? 256 : static_cast<unsigned>(global);
+    const unsigned grid = static_cast<unsigned>((global + block - 1) / block);
+    return graph_of(std::vector<Node>(count, Node{f, {grid, 1, 1}, {block, 1, 1}, args}));
   }
 };
 
@@ -142,11 +167,108 @@ double timed(Body&& body) {
   return bench::seconds_since(start);
 }
 
+
+// 4. The Jacobi example's sweep on an n x n grid, `sweeps` sweeps ping-ponging two buffers,
+// us per sweep: Plexus with automatic replay off and on (the example's loop, without its
+// host copies), and raw: cuLaunchKernel per sweep, and a CUDA graph of `per_graph` sweeps
+// replayed; the raw graph is the floor automatic replay can reach. Same work-group shape as
+// the cuda backend chooses (work_group_for).
+void jacobi_sweeps(Raw& raw, plexus::Runtime& compiler_runtime, std::size_t n, std::size_t sweeps,
+                   std::size_t per_graph, long reps) {
+  plexus::CompileRequest request;
+  request.source = examples::jacobi_source;
+  request.target = plexus::BinaryFormat::ptx;
+  const plexus::CompileResult ptx = compiler_runtime.components().compiler()->compile(request);
+  if (!ptx.succeeded) throw std::runtime_error(ptx.log);
+  const CUfunction sweep = raw.kernel("jacobi", raw.load(ptx.binary));
+  plexus::NdRange interior;
+  interior.dimensions = 2;
+  interior.global = {n - 2, n - 2, 1};
+  const std::array<std::size_t, 3> block = plexus::work_group_for(interior, 256, 1024, [] { return std::string("jacobi"); });
+  const std::array<unsigned, 3> grid_dims{unsigned(interior.global[0] / block[0]),
+                                          unsigned(interior.global[1] / block[1]), 1};
+  const std::array<unsigned, 3> block_dims{unsigned(block[0]), unsigned(block[1]), unsigned(block[2])};
+  CUdeviceptr grids[2] = {0, 0};
+  for (CUdeviceptr& g : grids) {
+    check(raw.driver.alloc(&g, n * n * sizeof(float)), "cuMemAlloc");
+    check(raw.driver.memset(g, 0, n * n, raw.stream), "cuMemsetD32Async");
+  }
+  int width = static_cast<int>(n);
+  void* forward[] = {&grids[0], &grids[1], &width};
+  void* backward[] = {&grids[1], &grids[0], &width};
+  std::vector<Raw::Node> nodes;
+  for (std::size_t k = 0; k < per_graph; ++k)
+    nodes.push_back({sweep, grid_dims, block_dims, k % 2 == 0 ? forward : backward});
+  const CUgraphExec raw_graph = raw.graph_of(nodes);
+  const std::size_t replays = std::max<std::size_t>(sweeps / per_graph, 1);
+
+  const std::vector<float> initial(n * n, 0.5f);
+  struct Variant {
+    std::unique_ptr<plexus::Runtime> runtime;
+    std::optional<plexus::Kernel> kernel;
+    std::unique_ptr<plexus::Buffer<float, 2>> a, b;
+  };
+  std::vector<Variant> variants;
+  for (const char* automatic : {"false", "true"}) {
+    Variant v;
+    v.runtime = std::make_unique<plexus::Runtime>(
+        bench::config_with({{"backends", "cuda"}, {"graphs.auto", automatic}}));
+    v.kernel = v.runtime->build(examples::jacobi_source).kernel("jacobi");
+    v.a = std::make_unique<plexus::Buffer<float, 2>>(initial.data(), plexus::Range{n, n});
+    v.b = std::make_unique<plexus::Buffer<float, 2>>(initial.data(), plexus::Range{n, n});
+    variants.push_back(std::move(v));
+  }
+  const plexus::Range<2> inner{n - 2, n - 2}, one{1, 1};
+  const auto plexus_sweeps = [&](Variant& v) {
+    plexus::Queue queue = v.runtime->queue(*v.runtime->devices().front());
+    for (std::size_t k = 0; k < replays * per_graph; ++k) {
+      plexus::Buffer<float, 2>& in = k % 2 == 0 ? *v.a : *v.b;
+      plexus::Buffer<float, 2>& out = k % 2 == 0 ? *v.b : *v.a;
+      queue.submit([&](plexus::Handler& h) {
+        h.parallel_for(*v.kernel, interior, in.access(h, plexus::read),
+                       out.access(h, plexus::discard_write, inner, one), width);
+      });
+    }
+    queue.wait();
+  };
+  std::vector<double> plain, automatic, raw_launches, raw_graphs;
+  for (long rep = 0; rep <= reps; ++rep) {
+    const double p = timed([&] { plexus_sweeps(variants[0]); });
+    const double a = timed([&] { plexus_sweeps(variants[1]); });
+    const double l = timed([&] {
+      for (std::size_t k = 0; k < replays * per_graph; ++k)
+        check(raw.driver.launch(sweep, grid_dims[0], grid_dims[1], 1, block_dims[0], block_dims[1],
+                                1, 0, raw.stream, k % 2 == 0 ? forward : backward, nullptr),
+              "cuLaunchKernel");
+      raw.sync();
+    });
+    const double g = timed([&] {
+      for (std::size_t r = 0; r < replays; ++r)
+        check(raw.driver.graph_launch(raw_graph, raw.stream), "cuGraphLaunch");
+      raw.sync();
+    });
+    if (rep == 0) continue;
+    const double count = double(replays * per_graph);
+    plain.push_back(p / count), automatic.push_back(a / count);
+    raw_launches.push_back(l / count), raw_graphs.push_back(g / count);
+  }
+  raw.driver.graph_exec_destroy(raw_graph);
+  for (CUdeviceptr g : grids) raw.driver.free(g);
+  const double floor = bench::median(raw_graphs);
+  std::cout << "jacobi " << n << "x" << n << ", " << replays * per_graph << " sweeps, block "
+            << block[0] << "x" << block[1] << ", us/sweep: raw CUDA graph of " << per_graph
+            << " sweeps " << floor * 1e6 << "; raw stream launches " << bench::median(raw_launches) * 1e6
+            << "; plexus automatic replay off " << bench::median(plain) * 1e6 << ", on "
+            << bench::median(automatic) * 1e6 << " (speed-up "
+            << bench::median(plain) / bench::median(automatic) << "x; the raw graph's "
+            << bench::median(plain) / floor << "x is the most any replay can give)\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
   const auto options =
-      bench::parse_options(argc, argv, {{"kernels", 10000}, {"mi", 256}, {"reps", 5}, {"per-graph", 100}});
+      bench::parse_options(argc, argv, {{"kernels", 10000}, {"mi", 256}, {"reps", 5}, {"per-graph", 100}, {"jacobi", 256}});
   const auto per_graph = static_cast<std::size_t>(options.at("per-graph"));
   const auto kernels = static_cast<std::size_t>(options.at("kernels"));
   const std::size_t n = static_cast<std::size_t>(options.at("mi")) << 20;
@@ -327,6 +449,9 @@ int main(int argc, char** argv) try {
             << gbs(bytes_copy, bench::median(r_copy)) << " GB/s, plexus/raw "
             << bench::median(r_copy) / bench::median(p_copy) << "\n"
             << "copy ceiling, cuMemcpyDtoD: " << gbs(bytes_copy, bench::median(dtod)) << " GB/s\n";
+  if (options.at("jacobi") >= 3)
+    jacobi_sweeps(raw, runtime, static_cast<std::size_t>(options.at("jacobi")), kernels, per_graph,
+                  options.at("reps"));
   return 0;
 } catch (const std::exception& e) {
   std::cerr << "plexus-bench-cuda: " << e.what() << "\n";

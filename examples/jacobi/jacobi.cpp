@@ -8,16 +8,9 @@
 #include <vector>
 
 #include "../common/example_options.hpp"
+#include "jacobi_kernel.hpp"
 
 namespace {
-
-const char* const source = R"(
-__kernel void jacobi(__global const float* in, __global float* out, int n) {
-  const size_t i = get_global_id(0) + 1, j = get_global_id(1) + 1;  // the interior
-  out[i * n + j] = 0.25f * (in[(i - 1) * n + j] + in[(i + 1) * n + j] +
-                            in[i * n + j - 1] + in[i * n + j + 1]);
-}
-)";
 
 std::vector<float> initial_grid(std::size_t n) {
   std::vector<float> grid(n * n, 0.0f);
@@ -48,7 +41,7 @@ int main(int argc, char** argv) try {
 
   plexus::Runtime runtime;
   plexus::Queue queue = runtime.queue(examples::pick_device(runtime, options["device"]));
-  plexus::Kernel kernel = runtime.build(source).kernel("jacobi");
+  plexus::Kernel kernel = runtime.build(examples::jacobi_source).kernel("jacobi");
   plexus::Buffer<float, 2> a(grid.data(), plexus::Range{n, n}), b(grid.data(), plexus::Range{n, n});
   plexus::NdRange interior;
   interior.dimensions = 2;
