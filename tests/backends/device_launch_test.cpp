@@ -27,10 +27,13 @@ using plexus::test::load_program;
 
 namespace {
 
+// Waits for the copy: `values` is often a temporary, and the copy reads it asynchronously
+// (a copy that ran after it was freed read the allocator's free-list words instead).
 template <class T>
 void upload(plexus::DeviceQueue& queue, const Allocation& memory, const std::vector<T>& values) {
   queue.copy_to_device(memory.get(), values.data(),
                        CopyLayout::contiguous(0, values.size() * sizeof(T)));
+  queue.wait();
 }
 
 template <class T>

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -60,13 +61,17 @@ TEST_CASE("SYCL sources compile to the same binaries with and without the precom
         CompileRequest request = sycl_request(source, target);
         if (std::string(name) == "own_kernels")
           request.registered_names = {"ops::scale<float>", "ops::scale<int>"};
+        const CompileResult b = without->compile(request);
+        INFO(b.log);
+        if (!b.succeeded && b.log.find("cannot read the device library") != std::string::npos) {
+          WARN(to_string(target) << " skipped: its device library is not installed here");
+          continue;  // a GPU machine's pack, which carries the libraries of its own GPUs only
+        }
+        REQUIRE(b.succeeded);
         const CompileResult a = with->compile(request);
         INFO(a.log);
         REQUIRE(a.succeeded);
         CHECK_FALSE(a.frontend_cache_hit);
-        const CompileResult b = without->compile(request);
-        INFO(b.log);
-        REQUIRE(b.succeeded);
         test::require_same_kernels(a.kernels, b.kernels);
         CHECK(a.binary == b.binary);
       }
@@ -130,7 +135,13 @@ TEST_CASE("a changed header on disk never reuses a precompiled header that read 
   const test::TempDir resources;
   const std::filesystem::path include = resources.path() / "include";
   std::filesystem::create_directories(include);
-  const std::filesystem::path real = PLEXUS_TEST_CLANG_RESOURCE_DIR "/include";
+  // The resource directory the compiler uses here (PLEXUS_CLANG_RESOURCE_DIR where set, as
+  // on a GPU machine's pack), else the one found at build time.
+  const char* configured = std::getenv("PLEXUS_CLANG_RESOURCE_DIR");
+  const std::filesystem::path real =
+      std::filesystem::path(configured && *configured ? configured
+                                                      : PLEXUS_TEST_CLANG_RESOURCE_DIR) /
+      "include";
   for (const char* file : {"opencl-c-base.h", "opencl-c.h"})
     std::filesystem::copy_file(real / file, include / file);
   const std::string base = test::read_text(include / "opencl-c-base.h");
