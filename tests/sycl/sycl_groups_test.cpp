@@ -42,6 +42,23 @@ std::vector<int> inputs(std::size_t n) {
   return in;
 }
 
+// work_group_collectives over `in` in work-groups of `group`: 10 results per work-item.
+std::vector<int> work_group_collectives(plexus::Runtime& runtime, plexus::Device& device,
+                                        const plexus::KernelBundle& bundle,
+                                        const std::vector<int>& in, std::size_t group) {
+  const std::size_t n = in.size();
+  std::vector<int> out(10 * n, -1);
+  plexus::Buffer<int> bin(const_cast<int*>(in.data()), n), bout(out.data(), out.size());
+  plexus::Queue queue = runtime.queue(device);
+  queue.submit([&](plexus::Handler& h) {
+    h.parallel_for(bundle.kernel("work_group_collectives"),
+                   plexus::nd_range(plexus::Range{n}, plexus::Range{group}),
+                   bin.access(h, plexus::read), bout.access(h, plexus::write));
+  });
+  bout.copy_to(out.data());
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("work-group collectives and work_group_static run verified on every device") {
@@ -55,17 +72,8 @@ TEST_CASE("work-group collectives and work_group_static run verified on every de
     // partial warp on PTX.
     for (const std::size_t group : {std::size_t(128), std::size_t(48)}) {
       DYNAMIC_SECTION(device->info().name << ", work-groups of " << group) {
-        std::vector<int> out(10 * n, -1);
-        {
-          plexus::Buffer<int> bin(const_cast<int*>(in.data()), n), bout(out.data(), out.size());
-          plexus::Queue queue = t.runtime->queue(*device);
-          queue.submit([&](plexus::Handler& h) {
-            h.parallel_for(bundle.kernel("work_group_collectives"),
-                           plexus::nd_range(plexus::Range{n}, plexus::Range{group}),
-                           bin.access(h, plexus::read), bout.access(h, plexus::write));
-          });
-          bout.copy_to(out.data());
-        }
+        const std::vector<int> out =
+            work_group_collectives(*t.runtime, *device, bundle, in, group);
         for (std::size_t i = 0; i < n; ++i) {
           const std::size_t g = i / group, l = i % group, base = g * group;
           int sum = 0, before = 0, largest = 50, joint = 0;
@@ -109,17 +117,8 @@ TEST_CASE("work-group collectives of many concurrent work-groups each use their 
   for (plexus::Device* device : t.devices) {
     DYNAMIC_SECTION(device->info().name) {
       for (int launch = 0; launch < 12; ++launch) {
-        std::vector<int> out(10 * n, -1);
-        {
-          plexus::Buffer<int> bin(const_cast<int*>(in.data()), n), bout(out.data(), out.size());
-          plexus::Queue queue = t.runtime->queue(*device);
-          queue.submit([&](plexus::Handler& h) {
-            h.parallel_for(bundle.kernel("work_group_collectives"),
-                           plexus::nd_range(plexus::Range{n}, plexus::Range{group}),
-                           bin.access(h, plexus::read), bout.access(h, plexus::write));
-          });
-          bout.copy_to(out.data());
-        }
+        const std::vector<int> out =
+            work_group_collectives(*t.runtime, *device, bundle, in, group);
         std::size_t wrong = 0, first_wrong = n;
         for (std::size_t g = 0; g < n / group; ++g) {
           int sum = 0, before = 0;
