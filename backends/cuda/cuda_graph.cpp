@@ -6,23 +6,10 @@
 #include "cuda_device.hpp"
 #include "cuda_launch_plan.hpp"
 #include "plexus/error.hpp"
+#include "plexus/kernel_parameters.hpp"
 
 namespace plexus::cuda {
 namespace {
-
-// The bytes of a planned launch's parameters, one after another.
-std::vector<std::byte> parameter_bytes(const LaunchPlan& plan,
-                                       std::span<const KernelArgument> arguments) {
-  std::vector<std::byte> bytes;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    const std::size_t size = arguments[i].kind == KernelArgumentKind::scalar
-                                 ? arguments[i].size
-                                 : sizeof(std::uint64_t);
-    const auto* first = static_cast<const std::byte*>(plan.params[i]);
-    bytes.insert(bytes.end(), first, first + size);
-  }
-  return bytes;
-}
 
 CUDA_KERNEL_NODE_PARAMS node_parameters(const LaunchPlan& plan) {
   CUDA_KERNEL_NODE_PARAMS parameters{};
@@ -55,7 +42,7 @@ CudaGraph::CudaGraph(CudaDevice& device, std::span<const GraphLaunch> launches)
       driver.check("cuGraphAddKernelNode",
                    driver.graph_add_kernel_node(&node.node, graph_, previous ? &previous : nullptr,
                                                 previous ? 1 : 0, &parameters));
-      node.values = parameter_bytes(plan, launch.arguments);
+      node.values = parameter_value_bytes(launch.arguments, plan.params);
       previous = node.node;
       nodes_.push_back(std::move(node));
     }
@@ -86,7 +73,7 @@ void CudaGraph::launch(CUstream stream, std::span<const GraphLaunch> launches) {
                       " has another kernel than the recorded one");
     LaunchPlan plan;
     plan_launch(device_, *launch.kernel, launch.range, launch.arguments, plan);
-    std::vector<std::byte> values = parameter_bytes(plan, launch.arguments);
+    std::vector<std::byte> values = parameter_value_bytes(launch.arguments, plan.params);
     if (values == nodes_[i].values) continue;
     const CUDA_KERNEL_NODE_PARAMS parameters = node_parameters(plan);
     driver.check("cuGraphExecKernelNodeSetParams",

@@ -1,6 +1,7 @@
 #include "hip_queue.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -8,18 +9,16 @@
 
 #include "hip_device.hpp"
 #include "hip_device_scope.hpp"
+#include "hip_graph.hpp"
+#include "hip_launch_plan.hpp"
 #include "hip_marker.hpp"
 #include "hip_module.hpp"
 #include "plexus/copy_validation.hpp"
 #include "plexus/error.hpp"
-#include "plexus/kernel_parameters.hpp"
-#include "plexus/launch_validation.hpp"
 
 namespace plexus::hip {
 namespace {
 
-constexpr std::size_t default_block = 256;
-constexpr std::size_t local_alignment = 16;
 
 // Times one operation when timing is on: before() now, after() once it was enqueued.
 class Timed {
@@ -176,48 +175,34 @@ bool HipQueue::usm_fill(void* destination, const void* pattern, std::size_t patt
 
 void HipQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                       std::span<const KernelArgument> arguments) {
-  const auto what = [&] {
-    return "launch of '" + kernel.info().name + "' on HIP device '" + device_.info().name + "'";
-  };
-  const auto* loaded = dynamic_cast<const HipKernel*>(&kernel);
-  if (!loaded || &loaded->device() != &device_)
-    throw error(error_category::invalid_argument,
-                what() + ": the kernel was loaded for another device; load its module on this one");
-  validate_launch(loaded->info(), range, arguments, what);
-  if (range.offset != std::array<std::size_t, 3>{0, 0, 0})
-    throw error(error_category::unsupported,
-                what() + ": the hip backend cannot apply a global offset (a HIP launch passes "
-                         "0 for the kernel's hidden offsets); launch with offset 0 and add it in "
-                         "the kernel");
-  const std::array<std::size_t, 3> block =
-      work_group_for(range, default_block, loaded->max_threads(), what);
-
-  // Parameter values: pointers and __local LDS addresses (after the static LDS) in `words`.
-  // Up to 16 arguments on the stack (a launch allocates nothing), more on the heap.
-  std::array<std::uint64_t, 16> inline_words;
-  std::array<void*, 16> inline_params;
-  std::vector<std::uint64_t> heap_words;
-  std::vector<void*> heap_params;
-  std::uint64_t* words = inline_words.data();
-  void** params = inline_params.data();
-  if (arguments.size() > inline_words.size()) {
-    heap_words.resize(arguments.size());
-    heap_params.resize(arguments.size());
-    words = heap_words.data();
-    params = heap_params.data();
-  }
-  const std::size_t dynamic_lds = kernel_parameters(
-      arguments, [&] { return align_up(loaded->static_shared_bytes(), local_alignment); },
-      words, params);
-  const auto count = [&](std::size_t d) { return static_cast<unsigned>(range.global[d] / block[d]); };
+  HipLaunchPlan plan;
+  plan_launch(device_, kernel, range, arguments, plan);
   const HipRuntime& runtime = device_.runtime();
   ScopedDevice scope(runtime, device_.ordinal());
   Timed timed(timing_.get());
   const hipError_t result = runtime.module_launch_kernel(
-      loaded->handle(), count(0), count(1), count(2), static_cast<unsigned>(block[0]),
-      static_cast<unsigned>(block[1]), static_cast<unsigned>(block[2]),
-      static_cast<unsigned>(dynamic_lds), stream_, params, nullptr);
-  if (result != hipSuccess) check(result, "hipModuleLaunchKernel", what());
+      plan.function, plan.grid[0], plan.grid[1], plan.grid[2], plan.block[0], plan.block[1],
+      plan.block[2], plan.dynamic_lds, stream_, plan.parameters.params(), nullptr);
+  if (result != hipSuccess) check(result, "hipModuleLaunchKernel", launch_name(device_, kernel));
+  timed.done();
+}
+
+std::unique_ptr<DeviceGraph> HipQueue::record_graph(std::span<const GraphLaunch> launches) {
+  const char* enabled = std::getenv("PLEXUS_HIP_GRAPHS");
+  if (!device_.runtime().has_graphs() || (enabled && std::string(enabled) == "0")) return nullptr;
+  ScopedDevice scope(device_.runtime(), device_.ordinal());
+  return HipGraph::record(device_, launches);
+}
+
+void HipQueue::launch_graph(DeviceGraph& graph, std::span<const GraphLaunch> launches) {
+  auto* recorded = dynamic_cast<HipGraph*>(&graph);
+  if (!recorded)
+    throw error(error_category::invalid_argument,
+                "HIP device '" + device_.info().name +
+                    "': launch_graph was given a graph that another backend recorded");
+  ScopedDevice scope(device_.runtime(), device_.ordinal());
+  Timed timed(timing_.get());
+  recorded->launch(stream_, launches);
   timed.done();
 }
 

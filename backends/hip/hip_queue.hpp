@@ -17,6 +17,9 @@
 // (hipEventSynchronize) and calls the callback: the stream never waits for the host, and
 // the callback may call HIP (a stream callback may not). Failures (sticky in HIP after a
 // kernel fault) surface as plexus::error(device) from both.
+// Device graphs (plexus/device_graph.hpp): a HIP graph of kernel nodes (hip_graph.hpp)
+// where the runtime has the graph entry points and takes module kernels in graph nodes;
+// otherwise (or with PLEXUS_HIP_GRAPHS=0) none, and the launches go one by one.
 // Markers: an event recorded on the stream; wait_for is hipStreamWaitEvent (markers of
 // other devices: false). Timing: HipTiming events around each copy and launch.
 // Native tasks: "hip": no context (HIP has none), this hipStream_t, the device ordinal.
@@ -56,6 +59,8 @@ class HipQueue final : public AddressedDeviceQueue {
                 std::size_t bytes) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
+  std::unique_ptr<DeviceGraph> record_graph(std::span<const GraphLaunch> launches) override;
+  void launch_graph(DeviceGraph& graph, std::span<const GraphLaunch> launches) override;
   NativeHandles native_handles() override;
   void enqueue_native(const std::function<void(const NativeHandles&)>& work) override;
   void wait() override;

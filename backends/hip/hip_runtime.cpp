@@ -57,6 +57,16 @@ HipRuntime::HipRuntime(std::string library) : library_(std::move(library)) {
     resolve(memset_d8_async, "hipMemsetD8Async");
     resolve(memset_d16_async, "hipMemsetD16Async");
     resolve(memset_d32_async, "hipMemsetD32Async");
+    resolve_optional(graph_create, "hipGraphCreate");
+    resolve_optional(graph_add_kernel_node, "hipGraphAddKernelNode");
+    resolve_optional(graph_instantiate, "hipGraphInstantiate");
+    resolve_optional(graph_exec_kernel_node_set_params, "hipGraphExecKernelNodeSetParams");
+    resolve_optional(graph_launch, "hipGraphLaunch");
+    resolve_optional(graph_exec_destroy, "hipGraphExecDestroy");
+    resolve_optional(graph_destroy, "hipGraphDestroy");
+    has_graphs_ = graph_create && graph_add_kernel_node && graph_instantiate &&
+                  graph_exec_kernel_node_set_params && graph_launch && graph_exec_destroy &&
+                  graph_destroy;
   } catch (...) {
     dlclose(handle_);
     throw;
@@ -64,6 +74,11 @@ HipRuntime::HipRuntime(std::string library) : library_(std::move(library)) {
 }
 
 HipRuntime::~HipRuntime() { dlclose(handle_); }
+
+template <class Function>
+void HipRuntime::resolve_optional(Function& function, const char* symbol) {
+  function = reinterpret_cast<Function>(dlsym(handle_, symbol));
+}
 
 template <class Function>
 void HipRuntime::resolve(Function& function, const char* symbol) {

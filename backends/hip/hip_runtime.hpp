@@ -78,13 +78,26 @@ class HipRuntime {
   decltype(&::hipMemsetD8Async) memset_d8_async = nullptr;
   decltype(&::hipMemsetD16Async) memset_d16_async = nullptr;
   decltype(&::hipMemsetD32Async) memset_d32_async = nullptr;
+  // Graphs: optional (nullptr where the runtime lacks them; has_graphs() says).
+  decltype(&::hipGraphCreate) graph_create = nullptr;
+  decltype(&::hipGraphAddKernelNode) graph_add_kernel_node = nullptr;
+  decltype(&::hipGraphInstantiate) graph_instantiate = nullptr;
+  decltype(&::hipGraphExecKernelNodeSetParams) graph_exec_kernel_node_set_params = nullptr;
+  decltype(&::hipGraphLaunch) graph_launch = nullptr;
+  decltype(&::hipGraphExecDestroy) graph_exec_destroy = nullptr;
+  decltype(&::hipGraphDestroy) graph_destroy = nullptr;
+  bool has_graphs() const { return has_graphs_; }
 
  private:
   template <class Function>
   void resolve(Function& function, const char* symbol);
+  // nullptr where the runtime lacks `symbol`.
+  template <class Function>
+  void resolve_optional(Function& function, const char* symbol);
 
   std::string library_;
   void* handle_ = nullptr;
+  bool has_graphs_ = false;
 };
 
 }  // namespace plexus::hip

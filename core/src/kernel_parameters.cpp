@@ -35,4 +35,17 @@ std::size_t kernel_parameters(std::span<const KernelArgument> arguments,
   return dynamic_shared;
 }
 
+std::vector<std::byte> parameter_value_bytes(std::span<const KernelArgument> arguments,
+                                             void* const* params) {
+  std::vector<std::byte> bytes;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::size_t size = arguments[i].kind == KernelArgumentKind::scalar
+                                 ? arguments[i].size
+                                 : sizeof(std::uint64_t);
+    const auto* first = static_cast<const std::byte*>(params[i]);
+    bytes.insert(bytes.end(), first, first + size);
+  }
+  return bytes;
+}
+
 }  // namespace plexus

@@ -191,3 +191,27 @@ TEST_CASE("kernel_parameters: a driver's parameter array, __local parts after a 
                                   params) == 0);
   CHECK(calls_without_local == 0);
 }
+
+TEST_CASE("KernelParameterArray lays out more arguments than it holds in place, and "
+          "parameter_value_bytes tells a changed launch", "[core]") {
+  std::vector<int> values(20);
+  std::vector<plexus::KernelArgument> arguments;
+  for (int& value : values) arguments.push_back(plexus::KernelArgument::of_scalar(&value, sizeof value));
+  int buffer[2] = {};
+  arguments.push_back(plexus::KernelArgument::of_allocation(buffer));
+  plexus::KernelParameterArray array;
+  CHECK(array.lay_out(arguments, [] { return std::uint64_t{0}; }) == 0);
+  for (std::size_t i = 0; i < values.size(); ++i) CHECK(array.params()[i] == &values[i]);
+  CHECK(*static_cast<std::uint64_t*>(array.params()[20]) == reinterpret_cast<std::uint64_t>(buffer));
+
+  const std::vector<std::byte> before = plexus::parameter_value_bytes(arguments, array.params());
+  CHECK(before.size() == 20 * sizeof(int) + sizeof(std::uint64_t));
+  values[7] = 42;  // a scalar changed: other bytes
+  CHECK(plexus::parameter_value_bytes(arguments, array.params()) != before);
+  values[7] = 0;
+  CHECK(plexus::parameter_value_bytes(arguments, array.params()) == before);
+  int other[2] = {};
+  arguments.back() = plexus::KernelArgument::of_allocation(other);  // a rebound allocation
+  array.lay_out(arguments, [] { return std::uint64_t{0}; });
+  CHECK(plexus::parameter_value_bytes(arguments, array.params()) != before);
+}
