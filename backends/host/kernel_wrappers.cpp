@@ -29,7 +29,6 @@ constexpr char group_suffix[] = ".plexus_group";
 constexpr char state_function[] = "__plexus_wi";
 constexpr char barrier_function[] = "__plexus_barrier";
 constexpr char sub_group_barrier_function[] = "__plexus_sub_group_barrier";
-constexpr unsigned local_address_space = 3;
 
 [[noreturn]] void fail(const std::string& message) {
   throw error(error_category::build, "host device: " + message);

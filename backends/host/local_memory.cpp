@@ -18,8 +18,6 @@ namespace plexus::host {
 
 namespace {
 
-constexpr unsigned local_address_space = 3;
-
 bool is_local_global(const llvm::Value* value) {
   const auto* global = llvm::dyn_cast<llvm::GlobalVariable>(value);
   return global && global->getAddressSpace() == local_address_space;

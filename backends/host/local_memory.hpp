@@ -19,6 +19,10 @@ namespace plexus::host {
 
 inline constexpr std::size_t local_block_alignment = 128;
 
+// The address space of __local variables and pointers in kernels' bitcode (the fake
+// address-space map of the compiler's llvm_bitcode target).
+inline constexpr unsigned local_address_space = 3;
+
 std::uint64_t place_local_variables(llvm::Function& function, llvm::Value& state);
 
 // The pointer to the byte `offset` into the work-group's local block, as an addrspace(3)

@@ -29,7 +29,7 @@ namespace {
 
 // One line per operation: "<queue> run <task>", "<queue> wait <task>" (wait_for a marker
 // recorded after <task>), in the order they happened. Thread-safe.
-struct Log {
+struct StreamLog {
   std::mutex mutex;
   std::vector<std::string> lines;
   std::map<int, int> queue_of;  // task -> queue number
@@ -86,7 +86,7 @@ struct LoggedMarker final : plexus::QueueMarker {
 // An in-order queue that can order itself behind markers; work "runs" when released.
 class MarkedQueue final : public plexus::DeviceQueue {
  public:
-  explicit MarkedQueue(Log& log) : log_(log) {
+  explicit MarkedQueue(StreamLog& log) : log_(log) {
     std::lock_guard lock(log_.mutex);
     number_ = log_.queues++;
   }
@@ -121,14 +121,14 @@ class MarkedQueue final : public plexus::DeviceQueue {
   }
 
  private:
-  Log& log_;
+  StreamLog& log_;
   int number_ = 0;
   int last_ = -1;
 };
 
 class MarkedDevice final : public plexus::Device {
  public:
-  explicit MarkedDevice(Log& log) : log_(log) {
+  explicit MarkedDevice(StreamLog& log) : log_(log) {
     info_.name = "marked device";
     info_.type = plexus::DeviceType::gpu;
   }
@@ -139,7 +139,7 @@ class MarkedDevice final : public plexus::Device {
   }
 
  private:
-  Log& log_;
+  StreamLog& log_;
   plexus::DeviceInfo info_;
 };
 
@@ -166,7 +166,7 @@ std::shared_ptr<plexus::TaskEvent> submit_to(plexus::Scheduler& scheduler, plexu
 
 TEST_CASE("dag: independent device tasks run on different queues of one device",
           "[scheduler][dag][streams]") {
-  Log log;
+  StreamLog log;
   MarkedDevice device(log);
   auto set = plexus::test::scheduler_set("dag", "workers = 8\n");
   plexus::Scheduler& scheduler = *set->scheduler();
@@ -187,7 +187,7 @@ TEST_CASE("dag: independent device tasks run on different queues of one device",
 
 TEST_CASE("dag: queues_per_device = 1 runs a device's tasks on one queue",
           "[scheduler][dag][streams]") {
-  Log log;
+  StreamLog log;
   MarkedDevice device(log);
   auto set = plexus::test::scheduler_set("dag", "workers = 8\nqueues_per_device = 1\n");
   plexus::Scheduler& scheduler = *set->scheduler();
@@ -204,7 +204,7 @@ TEST_CASE("dag: queues_per_device = 1 runs a device's tasks on one queue",
 
 TEST_CASE("dag: a fork runs on another queue behind a marker, without waiting on the host",
           "[scheduler][dag][streams]") {
-  Log log;
+  StreamLog log;
   MarkedDevice device(log);
   auto set = plexus::test::scheduler_set("dag", "workers = 4\n");
   plexus::Scheduler& scheduler = *set->scheduler();
@@ -245,7 +245,7 @@ TEST_CASE("dag: a fork runs on another queue behind a marker, without waiting on
 
 TEST_CASE("dag: a task ordered by a marker fails with its dependency",
           "[scheduler][dag][streams]") {
-  Log log;
+  StreamLog log;
   MarkedDevice device(log);
   auto set = plexus::test::scheduler_set("dag", "workers = 4\n");
   plexus::Scheduler& scheduler = *set->scheduler();
@@ -274,7 +274,7 @@ TEST_CASE("dag: a task ordered by a marker fails with its dependency",
 
 TEST_CASE("dag: a chain whose last task is done goes on on its queue while independent work goes beside it",
           "[scheduler][dag][streams]") {
-  Log log;
+  StreamLog log;
   MarkedDevice device(log);
   // The worker that ran a task spins for the next of its chain (long enough here for the
   // test to submit it meanwhile): that next task must go to it, not to a new queue.
