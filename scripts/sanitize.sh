@@ -4,7 +4,11 @@
 #   address,undefined (build-asan): the tests of the core, SYCLBIN, caches, memory models,
 #     schedulers and the runtime API on the host backend;
 #   thread (build-tsan): the concurrency tests (program cache, dag/heft, runtime API).
-# -O1 and no debug info: the fastest instrumented build that still finds what -O2 would.
+# No debug info, and unity builds (CMAKE_UNITY_BUILD: a target's sources compiled in
+# batches of 8 per translation unit): these trees are built in every CI run and their tests
+# take about 30 s of it, so the build is what counts (docs/benchmarks.md, "CI time"). TSan
+# builds at -O0; ASan+UBSan at -O1, since at -O0 memory/paged's 50 000 accesses take 5-6 s
+# of CPU against memory_transfers' 3 s limit.
 # The LLVM components (compiler, fusion) are not rebuilt: each sanitized tree links the
 # normal build's (PLEXUS_LLVM_PLUGINS_FROM), uninstrumented like the LLVM libraries under
 # them, so the normal build must exist (scripts/build.sh). Plugins stay loaded at exit
@@ -20,7 +24,7 @@ if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 
-configure() {  # <dir> <sanitizers>
+configure() {  # <dir> <sanitizers> <optimization>
   local llvm_plugins=$base/lib/plexus/plugins
   if [ ! -f "$llvm_plugins/libplexus_compiler_clang.so" ]; then
     echo "sanitize.sh: $llvm_plugins/libplexus_compiler_clang.so is missing: build the" \
@@ -28,14 +32,15 @@ configure() {  # <dir> <sanitizers>
     exit 1
   fi
   cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+    -DCMAKE_C_FLAGS_RELEASE="$3 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="$3 -DNDEBUG" \
+    -DCMAKE_UNITY_BUILD=ON \
     -DPLEXUS_SANITIZE="$2" -DPLEXUS_BACKEND_CUDA=OFF -DPLEXUS_LLVM_PLUGINS_FROM="$llvm_plugins" \
     "${launcher[@]}" >/dev/null
 }
 
 run_asan() {
   local dir=$base-asan
-  configure "$dir" address,undefined
+  configure "$dir" address,undefined -O1
   local tests=(box3 config_test runtime_test build_cache_test pending_events_test
                syclbin_format syclbin_fuzz cache_store_conformance cache_store_defaults
                memory_conformance memory_transfers page_tracker scheduler_conformance
@@ -58,7 +63,7 @@ run_asan() {
 
 run_tsan() {
   local dir=$base-tsan
-  configure "$dir" thread
+  configure "$dir" thread -O0
   local tests=(build_cache_test scheduler_conformance runtime_api_concurrency)
   cmake --build "$dir" -j"${JOBS:-$(nproc)}" --target "${tests[@]}"
   local regex
