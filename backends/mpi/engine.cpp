@@ -27,7 +27,7 @@ std::exception_ptr peer_failure(const std::string& name, const std::string& why)
 }
 
 // How long a driver spins without yielding after the engine last progressed.
-constexpr std::chrono::microseconds pause_window{20};
+constexpr std::chrono::microseconds pause_window{5};
 
 // The engine whose work this thread runs now (it holds that engine's lock).
 thread_local const Engine* inside = nullptr;
@@ -228,7 +228,9 @@ bool Engine::receive_control() {
   const int source = status.MPI_SOURCE;
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);
-  std::vector<std::byte> message(static_cast<std::size_t>(std::max(count, 0)));
+  // Shared: a handler may keep the payload past on_message (Reader::owner: inline data).
+  auto kept = std::make_shared<std::vector<std::byte>>(static_cast<std::size_t>(std::max(count, 0)));
+  std::vector<std::byte>& message = *kept;
   code = MPI_Recv(message.data(), count, MPI_BYTE, source, control_tag, comm_, MPI_STATUS_IGNORE);
   if (source < 0 || source >= size_) return true;
   if (code != MPI_SUCCESS) {
@@ -241,7 +243,7 @@ bool Engine::receive_control() {
     const Header header = read_header(message, protocol_version, name_of(source));
     if (header.type == static_cast<std::uint32_t>(MessageType::heartbeat)) return true;
     Reader payload(std::span<const std::byte>(message).subspan(header_bytes),
-                   describe(header.type, name_of(source)));
+                   describe(header.type, name_of(source)), kept);
     handler_.on_message(source, header, payload);
   } catch (const std::exception& e) {
     handler_.on_bad_message(source, e.what());
@@ -349,7 +351,10 @@ void Engine::run_or_post(std::function<void()> work, bool will_drive) {
         const Inside here(this);
         run_posted();  // what was posted before goes first
         work();
-        left = !will_drive && (!pending_.empty() || handler_.expects_messages());
+        // Transfers it started go on without polling here (shared memory moves them; the
+        // owner's idle polls and the next driver complete them): only an awaited answer
+        // needs someone to poll for it now.
+        left = !will_drive && handler_.expects_messages();
       }
       lock.unlock();
       // Nobody polls for what it left unless the owner does (it may sleep).
@@ -367,6 +372,7 @@ bool Engine::drive_until(const std::function<bool()>& done, std::chrono::nanosec
   drivers_.fetch_add(1);
   auto last_busy = std::chrono::steady_clock::now();
   bool finished = false, in_flight = false, expecting = false, timed_out = false, closed = false;
+  (void)in_flight;
   while (!(finished = done())) {
     bool busy = false;
     if (!closed && drive_mutex_.try_lock()) {
@@ -378,6 +384,7 @@ bool Engine::drive_until(const std::function<bool()>& done, std::chrono::nanosec
     }
     const auto now = std::chrono::steady_clock::now();
     if (busy) {
+      driven_at_.store(now.time_since_epoch().count(), std::memory_order_relaxed);
       last_busy = now;
       continue;
     }
@@ -396,7 +403,7 @@ bool Engine::drive_until(const std::function<bool()>& done, std::chrono::nanosec
   // The owner sleeps while others drive; it must take over at once when work is left or
   // this thread will now block. Otherwise it resumes within its sleep's bound.
   if (drivers_.fetch_sub(1) == 1) {
-    bool wake = timed_out || in_flight || expecting;
+    bool wake = timed_out || expecting;
     {
       std::lock_guard lock(posted_mutex_);
       wake = wake || !posted_.empty();  // posted while this thread drove, after its last step
@@ -421,8 +428,9 @@ void Engine::close() {
 }
 
 bool Engine::run_until(const std::function<bool()>& until, std::chrono::milliseconds limit) {
+  using namespace std::chrono_literals;
   const auto start = std::chrono::steady_clock::now();
-  auto last_busy = start;
+  auto last_busy = start, woken_at = start - 1h;
   for (;;) {
     bool busy = false, in_flight = false, expecting = false;
     {
@@ -435,29 +443,27 @@ bool Engine::run_until(const std::function<bool()>& until, std::chrono::millisec
     }
     const auto now = std::chrono::steady_clock::now();
     if (now - start > limit) return false;
-    if (busy) {
-      last_busy = now;
-      continue;
-    }
-    if (drivers_.load() > 0) {
-      // Another thread drives: sleep until it stops (it wakes this thread when it leaves
-      // work behind), checking at least every millisecond.
-      std::unique_lock lock(posted_mutex_);
-      posted_cv_.wait_for(lock, std::chrono::milliseconds(1), [&] { return drivers_.load() == 0; });
-      wake_ = false;
-      continue;
-    }
+    if (busy) last_busy = now;
+    // While other threads drive (now, or within the last millisecond: a queue thread
+    // between two operations), this thread sleeps rather than compete with them for a
+    // core; they wake it when they leave work behind, and it checks every millisecond.
+    const bool others = now - woken_at > 2ms &&
+                        (drivers_.load() > 0 || now.time_since_epoch().count() -
+                                                        driven_at_.load(std::memory_order_relaxed) <
+                                                    std::chrono::nanoseconds(1ms).count());
+    if (busy && !others) continue;
     // Poll hard just after activity (replies follow requests) and while transfers are in
     // flight (MPI moves their data only when polled), else sleep between polls: the
     // machine may run more ranks than cores.
-    if (now - last_busy < std::chrono::milliseconds(2) || in_flight) {
+    if (!others && (now - last_busy < 2ms || in_flight)) {
       std::this_thread::yield();
-    } else {
-      std::unique_lock lock(posted_mutex_);
-      posted_cv_.wait_for(lock, std::chrono::microseconds(500),
-                          [&] { return wake_ || !posted_.empty(); });
-      wake_ = false;
+      continue;
     }
+    std::unique_lock lock(posted_mutex_);
+    posted_cv_.wait_for(lock, others ? std::chrono::microseconds(1ms) : 500us,
+                        [&] { return wake_ || !posted_.empty(); });
+    if (wake_) woken_at = last_busy = std::chrono::steady_clock::now();
+    wake_ = false;
   }
 }
 

@@ -112,8 +112,10 @@ class Engine {
   void post(std::function<void()> work);
   // `work` now, on this thread, after what was posted before, when the engine may be driven
   // from here and nobody drives it now; else post(work). After running it here, the owner
-  // is woken when transfers or answers are left to wait for, unless `will_drive` (the
-  // caller calls drive_until next).
+  // is woken when the handler awaits an answer (expects_messages), unless `will_drive` (the
+  // caller calls drive_until next); transfers it started complete at the owner's next poll
+  // or the next driver's (shared memory and single-copy transports move their data
+  // meanwhile).
   void run_or_post(std::function<void()> work, bool will_drive = false);
   // Any thread but the owner, outside the engine's work: drives the engine while waiting
   // for `done` (read without the engine's lock) for at most `limit` after the last progress
@@ -181,6 +183,7 @@ class Engine {
   std::atomic<bool> drivable_{false};
   bool closed_ = false;           // under drive_mutex_
   std::atomic<int> drivers_{0};   // threads in drive_until
+  std::atomic<std::int64_t> driven_at_{0};  // steady_clock ticks of a driver's last progress
 
   // Test hook PLEXUS_MPI_TEST_CORRUPT="N:MODE[@RANK],...": the N-th control message that
   // rank RANK (any rank without @) sends, heartbeats not counted, is damaged: MODE flip (a

@@ -41,6 +41,7 @@ std::string_view to_string(MessageType type) {
     case MessageType::notify: return "notify";
     case MessageType::counters: return "counters";
     case MessageType::protocol_error: return "protocol_error";
+    case MessageType::done: return "done";
   }
   return "unknown";
 }

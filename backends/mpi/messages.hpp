@@ -8,6 +8,7 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <string>
@@ -24,9 +25,14 @@
 namespace plexus::mpi {
 
 // Bumped whenever a message changes; both sides must speak the same one.
-inline constexpr std::uint32_t protocol_version = 1;
+// 2: copy_in may carry its data inline; the checksum reads words, not bytes; a queue's
+//    operations carry their number, notify its position, and workers send `done`.
+inline constexpr std::uint32_t protocol_version = 2;
 
 inline constexpr int control_tag = 1;
+// Copies of at most this many bytes travel inside their control message (one message, no
+// transfer of their own to match and wait for).
+inline constexpr std::size_t eager_copy_bytes = 16 << 10;
 inline constexpr int first_data_tag = 16;
 // A transfer's tag: distinct for 2^30 transfers in flight (MPI guarantees tags to 32767 only;
 // Open MPI gives 2^31-1: session start checks MPI_TAG_UB).
@@ -43,17 +49,22 @@ enum class MessageType : std::uint32_t {
   deallocate,      // device, address
   create_queue,    // device, queue id
   destroy_queue,   // queue id
-  copy_in,         // queue, address, layout, transfer: data follows from rank 0
-  copy_out,        // queue, address, layout, transfer: data goes to rank 0 once copied
-  copy_pull,       // queue, address, layout, source rank, transfer: data from another worker
+  // A queue's operations carry their number on it (1, 2, ...: `seq`), checked in order.
+  copy_in,         // queue, seq, address, layout, transfer, inline? [data]: data inline (small
+                   // copies, at most eager_copy_bytes) or following from rank 0 on the tag
+  copy_out,        // queue, seq, address, layout, transfer: data goes to rank 0 once copied
+  copy_pull,       // queue, seq, address, layout, source rank, transfer: data from another worker
   copy_push,       // device, address, layout, destination rank, transfer: data to another worker
-  copy_local,      // queue, address, source device, source address, layout: within the worker
+  copy_local,      // queue, seq, address, source device, source address, layout: within the worker
   load_module,     // device, module id, content hash, format, kernels, [binary] -> reply
   release_module,  // module id
-  launch,          // queue, module id, kernel index, range, arguments
-  notify,          // queue -> reply once every operation enqueued before is done
+  launch,          // queue, seq, module id, kernel index, range, arguments
+  notify,          // queue, position (the last seq before it) -> reply once every operation
+                   // enqueued before is done, with their failure (reported once)
   counters,        // -> reply: the worker's transfer counters
   protocol_error,  // either way: a message the receiver could not accept, and why
+  done,            // worker -> rank 0, when a queue falls idle: queue, last seq finished,
+                   // failed? (a failure waits for a notify to report it)
 };
 
 std::string_view to_string(MessageType type);

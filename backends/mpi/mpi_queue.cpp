@@ -15,14 +15,15 @@ namespace plexus::mpi {
 
 namespace {
 
-constexpr std::size_t eager_copy_bytes = 64 << 10;
 constexpr std::chrono::microseconds wait_spin{200};
 
-// copy_in and copy_out: the queue, the worker's address, the region, the transfer.
+// copy_out: the queue, the worker's address, the region, the transfer.
 void tell_copy(Engine& engine, const MpiDevice::Target& device, MessageType type, std::uint64_t queue,
-               std::uint64_t address, const CopyLayout& layout, std::uint64_t transfer) {
+               std::uint64_t seq, std::uint64_t address, const CopyLayout& layout,
+               std::uint64_t transfer) {
   device.session->tell(engine, device.rank, type, [&](Writer& out) {
     out.u64(queue);
+    out.u64(seq);
     out.u64(address);
     write(out, layout);
     out.u64(transfer);
@@ -43,6 +44,7 @@ void MpiQueue::State::settle() {
       continue;
     }
     std::exception_ptr failure = it->failure ? it->failure : std::exchange(this->failure, nullptr);
+    if (!this->failure) transfer_failed.store(false);
     if (it->direct)
       it->done(failure);  // wait(): sets a promise, may not wait behind application callbacks
     else
@@ -51,12 +53,25 @@ void MpiQueue::State::settle() {
   }
 }
 
+void MpiQueue::State::fail(std::exception_ptr error) {
+  if (failure) return;
+  failure = error;
+  transfer_failed.store(true);
+}
+
+std::uint64_t MpiQueue::next_seq() {
+  state_->progress->sent.store(++sent_, std::memory_order_release);
+  return sent_;
+}
+
 MpiQueue::MpiQueue(MpiDevice& device)
     : device_(device), id_(device.session().next_id()), state_(std::make_shared<State>()) {
   state_->deliver = [session = &device.session()](std::function<void()> callback) {
     session->deliver(std::move(callback));
   };
-  post([device = device_.target(), id = id_](Engine& engine) {
+  state_->progress->rank = device.rank();
+  post([device = device_.target(), id = id_, progress = state_->progress](Engine& engine) {
+    device.session->track_queue(id, progress);
     device.session->tell(engine, device.rank, MessageType::create_queue, [&](Writer& out) {
       out.u32(device.index);
       out.u64(id);
@@ -78,6 +93,7 @@ MpiQueue::~MpiQueue() {
         wait_spin);
   future.wait();
   post([device = device_.target(), id = id_](Engine& engine) {
+    device.session->forget_queue(id);
     device.session->tell(engine, device.rank, MessageType::destroy_queue,
                           [&](Writer& out) { out.u64(id); });
   });
@@ -95,23 +111,42 @@ void MpiQueue::copy_to_device(void* allocation, const void* host_base, const Cop
   const auto remote = device_.resolve(allocation, what("copy to device"));
   validate_copy(layout, allocation, host_base, remote.bytes_after, what("copy to device"));
   const std::size_t bytes = layout.bytes();
-  // Strided regions travel packed, small ones copied now (the copy returns at once, like an
-  // eager send); a large contiguous one goes straight from the caller's memory.
+  const auto* host = static_cast<const std::byte*>(host_base);
+  Writer message(protocol_version, static_cast<std::uint32_t>(MessageType::copy_in), 0);
+  message.u64(id_);
+  message.u64(next_seq());
+  message.u64(remote.address);
+  write(message, layout);
+  if (bytes <= eager_copy_bytes) {
+    // Small: the data travels packed inside the message (one message; the copy returns at
+    // once, like an eager send).
+    message.u64(0);
+    message.boolean(true);
+    pack(message.block(bytes), host, layout);
+    post([device = device_.target(), bytes = std::move(message).finish()](Engine& engine) mutable {
+      engine.send(device.rank, std::move(bytes));
+    });
+    return;
+  }
+  // Large: on a tag of its own, in chunks; a strided region packed first, a contiguous one
+  // straight from the caller's memory.
   std::shared_ptr<std::vector<std::byte>> packed;
-  const std::byte* data = static_cast<const std::byte*>(host_base) + layout.offset;
-  if (!contiguous(layout) || bytes <= eager_copy_bytes) {
+  const std::byte* data = host + layout.offset;
+  if (!contiguous(layout)) {
     packed = std::make_shared<std::vector<std::byte>>(bytes);
-    pack(packed->data(), static_cast<const std::byte*>(host_base), layout);
+    pack(packed->data(), host, layout);
     data = packed->data();
   }
   const std::uint64_t transfer = device_.session().next_id();
-  post([device = device_.target(), id = id_, state = state_, remote, layout, transfer, data, bytes,
-        packed](Engine& engine) {
+  message.u64(transfer);
+  message.boolean(false);
+  post([device = device_.target(), state = state_, transfer, data, bytes, packed,
+        control = std::move(message).finish()](Engine& engine) mutable {
     Session& session = *device.session;
-    tell_copy(engine, device, MessageType::copy_in, id, remote.address, layout, transfer);
+    engine.send(device.rank, std::move(control));
     engine.send_data(device.rank, data_tag(transfer, session.tag_upper_bound()), data, bytes,
                      [state, packed](std::exception_ptr failure) {
-                       if (failure && !state->failure) state->failure = failure;
+                       if (failure) state->fail(failure);
                      });
   });
 }
@@ -122,10 +157,11 @@ void MpiQueue::copy_to_host(void* host_base, const void* allocation, const CopyL
   const std::size_t bytes = layout.bytes();
   const std::uint64_t transfer = device_.session().next_id();
   auto* base = static_cast<std::byte*>(host_base);
-  post([device = device_.target(), id = id_, state = state_, remote, layout, transfer, base,
-        bytes](Engine& engine) {
+  state_->arrivals.fetch_add(1);
+  post([device = device_.target(), id = id_, seq = next_seq(), state = state_, remote, layout,
+        transfer, base, bytes](Engine& engine) {
     Session& session = *device.session;
-    tell_copy(engine, device, MessageType::copy_out, id, remote.address, layout, transfer);
+    tell_copy(engine, device, MessageType::copy_out, id, seq, remote.address, layout, transfer);
     const std::uint64_t number = state->next_transfer++;
     state->arriving.insert(number);
     std::shared_ptr<std::vector<std::byte>> packed;
@@ -136,9 +172,10 @@ void MpiQueue::copy_to_host(void* host_base, const void* allocation, const CopyL
     }
     engine.recv_data(device.rank, data_tag(transfer, session.tag_upper_bound()), into, bytes,
                      [state, packed, base, layout, number](std::exception_ptr failure) {
-                       if (failure && !state->failure) state->failure = failure;
+                       if (failure) state->fail(failure);
                        if (!failure && packed) unpack(base, packed->data(), layout);
                        state->arriving.erase(number);
+                       state->arrivals.fetch_sub(1, std::memory_order_release);
                        state->settle();
                      });
   });
@@ -154,11 +191,13 @@ bool MpiQueue::copy_from_device(void* allocation, Device& source, const void* so
   validate_copy(layout, source_allocation, allocation, remote_source.bytes_after,
                 what("copy between devices"));
   const std::uint64_t transfer = device_.session().next_id();
-  post([device = device_.target(), from = from->target(), id = id_, remote, remote_source, layout, transfer](Engine& engine) {
+  post([device = device_.target(), from = from->target(), id = id_, seq = next_seq(), remote,
+        remote_source, layout, transfer](Engine& engine) {
     Session& session = *device.session;
     if (from.rank == device.rank) {
       session.tell(engine, device.rank, MessageType::copy_local, [&](Writer& out) {
         out.u64(id);
+        out.u64(seq);
         out.u64(remote.address);
         out.u32(from.index);
         out.u64(remote_source.address);
@@ -176,6 +215,7 @@ bool MpiQueue::copy_from_device(void* allocation, Device& source, const void* so
     });
     session.tell(engine, device.rank, MessageType::copy_pull, [&](Writer& out) {
       out.u64(id);
+      out.u64(seq);
       out.u64(remote.address);
       write(out, layout);
       out.u64(static_cast<std::uint64_t>(from.rank));
@@ -194,17 +234,25 @@ void MpiQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                     ": the kernel was not loaded for an mpi device");
   validate_launch(kernel.info(), range, arguments,
                   [&] { return "launch of '" + kernel.info().name + "' on " + device_.info().name; });
+  // Every argument resolved before the operation takes its number (a bad one throws).
+  std::vector<std::uint64_t> addresses;
+  for (const KernelArgument& argument : arguments)
+    if (argument.kind == KernelArgumentKind::allocation)
+      addresses.push_back(
+          device_.resolve(argument.allocation, "launch of '" + kernel.info().name + "'").address);
   Writer message(protocol_version, static_cast<std::uint32_t>(MessageType::launch), 0);
   message.u64(id_);
+  message.u64(next_seq());
   message.u64(remote_kernel->module());
   message.u32(remote_kernel->index());
   write(message, range);
   message.u64(arguments.size());
+  std::size_t next_address = 0;
   for (const KernelArgument& argument : arguments) {
     message.u8(static_cast<std::uint8_t>(argument.kind));
     switch (argument.kind) {
       case KernelArgumentKind::allocation:
-        message.u64(device_.resolve(argument.allocation, "launch of '" + kernel.info().name + "'").address);
+        message.u64(addresses[next_address++]);
         break;
       case KernelArgumentKind::scalar:
         message.block({static_cast<const std::byte*>(argument.value), argument.size});
@@ -226,12 +274,24 @@ void MpiQueue::on_complete(std::function<void(std::exception_ptr)> done) {
 void MpiQueue::complete(std::function<void(std::exception_ptr)> done, bool direct) {
   auto shared_done = std::make_shared<std::function<void(std::exception_ptr)>>(std::move(done));
   device_.session().post(
-      [device = device_.target(), id = id_, state = state_, shared_done, direct](Engine& engine) {
+      [device = device_.target(), id = id_, position = sent_, state = state_, shared_done,
+       direct](Engine& engine) {
         const std::uint64_t after = state->next_transfer;
         device.session->request(
-            engine, device.rank, MessageType::notify, [&](Writer& out) { out.u64(id); },
-            [state, after, shared_done, direct](std::exception_ptr failure, Reader* payload) {
+            engine, device.rank, MessageType::notify,
+            [&](Writer& out) {
+              out.u64(id);
+              out.u64(position);
+            },
+            [state, after, position, shared_done, direct](std::exception_ptr failure, Reader* payload) {
               if (payload) payload->end();
+              // The operations up to `position` are done (their failure, if any, is this
+              // answer's): the worker's idle report of them may be skipped.
+              QueueProgress& progress = *state->progress;
+              if (payload && progress.done.load() <= position) {
+                progress.failed.store(false);
+                progress.done.store(position, std::memory_order_release);
+              }
               state->waiters.push_back({after, failure, std::move(*shared_done), direct});
               state->settle();
             });
@@ -240,6 +300,25 @@ void MpiQueue::complete(std::function<void(std::exception_ptr)> done, bool direc
 }
 
 void MpiQueue::wait() {
+  // The worker reports, unasked, when the queue falls idle: when that report covers every
+  // operation sent, no failure waits to be reported and every copy to host memory has
+  // arrived, the operations are done. This thread drives the engine until then (no
+  // hand-off to the progress thread and back; an idle worker answers within
+  // microseconds), for up to wait_spin after the last progress.
+  Session& session = device_.session();
+  const QueueProgress& progress = *state_->progress;
+  const std::uint64_t target = sent_;
+  const int rank = device_.rank();
+  const auto reported = [&] {
+    return (progress.done.load(std::memory_order_acquire) >= target &&
+            state_->arrivals.load(std::memory_order_acquire) == 0) ||
+           !session.failure(rank).empty();
+  };
+  if (session.drive_until(reported, wait_spin) && !progress.failed.load() &&
+      !state_->transfer_failed.load() && session.failure(rank).empty())
+    return;
+  // A failure to report (the worker's, a transfer's, the node's), or a long wait: a notify
+  // request, answered once the operations before it are done, with their failure.
   std::promise<void> finished;
   auto future = finished.get_future();
   complete(
@@ -250,10 +329,7 @@ void MpiQueue::wait() {
           finished.set_value();
       },
       true);
-  // The answer of an idle worker comes within microseconds: this thread drives the engine
-  // until it comes (no hand-off to the progress thread and back), for up to wait_spin after
-  // the last progress, then sleeps and leaves the engine to the progress thread.
-  device_.session().drive_until(
+  session.drive_until(
       [&] { return future.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
       wait_spin);
   future.get();

@@ -4,12 +4,15 @@
 // from one to the other directly (the source worker pushes, the destination pulls): rank 0
 // only tells both. on_complete() asks the worker to answer once the operations before it are
 // done, and calls back when that answer and every copy to host memory before it have
-// arrived, or when the node has failed (bounded by the heartbeat timeout).
+// arrived, or when the node has failed (bounded by the heartbeat timeout). The worker also
+// reports, unasked, when the queue falls idle (`done`, with the last operation's number):
+// wait() returns on that report without a request of its own when nothing failed.
 //
 // Thread-safety: one thread at a time (DeviceQueue); its state lives on the progress thread.
 // Ownership: created by MpiDevice::create_queue; the destructor waits for its operations.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "plexus/device_queue.hpp"
+#include "session.hpp"
 
 namespace plexus::mpi {
 
@@ -42,6 +46,11 @@ class MpiQueue final : public DeviceQueue {
   // host memory still arriving, and completions waiting for them.
   struct State {
     std::exception_ptr failure;
+    std::atomic<bool> transfer_failed{false};  // `failure` is set (read by wait())
+    std::atomic<int> arrivals{0};              // copies to host memory still arriving
+    std::shared_ptr<QueueProgress> progress = std::make_shared<QueueProgress>();
+    // Keeps the first failure of a transfer of this queue.
+    void fail(std::exception_ptr failure);
     std::uint64_t next_transfer = 0;
     std::set<std::uint64_t> arriving;
     struct Waiter {
@@ -63,8 +72,12 @@ class MpiQueue final : public DeviceQueue {
   void complete(std::function<void(std::exception_ptr)> done, bool direct);
   std::string what(const char* operation) const;
 
+  // The next operation's number (the user's thread): it also counts the operations sent.
+  std::uint64_t next_seq();
+
   MpiDevice& device_;
   std::uint64_t id_;
+  std::uint64_t sent_ = 0;
   std::shared_ptr<State> state_;
 };
 

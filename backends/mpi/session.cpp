@@ -289,12 +289,35 @@ void Session::on_message(int source, const Header& header, Reader& payload) {
     reply(nullptr, &payload);
     return;
   }
+  if (type == MessageType::done) {
+    const std::uint64_t queue = payload.u64();
+    const std::uint64_t done = payload.u64();
+    const bool failed = payload.boolean();
+    payload.end();
+    auto it = queues_.find(queue);
+    if (it == queues_.end() || it->second->rank != source)
+      payload.fail("a report on queue " + std::to_string(queue) + ", which it does not serve");
+    QueueProgress& progress = *it->second;
+    if (done > progress.sent.load() || done < progress.done.load())
+      payload.fail("operation " + std::to_string(done) + " reported finished, of " +
+                   std::to_string(progress.sent.load()) + " sent and " +
+                   std::to_string(progress.done.load()) + " reported before");
+    progress.failed.store(failed);
+    progress.done.store(done, std::memory_order_release);
+    return;
+  }
   if (type == MessageType::protocol_error) {
     const std::string why = payload.text();
     throw error(error_category::device, "it could not accept a message of rank 0: " + why);
   }
   payload.fail("rank 0 does not expect this message");
 }
+
+void Session::track_queue(std::uint64_t id, std::shared_ptr<QueueProgress> progress) {
+  queues_[id] = std::move(progress);
+}
+
+void Session::forget_queue(std::uint64_t id) { queues_.erase(id); }
 
 void Session::on_peer_failed(int rank, const std::string& why) {
   std::vector<Reply> failed;

@@ -43,6 +43,16 @@ struct Node {
   std::vector<RemoteDevice> devices;
 };
 
+// How far a remote queue's worker has got, as its `done` reports say (queue.hpp's fast
+// wait). Thread-safety: atomics; `sent` written by the queue's user, the rest inside the
+// engine's work.
+struct QueueProgress {
+  int rank = 0;
+  std::atomic<std::uint64_t> sent{0};   // operations sent (numbered from 1)
+  std::atomic<std::uint64_t> done{0};   // operations the worker reported finished
+  std::atomic<bool> failed{false};      // its last report: a failure waits to be reported
+};
+
 struct SessionOptions {
   EngineOptions engine;
 };
@@ -71,7 +81,7 @@ class Session final : public Engine::Handler {
   // nobody else does, else on the progress thread (in the order posted either way); when
   // the session has ended, `ended` instead (on the caller's thread). Unless `will_drive`
   // (the caller drives next: drive_until), the progress thread is woken when `work` left
-  // an answer or a transfer to wait for. Never from inside the engine's work.
+  // an answer to wait for. Never from inside the engine's work.
   void post(std::function<void(Engine&)> work, const std::function<void()>& ended = {},
             bool will_drive = false);
   // Any thread but the progress thread, outside the engine's work: drives the engine while
@@ -100,6 +110,11 @@ class Session final : public Engine::Handler {
   // Counters of bulk data between rank 0 and the workers (bytes).
   std::uint64_t data_bytes_to_workers() const;
   std::uint64_t data_bytes_from_workers() const;
+
+  // Inside the engine's work: `done` reports of queue `id` update `progress` until
+  // forget_queue(id).
+  void track_queue(std::uint64_t id, std::shared_ptr<QueueProgress> progress);
+  void forget_queue(std::uint64_t id);
 
   // Engine::Handler (inside the engine's work).
   void on_message(int source, const Header& header, Reader& payload) override;
@@ -145,6 +160,7 @@ class Session final : public Engine::Handler {
 
   // Inside the engine's work only.
   std::unordered_map<std::uint64_t, std::pair<int, Reply>> waiting_;
+  std::unordered_map<std::uint64_t, std::shared_ptr<QueueProgress>> queues_;
   std::vector<int> greeted_;  // ranks that answered the hello
 };
 

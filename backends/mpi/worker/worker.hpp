@@ -52,19 +52,25 @@ class Worker final : public Engine::Handler {
   Device& device(Reader& in);
   std::uint32_t device_index(Reader& in);
   WorkerQueue& queue(Reader& in);
+  // An operation's number on `on`, checked to follow the last one.
+  std::uint64_t sequence(WorkerQueue& on, Reader& in);
+  // What a queue of rank 0 sends when it falls idle: `done` (messages.hpp).
+  WorkerQueue::Report report_to_rank0(std::uint64_t queue);
   // The allocation of `device` that holds [address + offset, + extent of layout); fails the
   // message otherwise. Returns the address as a pointer.
   void* region(std::uint32_t device, std::uint64_t address, const CopyLayout& layout, Reader& in);
   void* pointer_in(std::uint32_t device, std::uint64_t address, Reader& in);
 
   void release_after_queues(std::uint32_t device, void* allocation);
-  // `on` receives the data of `transfer` from `source` and copies it in, in its order.
-  void receive_then_copy_in(WorkerQueue& on, void* allocation, const CopyLayout& layout,
-                            int source, std::uint64_t transfer);
+  // `on` receives the data of `transfer` from `source` and copies it in, in its order (as
+  // rank 0's operation `seq`; 0 for none).
+  void receive_then_copy_in(WorkerQueue& on, std::uint64_t seq, void* allocation,
+                            const CopyLayout& layout, int source, std::uint64_t transfer);
   // `on` copies the region out, in its order, and sends it to `destination`; `report`: a
   // failure stays the queue's, for its next notify.
-  void copy_out_then_send(WorkerQueue& on, void* allocation, const CopyLayout& layout,
-                          int destination, std::uint64_t transfer, bool report);
+  void copy_out_then_send(WorkerQueue& on, std::uint64_t seq, void* allocation,
+                          const CopyLayout& layout, int destination, std::uint64_t transfer,
+                          bool report);
   void copy_in(Reader& in);
   void copy_out(Reader& in);
   void copy_pull(Reader& in);

@@ -8,8 +8,9 @@ namespace {
 constexpr std::chrono::microseconds idle_spin{200};
 }  // namespace
 
-WorkerQueue::WorkerQueue(Device& device, std::uint32_t index, Engine& engine)
-    : device_(device), index_(index), engine_(engine), local_(device.create_queue()) {
+WorkerQueue::WorkerQueue(Device& device, std::uint32_t index, Engine& engine, Report report)
+    : device_(device), index_(index), engine_(engine), local_(device.create_queue()),
+      report_(std::move(report)) {
   thread_ = std::thread([this] { run(); });
 }
 
@@ -27,10 +28,16 @@ WorkerQueue::~WorkerQueue() {
   }
 }
 
-void WorkerQueue::enqueue(Operation operation) {
+bool WorkerQueue::accept(std::uint64_t seq) {
+  if (seq != received_ + 1) return false;
+  received_ = seq;
+  return true;
+}
+
+void WorkerQueue::enqueue(Operation operation, std::uint64_t seq) {
   {
     std::lock_guard lock(mutex_);
-    operations_.push_back(std::move(operation));
+    operations_.emplace_back(std::move(operation), seq);
     queued_.fetch_add(1, std::memory_order_release);
   }
   cv_.notify_one();
@@ -54,16 +61,26 @@ void WorkerQueue::run() {
     }
     cv_.wait(lock, [&] { return stop_ || !operations_.empty(); });
     if (operations_.empty()) return;
-    Operation operation = std::move(operations_.front());
+    auto [operation, seq] = std::move(operations_.front());
     operations_.pop_front();
     queued_.fetch_sub(1, std::memory_order_relaxed);
     running_ = true;
     lock.unlock();
-    Context context{*local_, failure_};
+    Context context{*local_, failure_, reported_};
     try {
       operation(context);
     } catch (...) {
       if (!failure_) failure_ = std::current_exception();
+    }
+    if (seq) finished_ = seq;
+    // Fallen idle after operations rank 0 has not heard the end of: tell it (wait() there
+    // returns on that, without a request of its own).
+    if (report_ && finished_ > reported_ && queued_.load(std::memory_order_acquire) == 0) {
+      try {
+        report_(context, finished_);
+      } catch (...) {
+        if (!failure_) failure_ = std::current_exception();
+      }
     }
     lock.lock();
     running_ = false;

@@ -31,23 +31,34 @@ class Engine;
 
 class WorkerQueue {
  public:
-  // What an operation sees: the local queue, and the failure not reported yet.
+  // What an operation sees: the local queue, the failure not reported yet, and the number
+  // of the last operation whose end rank 0 has been told (a notify's answer, a report).
   struct Context {
     DeviceQueue& local;
     std::exception_ptr& failure;
+    std::uint64_t& reported;
   };
   using Operation = std::function<void(Context&)>;
+  // Called on the queue's thread when it falls idle after numbered operations that rank 0
+  // has not been told about: `finished` is the last one's number.
+  using Report = std::function<void(Context&, std::uint64_t finished)>;
 
   // `index`: the device's number among the worker's devices; `engine`: the worker's, which
-  // the queue's thread drives while idle (it must outlive the queue).
-  WorkerQueue(Device& device, std::uint32_t index, Engine& engine);
+  // the queue's thread drives while idle (it must outlive the queue); `report`: see Report
+  // (none for queues that rank 0 does not see).
+  WorkerQueue(Device& device, std::uint32_t index, Engine& engine, Report report = {});
   ~WorkerQueue();
   WorkerQueue(const WorkerQueue&) = delete;
   WorkerQueue& operator=(const WorkerQueue&) = delete;
 
   // `operation` runs even after a failure (it reads context.failure to skip its own work);
-  // an exception it throws becomes the queue's failure.
-  void enqueue(Operation operation);
+  // an exception it throws becomes the queue's failure. `seq`: its number on rank 0's
+  // queue (0: not one of rank 0's operations, a notify).
+  void enqueue(Operation operation, std::uint64_t seq = 0);
+  // Inside the engine's work: whether `seq` is the number rank 0 gives its next operation
+  // on this queue (then counted); `received()` the last one accepted.
+  bool accept(std::uint64_t seq);
+  std::uint64_t received() const { return received_; }
   // True when every operation enqueued so far has run.
   bool idle();
   Device& device() const { return device_; }
@@ -64,7 +75,10 @@ class WorkerQueue {
   std::exception_ptr failure_;
   std::mutex mutex_;
   std::condition_variable cv_;
-  std::deque<Operation> operations_;
+  Report report_;
+  std::uint64_t received_ = 0;               // inside the engine's work
+  std::uint64_t finished_ = 0, reported_ = 0;  // the queue's thread
+  std::deque<std::pair<Operation, std::uint64_t>> operations_;
   std::atomic<std::size_t> queued_{0};  // operations_.size(), read without the lock
   bool stop_ = false;
   bool running_ = false;
