@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Tracing and `plexus ab` over the Cholesky example on the host device.
-# usage: plexus_ab_test.sh PLEXUS CHOLESKY
+# usage: plexus_ab_test.sh PLEXUS CHOLESKY JACOBI
 # Needs python3 (check_trace.py). Environment from CTest: PLEXUS_PLUGIN_PATH, PLEXUS_CACHE_DIR.
 set -u
 plexus=$1
 cholesky=$2
+jacobi=$3
 here=$(cd "$(dirname "$0")" && pwd)
 configs=$here/ab
 work=$(mktemp -d)
@@ -175,4 +176,16 @@ expect "ab: bad --set" 2 "expected KEY=VALUE" -- \
 expect "ab: a hanging program times out" 1 "timed out after 1 s" -- \
   "$plexus" ab --config "$configs/inorder.toml" --config "$configs/dag.toml" --runs 1 --warmup 0 \
   --timeout 1 -- sleep 30
+
+# 3. Automatic replay (on by default) against off: --set alone compares the config in force
+# (A) with the override (B), and an environment override of the key (PLEXUS_AUTO_GRAPH=1)
+# does not undo the --set in B's runs. The Jacobi sweeps repeat: replayed under A only.
+expect "ab: --set alone compares the config in force with it" 0 \
+  "graphs\.auto=false.*B/A = " -- \
+  tr '\n' ' ' < <(PLEXUS_AUTO_GRAPH=1 "$plexus" ab --set graphs.auto=false --runs 1 --warmup 0 \
+  --out "$work/auto" -- "$jacobi" --n 32 --iterations 200)
+expect "ab: automatic replay in A's run (on by default)" 0 "graph of [0-9]+ kernels \(automatic replay\)" -- \
+  cat "$work/auto/A-run-1.json"
+expect "ab: none in B's run (graphs.auto=false, PLEXUS_AUTO_GRAPH=1 in the environment)" 1 "^0$" -- \
+  grep -c "automatic replay" "$work/auto/B-run-1.json"
 report

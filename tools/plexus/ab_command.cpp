@@ -28,9 +28,10 @@ summary and prints per config the median [min-max] makespan and wall time, tasks
 bytes moved, per-device utilisation, and each config's makespan ratio to the first (A).
 
   --config FILE     a config to compare (repeat; two or more, or one with --set)
-  --set KEY=VALUE   one more config: the first --config (else the config in force) with
-                    one override: a selection (scheduler=heft, memory=exact, backends=host)
-                    or a component option (scheduler.dag.workers=1); repeat
+  --set KEY=VALUE   one more config: the first --config (else the config in force, then
+                    config A) with one override: a selection (scheduler=heft, memory=exact,
+                    backends=host), a component option (scheduler.dag.workers=1) or a key
+                    (graphs.auto=false: automatic replay off); repeat
   --runs N          measured runs per config (default 5; at least 1)
   --warmup K        runs per config before measuring, discarded (default 1)
   --timeout S       seconds one run may take before it is killed (default 600; 0: none)
@@ -73,7 +74,14 @@ std::vector<AbConfig> configs_from(const CommandLine& line, const fs::path& out)
       throw usage_error("--config '" + path + "': no such file");
     }
     Config::load(fs::path(path));  // a bad config is reported here, not by every run
-    configs.push_back({letter(configs.size()), path, fs::absolute(path).string(), {}});
+    configs.push_back({letter(configs.size()), path, fs::absolute(path).string(), {}, {}});
+  }
+  if (configs.empty() && !line.values("set").empty()) {
+    // No --config: A is the config in force, each --set one more.
+    const Config config = Config::load();
+    const fs::path path = out / "config-A.toml";
+    std::ofstream(path) << relocatable_toml(config);
+    configs.push_back({"A", "the config in force (" + config.origin().path + ")", path.string(), {}, {}});
   }
   for (const auto& setting : line.values("set")) {
     const auto eq = setting.find('=');
@@ -81,14 +89,20 @@ std::vector<AbConfig> configs_from(const CommandLine& line, const fs::path& out)
       throw usage_error("--set '" + setting + "': expected KEY=VALUE, e.g. scheduler=heft");
     }
     // The first --config (else the config in force) layered as a run would see it.
-    const std::string base_path = configs.empty() ? "" : configs.front().path;
+    const std::string base_path = line.values("config").empty() ? "" : configs.front().path;
     Config config = base_path.empty() ? Config::load() : Config::load(fs::path(base_path));
-    config.set(setting.substr(0, eq), setting.substr(eq + 1), "--set " + setting);
+    const std::string key = setting.substr(0, eq);
+    // An environment override of the key ("PLEXUS_AUTO_GRAPH=1") is in the file already;
+    // in the run it would override the --set value again: the run goes without it.
+    std::vector<std::string> unset;
+    const std::string before = config.origin_of(key);
+    if (before.starts_with("PLEXUS_") && before.find('=') != std::string::npos)
+      unset.push_back(before.substr(0, before.find('=')));
+    config.set(key, setting.substr(eq + 1), "--set " + setting);
     const std::string label = letter(configs.size());
     const fs::path path = out / ("config-" + label + ".toml");
     std::ofstream(path) << relocatable_toml(config);
-    const std::string base_name = configs.empty() ? config.origin().path : configs.front().name;
-    configs.push_back({label, base_name + " + " + setting, path.string(), {}});
+    configs.push_back({label, configs.front().name + " + " + setting, path.string(), std::move(unset), {}});
   }
   if (configs.size() < 2) {
     throw usage_error("plexus ab compares two or more configs: give --config twice, or --config and "
@@ -133,7 +147,7 @@ void run_rounds(std::vector<AbConfig>& configs, const std::vector<std::string>& 
       const std::string tag = measured ? "run-" + std::to_string(round - warmup + 1)
                                        : "warmup-" + std::to_string(round + 1);
       const std::string trace = (out / (config.label + "-" + tag + ".json")).string();
-      RunResult result = run_once(program, config.path, trace, timeout,
+      RunResult result = run_once(program, config.path, config.unset_environment, trace, timeout,
                                   "config " + config.label + " (" + config.name + "), " + tag);
       if (measured) config.runs.push_back(std::move(result));
     }

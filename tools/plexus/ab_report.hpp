@@ -15,6 +15,9 @@ struct AbConfig {
   std::string label;            // "A", "B", ...
   std::string name;             // the config file, or the file plus a --set override
   std::string path;             // the config file the runs got
+  // Environment overrides the runs must not see: a --set of a key that one of them sets
+  // (PLEXUS_AUTO_GRAPH for graphs.auto) would be undone by it in the run.
+  std::vector<std::string> unset_environment;
   std::vector<RunResult> runs;  // measured runs, in order (warm-up runs excluded)
 };
 

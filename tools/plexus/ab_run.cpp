@@ -31,13 +31,15 @@ std::string tail_of(const std::string& path, std::size_t lines) {
 }
 
 [[noreturn]] void child(const std::vector<std::string>& program, const std::string& config,
-                        const std::string& trace, const std::string& log) {
+                        const std::vector<std::string>& unset, const std::string& trace,
+                        const std::string& log) {
   const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (out >= 0) {
     ::dup2(out, 1);
     ::dup2(out, 2);
     ::close(out);
   }
+  for (const auto& name : unset) ::unsetenv(name.c_str());
   ::setenv("PLEXUS_CONFIG", config.c_str(), 1);
   ::setenv("PLEXUS_TRACE", trace.c_str(), 1);
   std::vector<char*> argv;
@@ -119,7 +121,8 @@ void read_summary(const std::string& path, RunResult& result) {
 }
 
 RunResult run_once(const std::vector<std::string>& program, const std::string& config,
-                   const std::string& trace, double timeout_s, const std::string& who) {
+                   const std::vector<std::string>& unset, const std::string& trace,
+                   double timeout_s, const std::string& who) {
   RunResult result;
   result.trace = trace;
   const std::string log = trace + ".log";
@@ -131,7 +134,7 @@ RunResult run_once(const std::vector<std::string>& program, const std::string& c
   const auto start = std::chrono::steady_clock::now();
   const pid_t pid = ::fork();
   if (pid < 0) throw error(error_category::io, std::string("fork failed: ") + std::strerror(errno));
-  if (pid == 0) child(program, config, trace, log);
+  if (pid == 0) child(program, config, unset, trace, log);
   const std::string status = wait_for(pid, timeout_s);
   result.wall_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -29,8 +29,10 @@ struct RunResult {
 // Throws plexus::error(invalid_argument) naming `who` when it cannot start, exits non-zero,
 // is killed by a signal, times out or writes no summary; the message holds the status and
 // the last lines of its output.
+// `unset` names environment variables the run goes without.
 RunResult run_once(const std::vector<std::string>& program, const std::string& config,
-                   const std::string& trace, double timeout_s, const std::string& who);
+                   const std::vector<std::string>& unset, const std::string& trace,
+                   double timeout_s, const std::string& who);
 
 // The numbers of a summary file (format: docs/tracing.md). Throws plexus::error(io).
 void read_summary(const std::string& path, RunResult& result);
