@@ -274,7 +274,8 @@ int main(int argc, char** argv) try {
   const std::size_t n = static_cast<std::size_t>(options.at("mi")) << 20;
   const char* breakdown_env = std::getenv("PLEXUS_BENCH_BREAKDOWN");
   const bool breakdown = breakdown_env && std::string(breakdown_env) == "1";
-  plexus::Runtime runtime(bench::config_with({{"backends", "cuda"}}));
+  // Plain launches: automatic replay (on by default) off here; section 3 measures it.
+  plexus::Runtime runtime(bench::config_with({{"backends", "cuda"}, {"graphs.auto", "false"}}));
   if (runtime.devices().empty()) {
     std::cout << "plexus-bench-cuda: no CUDA device (see `plexus info`): nothing measured\n";
     return 0;
@@ -424,7 +425,7 @@ int main(int argc, char** argv) try {
   const auto gbs = [](double bytes, double seconds) { return bytes / seconds / 1e9; };
   std::cout << std::fixed << std::setprecision(2) << "device: " << gpu.info().name << " ("
             << gpu.info().architecture << "), medians of " << options.at("reps") << " repetitions\n"
-            << "launch overhead, chain of " << kernels << " tiny kernels: plexus "
+            << "launch overhead, chain of " << kernels << " tiny kernels: plexus (automatic replay off) "
             << bench::median(plexus_launch) * 1e6 << " us/kernel, raw cuLaunchKernel "
             << bench::median(raw_launch) * 1e6 << " us/kernel, ratio "
             << bench::median(plexus_launch) / bench::median(raw_launch) << "\n";
@@ -435,7 +436,7 @@ int main(int argc, char** argv) try {
             << bench::median(graph_launch) / raw_graph_median << "x raw graph); plexus automatic replay "
             << bench::median(auto_launch) * 1e6 << " ("
             << bench::median(auto_launch) / raw_graph_median << "x raw graph); raw stream launches "
-            << bench::median(raw_launch) * 1e6 << "; plexus in-order "
+            << bench::median(raw_launch) * 1e6 << "; plexus in-order, automatic replay off "
             << bench::median(plexus_launch) * 1e6 << "\n";
   if (breakdown)  // the queue's own stage times follow on stderr when it goes
     std::cout << "  breakdown: plexus submit() returns after " << bench::median(plexus_submit) * 1e6

@@ -84,7 +84,8 @@ constexpr std::size_t elements = 64;
 struct Chain {
   explicit Chain(const char* memory)
       : runtime(bench::config_with(
-            {{"scheduler", "inorder"}, {"backends", "host"}, {"memory", memory}})),
+            // One submit, one launch: automatic replay (on by default) off.
+            {{"scheduler", "inorder"}, {"backends", "host"}, {"memory", memory}, {"graphs.auto", "false"}})),
         queue(runtime.queue(*runtime.devices().front())),
         kernel(runtime.build(source).kernel("bump")),
         buffer(std::vector<int>(elements, 0).data(), elements) {}

@@ -47,7 +47,8 @@ double process_cpu_seconds() {
 // The chain run by one child: `trace_file` empty is tracing off.
 Sample chain(std::size_t kernels, bool pocl, const std::string& trace_file) {
   std::vector<std::pair<std::string, std::string>> selections = {
-      {"scheduler", "inorder"}, {"backends", pocl ? "opencl" : "host"}, {"log.level", "warn"}};
+      {"scheduler", "inorder"}, {"backends", pocl ? "opencl" : "host"}, {"log.level", "warn"},
+      {"graphs.auto", "false"}};  // each kernel's own launch path: automatic replay off
   if (!trace_file.empty()) selections.emplace_back("trace.file", trace_file);
   plexus::Runtime runtime(bench::config_with(selections));
   plexus::Device* device = nullptr;

@@ -352,7 +352,7 @@ std::uint64_t Config::program_cache_max_bytes() const {
 AutoGraphOptions Config::auto_graph() const {
   AutoGraphOptions options;
   const auto& graphs = impl_->table["graphs"];  // validated when loaded
-  options.enabled = graphs["auto"].value_or(options.enabled);
+  options.enabled = graphs["auto"].value_or(true);  // on by default (issue 16 item 3)
   options.repeats = static_cast<std::size_t>(graphs["auto_repeats"].value_or(std::int64_t(3)));
   options.max_period =
       static_cast<std::size_t>(graphs["auto_max_period"].value_or(std::int64_t(64)));

@@ -254,6 +254,13 @@ TEST_CASE("kernels held for automatic replay run when their queue's last handle 
   CHECK(contents(x) == std::vector<float>(n, 20.0f));
 }
 
+TEST_CASE("automatic replay is on by default", "[graph][auto]") {
+  CHECK(plexus::Config::from_string("[log]\nlevel = \"warn\"\n", "t.toml").auto_graph().enabled);
+  ::unsetenv("PLEXUS_AUTO_GRAPH");
+  const plexus::Config in_force = plexus::Config::load();
+  CHECK(in_force.auto_graph().enabled);
+}
+
 TEST_CASE("PLEXUS_AUTO_GRAPH=0 and [graphs] auto = false turn automatic replay off",
           "[graph][auto]") {
   ::setenv("PLEXUS_AUTO_GRAPH", "0", 1);
