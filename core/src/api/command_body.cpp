@@ -16,10 +16,15 @@
 
 namespace plexus::detail {
 
+CommandBody::CommandBody(RuntimeState& runtime, std::unique_ptr<CommandGroup> group,
+                         std::shared_ptr<TaskEvent> event, std::shared_ptr<TaskEvent> record_as)
+    : runtime_(runtime), owned_group_(std::move(group)), event_(std::move(event)),
+      record_as_(std::move(record_as)) {}
+
 CommandBody::CommandBody(RuntimeState& runtime, CommandGroup group,
                          std::shared_ptr<TaskEvent> event, std::shared_ptr<TaskEvent> record_as)
-    : runtime_(runtime), group_(std::move(group)), event_(std::move(event)),
-      record_as_(std::move(record_as)) {}
+    : CommandBody(runtime, std::make_unique<CommandGroup>(std::move(group)), std::move(event),
+                  std::move(record_as)) {}
 
 CommandBody::~CommandBody() = default;
 

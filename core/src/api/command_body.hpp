@@ -15,7 +15,9 @@
 // with pointer arguments, which runs only there; so does a buffer copy between accessors or
 // a buffer fill submitted to a queue whose device has memory of its own (the host device's
 // run on a host thread, as host tasks do).
-// The body is named after `event`, its task's event (its label), which it keeps.
+// The body is named after `event`, its task's event (its label), which it keeps. It takes
+// the group over as the Handler allocated it (no copy, no second allocation); the
+// constructor taking a group by value moves it into an allocation of its own.
 // Thread-safety and ownership: see task_body.hpp. The runtime outlives every body (it
 // waits for all tasks before going).
 #pragma once
@@ -35,6 +37,8 @@ class KernelCheckBuffer;
 
 class CommandBody final : public TaskBody, private InteropHandle::Memory {
  public:
+  CommandBody(RuntimeState& runtime, std::unique_ptr<CommandGroup> group,
+              std::shared_ptr<TaskEvent> event, std::shared_ptr<TaskEvent> record_as = nullptr);
   CommandBody(RuntimeState& runtime, CommandGroup group, std::shared_ptr<TaskEvent> event,
               std::shared_ptr<TaskEvent> record_as = nullptr);
   ~CommandBody() override;
@@ -82,7 +86,8 @@ class CommandBody final : public TaskBody, private InteropHandle::Memory {
   void fill_arguments(const ArgumentSlots& slots, std::span<KernelArgument> arguments) const;
 
   RuntimeState& runtime_;
-  CommandGroup group_;
+  std::unique_ptr<CommandGroup> owned_group_;  // never null
+  CommandGroup& group_ = *owned_group_;
   std::shared_ptr<TaskEvent> event_;
   std::shared_ptr<TaskEvent> record_as_;
   std::shared_ptr<DeviceModule> module_;  // kernels: loaded on the placement

@@ -41,14 +41,18 @@ std::shared_ptr<DeviceModule> BundleState::module_on(const Device* device) const
 std::shared_ptr<DeviceModule> BundleState::module_on(const Device* device,
                                                     const std::string& name) const {
   std::lock_guard lock(mutex_);
-  std::shared_ptr<DeviceModule> first;
+  // The device's only module is the answer whatever its kernels (no name compared then).
+  std::size_t found = 0, at = 0;
   for (std::size_t i = 0; i < devices.size() && i < modules_.size(); ++i) {
+    if (devices[i] == device && modules_[i] && found++ == 0) at = i;
+  }
+  if (found <= 1) return found ? modules_[at] : nullptr;
+  for (std::size_t i = at; i < devices.size() && i < modules_.size(); ++i) {
     if (devices[i] != device || !modules_[i]) continue;
-    if (!first) first = modules_[i];
     for (const auto& kernel : modules_[i]->kernels())
       if (kernel.name == name) return modules_[i];
   }
-  return first;
+  return modules_[at];
 }
 
 void BundleState::drop_modules() noexcept {

@@ -58,7 +58,7 @@ Event Queue::end_group(Handler& handler) {
   auto event = TaskEvent::make(detail::command_name(group));  // the body's name too
   runtime->track(event);
   std::vector<std::shared_ptr<TaskEvent>> dependencies = std::move(group.dependencies);
-  auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), event);
+  auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(handler.group_), event);
   detail::submit_to_queue(scheduler, *state_,
                           Task{event, std::move(dependencies), {}, std::move(body)});
   return Event(std::move(event), state_->runtime);
