@@ -21,6 +21,7 @@
 
 #include "argument_writes.hpp"
 #include "kernel_inspector.hpp"
+#include "kernel_parameter.hpp"
 #include "module_pass.hpp"
 #include "plexus/error.hpp"
 #include "plexus/kernel_checks.hpp"
@@ -55,62 +56,12 @@ void inline_and_promote(llvm::Module& module) {
   }
 }
 
-// The kernel's OpenCL argument metadata (kernel_arg_*) with one entry more: the record's.
-void append_argument_metadata(llvm::Function& kernel, std::size_t old_count) {
-  llvm::LLVMContext& context = kernel.getContext();
-  llvm::SmallVector<std::pair<unsigned, llvm::MDNode*>, 8> attached;
-  kernel.getAllMetadata(attached);
-  llvm::SmallVector<llvm::StringRef, 16> kind_names;
-  context.getMDKindNames(kind_names);
-  for (auto& [kind, node] : attached) {
-    const llvm::StringRef name = kind < kind_names.size() ? kind_names[kind] : "";
-    if (!name.startswith("kernel_arg_") || node->getNumOperands() != old_count) continue;
-    llvm::Metadata* added = nullptr;
-    if (name == "kernel_arg_addr_space")
-      added = llvm::ConstantAsMetadata::get(
-          llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), global_space));
-    else if (name == "kernel_arg_access_qual")
-      added = llvm::MDString::get(context, "none");
-    else if (name == "kernel_arg_type" || name == "kernel_arg_base_type")
-      added = llvm::MDString::get(context, "uchar*");
-    else if (name == "kernel_arg_type_qual")
-      added = llvm::MDString::get(context, "");
-    else if (name == "kernel_arg_name")
-      added = llvm::MDString::get(context, kc::parameter_name);
-    else if (old_count > 0)
-      added = node->getOperand(old_count - 1).get();
-    llvm::SmallVector<llvm::Metadata*, 16> operands(node->op_begin(), node->op_end());
-    operands.push_back(added);
-    kernel.setMetadata(kind, llvm::MDNode::get(context, operands));
-  }
-}
-
 // `kernel` again with the record as a last parameter; the old function is gone.
 llvm::Function* with_record_parameter(llvm::Function& kernel) {
-  llvm::LLVMContext& context = kernel.getContext();
-  llvm::FunctionType* old_type = kernel.getFunctionType();
-  llvm::SmallVector<llvm::Type*, 16> parameters(old_type->param_begin(), old_type->param_end());
-  parameters.push_back(llvm::PointerType::get(llvm::Type::getInt8Ty(context), global_space));
-  auto* type = llvm::FunctionType::get(old_type->getReturnType(), parameters, false);
-  llvm::Function* checked = llvm::Function::Create(type, kernel.getLinkage(),
-                                                   kernel.getAddressSpace(), "", kernel.getParent());
-  checked->copyAttributesFrom(&kernel);
-  llvm::SmallVector<std::pair<unsigned, llvm::MDNode*>, 8> attached;
-  kernel.getAllMetadata(attached);
-  for (auto& [kind, node] : attached) checked->setMetadata(kind, node);
-  kernel.clearMetadata();
-  checked->getBasicBlockList().splice(checked->begin(), kernel.getBasicBlockList());
-  for (std::size_t i = 0; i < kernel.arg_size(); ++i) {
-    kernel.getArg(i)->replaceAllUsesWith(checked->getArg(i));
-    checked->getArg(i)->takeName(kernel.getArg(i));
-  }
-  llvm::Argument* record = checked->getArg(kernel.arg_size());
-  record->setName(kc::parameter_name);
-  record->addAttr(llvm::Attribute::NoAlias);
-  checked->takeName(&kernel);
-  kernel.replaceAllUsesWith(llvm::ConstantExpr::getBitCast(checked, kernel.getType()));
-  kernel.eraseFromParent();
-  append_argument_metadata(*checked, parameters.size() - 1);
+  llvm::Function* checked = with_last_parameter(
+      kernel, {llvm::PointerType::get(llvm::Type::getInt8Ty(kernel.getContext()), global_space),
+               global_space, "uchar*", kc::parameter_name});
+  checked->getArg(checked->arg_size() - 1)->addAttr(llvm::Attribute::NoAlias);
   return checked;
 }
 

@@ -8,12 +8,11 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Transforms/IPO/AlwaysInliner.h>
 
 #include <vector>
 
+#include "kernel_inlining.hpp"
 #include "kernel_inspector.hpp"
-#include "module_pass.hpp"
 
 namespace plexus::compiler_shared {
 
@@ -22,37 +21,6 @@ namespace {
 constexpr unsigned local_address_space = 3;
 
 using FunctionSet = llvm::SmallPtrSet<llvm::Function*, 8>;
-
-// The functions with an instruction that uses `value`, directly or through constant
-// expressions.
-void add_user_functions(llvm::Value* value, FunctionSet& functions) {
-  for (llvm::User* user : value->users()) {
-    if (auto* instruction = llvm::dyn_cast<llvm::Instruction>(user))
-      functions.insert(instruction->getFunction());
-    else if (llvm::isa<llvm::ConstantExpr>(user))
-      add_user_functions(user, functions);
-  }
-}
-
-// Marks every non-kernel function that uses a local, and every non-kernel caller of one,
-// always-inline; true when there was one.
-bool mark_for_inlining(const std::vector<llvm::GlobalVariable*>& locals) {
-  FunctionSet users;
-  for (llvm::GlobalVariable* local : locals) add_user_functions(local, users);
-  std::vector<llvm::Function*> pending(users.begin(), users.end());
-  FunctionSet marked;
-  while (!pending.empty()) {
-    llvm::Function* function = pending.back();
-    pending.pop_back();
-    if (KernelInspector::is_kernel(*function) || !marked.insert(function).second) continue;
-    function->removeFnAttr(llvm::Attribute::NoInline);
-    function->removeFnAttr(llvm::Attribute::OptimizeNone);
-    function->addFnAttr(llvm::Attribute::AlwaysInline);
-    for (llvm::User* user : function->users())
-      if (auto* call = llvm::dyn_cast<llvm::CallBase>(user)) pending.push_back(call->getFunction());
-  }
-  return !marked.empty();
-}
 
 // `constant` with `from` replaced by `to` wherever it occurs in it.
 llvm::Constant* substitute(llvm::Constant* constant, llvm::GlobalVariable* from,
@@ -93,11 +61,7 @@ bool give_kernels_their_locals(llvm::Module& module) {
     if (global.getAddressSpace() == local_address_space && !global.isDeclaration())
       locals.push_back(&global);
   if (locals.empty()) return false;
-  bool changed = false;
-  if (mark_for_inlining(locals)) {
-    run_module_pass(module, llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
-    changed = true;
-  }
+  bool changed = inline_users_into_kernels(module, {locals.begin(), locals.end()});
   for (llvm::GlobalVariable* local : locals) {
     local->removeDeadConstantUsers();
     FunctionSet users;
