@@ -98,6 +98,29 @@ TEST_CASE("our SYCL kernels compile for every target with both compilers") {
   }
 }
 
+TEST_CASE("a kernel that calls get_work_group_scratch_memory gets its scratch parameter on every target") {
+  for (const auto& compiler : compilers_under_test()) {
+    for (BinaryFormat target : compiler->targets()) {
+      DYNAMIC_SECTION(compiler.name << " " << to_string(target)) {
+        const CompileResult result = compiler->compile(sycl_request(test::scratch_source, target));
+        INFO(result.log);
+        REQUIRE(result.succeeded);
+        const KernelInfo* sums = find_kernel(result, "scratch_sums");
+        REQUIRE(sums != nullptr);
+        REQUIRE(sums->args.size() == 4);
+        CHECK(sums->args[3].name == "work_group_scratch_size");
+        CHECK(sums->args[3].kind == KernelArgKind::local_pointer);
+        const KernelInfo* none = find_kernel(result, "no_scratch");
+        REQUIRE(none != nullptr);
+        CHECK(none->args.size() == 1);
+        if (target == BinaryFormat::spirv) test::require_valid_spirv(result);
+        CHECK(test::as_text(result.binary).find("__plexus_sycl_work_group_scratch") ==
+              std::string::npos);
+      }
+    }
+  }
+}
+
 TEST_CASE("group collectives, work_group_static and half compile for every target") {
   for (const auto& compiler : compilers_under_test()) {
     for (BinaryFormat target : compiler->targets()) {

@@ -49,4 +49,47 @@ inline std::string plain_cpp_error_source() {
          "}\n";
 }
 
+// get_work_group_scratch_memory, through a helper function and in the kernel: scratch_sums
+// (and no_scratch, a kernel without it), for sycl_scratch_test.cpp and sycl_compile_test.cpp.
+// Each work-group's sum (in ints) and its largest value (in doubles after the ints): the
+// scratch is the work-group's own and as large as the launch said.
+inline const char* const scratch_source = R"(
+#include <sycl/sycl.hpp>
+namespace syclexp = sycl::ext::oneapi::experimental;
+
+static int group_sum(const sycl::nd_item<1>& it, int x) {
+  int* partial = static_cast<int*>(syclexp::get_work_group_scratch_memory());
+  const size_t local = it.get_local_id(0), n = it.get_local_range(0);
+  partial[local] = x;
+  sycl::group_barrier(it.get_group());
+  if (local == 0)  // no barrier in a loop: PoCL compiles those slowly
+    for (size_t i = 1; i < n; ++i) partial[0] += partial[i];
+  sycl::group_barrier(it.get_group());
+  const int sum = partial[0];
+  sycl::group_barrier(it.get_group());
+  return sum;
+}
+
+extern "C" SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))
+void scratch_sums(const int* in, int* sums, double* largest) {
+  const auto it = syclexp::this_work_item::get_nd_item<1>();
+  const size_t local = it.get_local_id(0), n = it.get_local_range(0);
+  const int x = in[it.get_global_id(0)];
+  const int sum = group_sum(it, x);
+  double* wide = reinterpret_cast<double*>(
+      static_cast<char*>(syclexp::get_work_group_scratch_memory()) + n * sizeof(int));
+  wide[local] = x;
+  sycl::group_barrier(it.get_group());
+  if (local == 0) {
+    double best = wide[0];
+    for (size_t i = 1; i < n; ++i) best = sycl::fmax(best, wide[i]);
+    sums[it.get_group(0)] = sum;
+    largest[it.get_group(0)] = best;
+  }
+}
+
+extern "C" SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclexp::nd_range_kernel<1>))
+void no_scratch(int* out) { out[syclexp::this_work_item::get_nd_item<1>().get_global_id(0)] = 1; }
+)";
+
 }  // namespace plexus::test

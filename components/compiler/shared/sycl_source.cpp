@@ -11,6 +11,7 @@
 
 #include "plexus/sycl_names.hpp"
 #include "kernel_local_variables.hpp"
+#include "sycl_work_group_scratch.hpp"
 #include "sycl_work_group_static.hpp"
 
 namespace plexus::compiler_shared {
@@ -476,6 +477,7 @@ bool SyclSource::finish(llvm::Module& module, DiagnosticLog& log) {
     }
   }
   if (!move_work_group_statics(module, log)) return false;
+  give_kernels_work_group_scratch(module);
   give_kernels_their_locals(module);
   return true;
 }

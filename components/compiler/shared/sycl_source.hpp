@@ -17,8 +17,9 @@
 //   5. finish(): on the frontend's module, each entry takes its kernel's name (the
 //      function it calls becomes internal and is renamed), printf becomes OpenCL's, the
 //      annotations are dropped, work_group_static variables move into local memory
-//      (sycl_work_group_static.hpp), and each kernel gets its own copy of the local
-//      variables it uses (kernel_local_variables.hpp).
+//      (sycl_work_group_static.hpp), a kernel that calls get_work_group_scratch_memory gets
+//      a last __local parameter for it (sycl_work_group_scratch.hpp), and each kernel gets
+//      its own copy of the local variables it uses (kernel_local_variables.hpp).
 //
 // Thread-safety: stateless (pure functions).
 #pragma once

@@ -61,6 +61,11 @@ template <class T>
 LocalMemory local(std::size_t count) {
   return LocalMemory{sizeof(T) * count};
 }
+// The work-group scratch memory of a SYCL kernel that calls
+// sycl::ext::oneapi::experimental::get_work_group_scratch_memory() (DPC++'s launch property
+// work_group_scratch_size): `bytes` per work-group, passed as the kernel's last argument
+// (the hidden __local parameter 'work_group_scratch_size' the compiler gives such a kernel).
+inline LocalMemory work_group_scratch_size(std::size_t bytes) { return LocalMemory{bytes}; }
 
 class PLEXUS_API Handler {
  public:

@@ -156,10 +156,25 @@ void Handler::add_local(std::size_t bytes) {
   if (parameter.kind != KernelArgKind::local_pointer) {
     wrong_argument(*group_, parameter, "local memory");
   }
+  const auto where = [&] {
+    return "kernel '" + group_->kernel->name() + "', argument " +
+           std::to_string(group_->arguments.size() + 1) + " ('" + parameter.name + "')";
+  };
   if (bytes == 0) {
+    throw error(error_category::invalid_argument, where() + ": local memory of 0 bytes");
+  }
+  // What the queue's device gives a work-group at most, for all __local arguments together
+  // (the kernel's own __local variables are the backend's to add).
+  std::size_t total = bytes;
+  for (const detail::ArgumentSlot& earlier : group_->arguments)
+    if (earlier.kind == detail::ArgumentSlot::Kind::local) total += earlier.local_bytes;
+  const DeviceInfo& device = group_->device->info();
+  if (group_->device_bound && device.local_memory_bytes > 0 && total > device.local_memory_bytes) {
     throw error(error_category::invalid_argument,
-                "kernel '" + group_->kernel->name() + "', argument " +
-                    std::to_string(group_->arguments.size() + 1) + ": local memory of 0 bytes");
+                where() + ": " + std::to_string(bytes) + " bytes of local memory" +
+                    (total > bytes ? " (" + std::to_string(total) + " with the others)" : "") +
+                    ", more than the " + std::to_string(device.local_memory_bytes) +
+                    " a work-group has on device '" + device.name + "'");
   }
   detail::ArgumentSlot slot;
   slot.kind = detail::ArgumentSlot::Kind::local;

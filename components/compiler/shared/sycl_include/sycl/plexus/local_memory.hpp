@@ -13,7 +13,15 @@
 //   class's type; its accessors pass the address through __plexus_sycl_work_group_static,
 //   an opaque identity that keeps the optimiser from rewriting the variable before then).
 //   One declared with automatic storage (a plain local variable) is a build error there.
+// - sycl_ext_oneapi_work_group_scratch_memory: get_work_group_scratch_memory() is the
+//   work-group's scratch, its size given at launch. A kernel that calls it (itself or through
+//   the functions it calls) gets a last, hidden __local parameter, `work_group_scratch_size`
+//   (SyclSource::finish, sycl_work_group_scratch.hpp), so a launch passes the bytes last:
+//   plexus::work_group_scratch_size(bytes) through Plexus's API.
 #pragma once
+
+// The work-group scratch of the calling kernel (replaced by SyclSource::finish).
+extern "C" __local void* __plexus_sycl_work_group_scratch(void) __attribute__((const));
 
 // The identity on the address of a work_group_static (replaced by SyclSource::finish).
 extern "C" void* __plexus_sycl_work_group_static(void* address) __attribute__((const));
@@ -81,6 +89,9 @@ class work_group_static final {
   }
   T value_;
 };
+
+// The work-group's scratch memory: as many bytes as the launch gave, aligned as any type.
+inline void* get_work_group_scratch_memory() { return __plexus_sycl_work_group_scratch(); }
 
 }  // namespace ext::oneapi::experimental
 }  // namespace sycl
