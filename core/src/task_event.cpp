@@ -41,7 +41,8 @@ struct TaskEvent::State {
   std::atomic<DeviceQueue*> pending_on{nullptr};  // read without the lock by later tasks
   std::atomic<int> marker_state{marker_open};            // MarkerState
   std::shared_ptr<const QueueMarker> marker;      // written before marker_recorded
-  std::atomic<bool> cancel_requested{false};
+  std::atomic<bool> cancel_requested{false};  // written under mutex
+  std::vector<std::function<void()>> cancel_callbacks;  // under mutex; dropped by finish()
   std::shared_ptr<detail::FailureSink> sink;            // set before the event can fail
   std::shared_ptr<std::atomic<bool>> observed;          // made by finish() on a failure
   std::shared_ptr<TaskEvent> waiting_on;                // under mutex
@@ -136,7 +137,7 @@ void TaskEvent::mark_refused(std::exception_ptr failure) {
 }
 
 void TaskEvent::finish(TaskStatus final_status, std::exception_ptr failure) {
-  std::vector<std::function<void()>> callbacks;
+  std::vector<std::function<void()>> callbacks, cancel_callbacks;
   std::shared_ptr<const QueueMarker> marker;
   std::shared_ptr<detail::FailureSink> sink;
   {
@@ -156,6 +157,7 @@ void TaskEvent::finish(TaskStatus final_status, std::exception_ptr failure) {
     if (never_ran) state_->started_at = state_->finished_at;
     state_->status.store(final_status, std::memory_order_release);
     callbacks.swap(state_->callbacks);
+    cancel_callbacks.swap(state_->cancel_callbacks);  // never called now: released below
     marker.swap(state_->marker);  // reached: no later task needs it (released below)
     state_->waiting_on.reset();
   }
@@ -213,7 +215,28 @@ bool TaskEvent::failure_observed() const {
   return state_->observed && state_->observed->load(std::memory_order_acquire);
 }
 
-void TaskEvent::cancel() { state_->cancel_requested.store(true, std::memory_order_release); }
+void TaskEvent::cancel() {
+  std::vector<std::function<void()>> callbacks;
+  {
+    std::lock_guard lock(state_->mutex);
+    if (state_->cancel_requested.load(std::memory_order_relaxed)) return;  // asked already
+    state_->cancel_requested.store(true, std::memory_order_release);
+    callbacks.swap(state_->cancel_callbacks);
+  }
+  for (auto& callback : callbacks) callback();
+}
+
+void TaskEvent::on_cancel(std::function<void()> callback) const {
+  {
+    std::lock_guard lock(state_->mutex);
+    if (state_->status == TaskStatus::complete || state_->status == TaskStatus::failed) return;
+    if (!state_->cancel_requested.load(std::memory_order_relaxed)) {
+      state_->cancel_callbacks.push_back(std::move(callback));
+      return;
+    }
+  }
+  callback();  // asked before: at once
+}
 
 bool TaskEvent::cancel_requested() const {
   return state_->cancel_requested.load(std::memory_order_acquire);

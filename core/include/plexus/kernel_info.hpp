@@ -28,6 +28,9 @@ struct KernelInfo {
   // A checked kernel (kernel_checks.hpp): its last parameter, args.back(), is the check
   // record the runtime passes; the application gives the others.
   bool bounds_checked = false;
+  // A cancellable kernel (kernel_cancel.hpp): it takes one parameter more than `args`
+  // lists, the very last, a pointer to a cancel cell that the backend passes.
+  bool cancellable = false;
 
   // The parameters the application gives (all but the check record).
   std::size_t user_arg_count() const { return args.size() - (bounds_checked && !args.empty() ? 1 : 0); }

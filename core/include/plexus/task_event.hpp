@@ -13,7 +13,9 @@
 // Cancellation is cooperative: cancel() asks; a task not yet started fails with
 // plexus::error(cancelled) instead of running, and a backend that runs a launch on the
 // calling thread (the host backend) checks cancel_requested() of current_task()
-// (task_execution.hpp) between work-groups.
+// (task_execution.hpp) between work-groups; a backend whose launch runs on after it
+// returns registers on_cancel() for current_task() (the opencl backend sets the cancel
+// cell of a cancellable kernel, kernel_cancel.hpp).
 // Ownership: shared (std::shared_ptr); callbacks run on the thread that completes the
 // event, outside the event's lock, and must not throw.
 // Pending queue: a scheduler that enqueues a task's device work without waiting for it
@@ -90,6 +92,11 @@ class PLEXUS_API TaskEvent {
   // Asks the task to stop (see above); no effect once it is done.
   void cancel();
   bool cancel_requested() const;
+  // Runs `callback` when cancel() is first called (on that thread), at once when it was
+  // called already; never once the event is done (the callbacks not run are released when
+  // it finishes). const: it changes nothing of the task (backends get current_task() as a
+  // const pointer). `callback` must not throw and must not wait for the task.
+  void on_cancel(std::function<void()> callback) const;
 
   // The core's bookkeeping: the failure sink of the runtime that made the event (set once,
   // before the event can fail), and the event a scheduler's worker is blocked on for this

@@ -26,7 +26,8 @@ PLEXUS_API std::exception_ptr wait_for_dependencies(const Task& task);
 // The task whose body or host work run_task_now()/start_task() is running on this thread
 // (nullptr outside them): a backend that runs a launch on the calling thread reads it
 // before the launch and checks its cancel_requested() between work-groups (the host
-// backend does; TaskEvent::cancel).
+// backend does; TaskEvent::cancel); a backend whose launch runs on after it returns
+// registers TaskEvent::on_cancel instead (the opencl backend, for cancellable kernels).
 PLEXUS_API const TaskEvent* current_task();
 
 // The placement a scheduler without a policy of its own uses: the host for host bodies, the
