@@ -160,6 +160,13 @@ std::shared_ptr<DeviceModule> ZeDevice::load_module(BinaryFormat format,
   if (binary.empty())
     throw error(error_category::invalid_argument,
                 "load_module on Level Zero device '" + info_.name + "': the SPIR-V is empty");
+  for (const KernelInfo& kernel : kernels)
+    if (kernel.cancellable)
+      throw error(error_category::unsupported,
+                  "Level Zero device '" + info_.name + "': kernel '" + kernel.name +
+                      "' was built cancellable (cancel = \"work_group\", PLEXUS_KERNEL_CANCEL): "
+                      "the level_zero backend does not pass its cancel cell; build it without "
+                      "that option");
   return std::make_shared<ZeModule>(*this, binary, kernels);
 }
 

@@ -144,6 +144,7 @@ void write(Writer& out, const KernelInfo& info) {
   out.boolean(info.uses_barriers);
   out.boolean(info.uses_local_memory);
   out.boolean(info.bounds_checked);
+  out.boolean(info.cancellable);
 }
 
 KernelInfo read_kernel_info(Reader& in) {
@@ -166,6 +167,7 @@ KernelInfo read_kernel_info(Reader& in) {
   info.uses_barriers = in.boolean();
   info.uses_local_memory = in.boolean();
   info.bounds_checked = in.boolean();
+  info.cancellable = in.boolean();
   return info;
 }
 

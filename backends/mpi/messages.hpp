@@ -27,7 +27,8 @@ namespace plexus::mpi {
 // Bumped whenever a message changes; both sides must speak the same one.
 // 2: copy_in may carry its data inline; the checksum reads words, not bytes; a queue's
 //    operations carry their number, notify its position, and workers send `done`.
-inline constexpr std::uint32_t protocol_version = 2;
+// 3: KernelInfo::cancellable.
+inline constexpr std::uint32_t protocol_version = 3;
 
 inline constexpr int control_tag = 1;
 // Copies of at most this many bytes travel inside their control message (one message, no

@@ -7,14 +7,18 @@ namespace plexus::syclbin {
 
 namespace {
 
-// 1: no argument flags; 2: a flags word per argument (1: written). Both are read.
-constexpr std::uint32_t encoding_version = 2;
+// 1: no argument flags; 2: a flags word per argument (1: written); 3: the kernel flag
+// cancellable (8). All are read; a kernel is written with the lowest version that holds it
+// (3 only for cancellable kernels, which readers of 2 could not launch), so files without
+// them stay readable by earlier Plexus versions.
+constexpr std::uint32_t encoding_version = 3;
+constexpr std::uint32_t known_flags[] = {0, 7, 7, 15};  // by version
 
 std::vector<std::byte> encode(const KernelInfo& kernel) {
   std::vector<std::byte> out;
-  detail::store_u32(out, encoding_version);
+  detail::store_u32(out, kernel.cancellable ? encoding_version : 2);
   detail::store_u32(out, (kernel.uses_barriers ? 1u : 0u) | (kernel.uses_local_memory ? 2u : 0u) |
-                             (kernel.bounds_checked ? 4u : 0u));
+                             (kernel.bounds_checked ? 4u : 0u) | (kernel.cancellable ? 8u : 0u));
   for (std::size_t size : kernel.required_work_group_size) detail::store_u64(out, size);
   detail::store_u32(out, static_cast<std::uint32_t>(kernel.args.size()));
   for (const KernelArgInfo& arg : kernel.args) {
@@ -63,14 +67,18 @@ KernelInfo decode(const std::string& name, const PropertyValue& value) {
   Decoder in(array ? array->bytes : none, name);
   if (!array) in.fail("not a byte array");
   const auto version = in.take(4, "the version");
-  if (version != 1 && version != encoding_version)
+  if (version < 1 || version > encoding_version)
     in.fail("unknown encoding version " + std::to_string(version));
   KernelInfo kernel;
   kernel.name = name;
   const auto flags = in.take(4, "the flags");
+  if (flags & ~std::uint64_t{known_flags[version]})
+    in.fail("unknown flags " + std::to_string(flags) + " for encoding version " +
+            std::to_string(version));
   kernel.uses_barriers = flags & 1u;
   kernel.uses_local_memory = flags & 2u;
   kernel.bounds_checked = flags & 4u;
+  kernel.cancellable = flags & 8u;
   for (std::size_t& size : kernel.required_work_group_size)
     size = static_cast<std::size_t>(in.take(8, "the required work-group size"));
   const auto count = in.take(4, "the argument count");

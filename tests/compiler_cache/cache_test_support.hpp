@@ -105,6 +105,8 @@ inline void require_same_kernels(const std::vector<KernelInfo>& a,
     CHECK(a[i].required_work_group_size == b[i].required_work_group_size);
     CHECK(a[i].uses_barriers == b[i].uses_barriers);
     CHECK(a[i].uses_local_memory == b[i].uses_local_memory);
+    CHECK(a[i].bounds_checked == b[i].bounds_checked);
+    CHECK(a[i].cancellable == b[i].cancellable);
   }
 }
 

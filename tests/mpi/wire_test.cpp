@@ -47,6 +47,26 @@ TEST_CASE("a message decodes back to what was written", "[mpi][wire]") {
   CHECK_NOTHROW(in.end());
 }
 
+TEST_CASE("a kernel's info keeps its flags through a message", "[mpi][wire]") {
+  KernelInfo kernel;
+  kernel.name = "k";
+  kernel.args = {{"x", KernelArgKind::global_pointer, 8}};
+  kernel.uses_barriers = true;
+  kernel.cancellable = true;  // its cancel cell is passed by the worker's backend
+  Writer out(protocol_version, static_cast<std::uint32_t>(MessageType::welcome), 1);
+  write(out, kernel);
+  const auto message = std::move(out).finish();
+  CHECK(read_header(message, protocol_version, "rank 1").id == 1);
+  Reader in(std::span<const std::byte>(message).subspan(header_bytes), "kernel info");
+  const KernelInfo back = read_kernel_info(in);
+  CHECK_NOTHROW(in.end());
+  CHECK(back.name == "k");
+  REQUIRE(back.args.size() == 1);
+  CHECK(back.uses_barriers);
+  CHECK_FALSE(back.bounds_checked);
+  CHECK(back.cancellable);
+}
+
 TEST_CASE("every truncation and every damaged byte of a message is refused", "[mpi][wire]") {
   const auto message = sample_message();
   for (std::size_t size = 0; size < message.size(); ++size) {

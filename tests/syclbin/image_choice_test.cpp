@@ -162,3 +162,33 @@ TEST_CASE("[Plexus/kernel info]: round trip and malformed values") {
   bad.set(sb::kernel_info_set, "k", 5u);
   CHECK_THROWS_WITH(sb::kernel_info(bad, {"k"}), Catch::Contains("not a byte array"));
 }
+
+TEST_CASE("[Plexus/kernel info]: cancellable kernels in encoding version 3, others still in 2") {
+  plexus::KernelInfo plain;
+  plain.name = "plain";
+  plain.args = {{"x", plexus::KernelArgKind::global_pointer, 8}};
+  plexus::KernelInfo cancellable = plain;
+  cancellable.name = "cancellable";
+  cancellable.cancellable = true;
+  sb::PropertySetRegistry metadata;
+  sb::set_kernel_info(metadata, {plain, cancellable});
+  const auto version_of = [&](const char* name) {
+    return std::to_integer<int>(metadata.find(sb::kernel_info_set, name)->as_byte_array()->bytes[0]);
+  };
+  CHECK(version_of("plain") == 2);  // readable by Plexus versions before 3
+  CHECK(version_of("cancellable") == 3);
+  const auto back =
+      sb::kernel_info(sb::PropertySetRegistry::parse(metadata.to_text()), {"plain", "cancellable"});
+  REQUIRE(back.size() == 2);
+  CHECK_FALSE(back[0].cancellable);
+  CHECK(back[1].cancellable);
+  REQUIRE(back[1].args.size() == 1);  // the cell is not an argument
+
+  // The cancellable flag in a version-2 value: refused (a reader of 2 would drop the cell).
+  std::vector<std::byte> bytes = metadata.find(sb::kernel_info_set, "cancellable")->as_byte_array()->bytes;
+  bytes[0] = std::byte{2};
+  sb::PropertySetRegistry bad;
+  bad.set(sb::kernel_info_set, "cancellable", sb::ByteArray::from_bytes(bytes));
+  CHECK_THROWS_WITH(sb::kernel_info(bad, {"cancellable"}),
+                    Catch::Contains("unknown flags 8 for encoding version 2"));
+}

@@ -216,7 +216,7 @@ std::vector<std::byte> encode(const BinaryEntry& entry) {
     }
     for (std::size_t size : kernel.required_work_group_size) w.u64(size);
     w.u32((kernel.uses_barriers ? 1u : 0u) | (kernel.uses_local_memory ? 2u : 0u) |
-          (kernel.bounds_checked ? 4u : 0u));
+          (kernel.bounds_checked ? 4u : 0u) | (kernel.cancellable ? 8u : 0u));
   }
   w.blob(entry.binary);
   return with_header(binary_kind, std::move(w.out()));
@@ -308,9 +308,14 @@ std::optional<BinaryEntry> decode_binary_entry(std::span<const std::byte> value,
     }
     for (std::size_t& size : kernel.required_work_group_size) size = r.u64();
     const std::uint32_t flags = r.u32();
+    if (flags & ~15u) {
+      why = "unknown kernel flags " + std::to_string(flags);
+      return std::nullopt;
+    }
     kernel.uses_barriers = (flags & 1u) != 0;
     kernel.uses_local_memory = (flags & 2u) != 0;
     kernel.bounds_checked = (flags & 4u) != 0;
+    kernel.cancellable = (flags & 8u) != 0;
     entry.kernels.push_back(std::move(kernel));
   }
   entry.binary = r.blob();

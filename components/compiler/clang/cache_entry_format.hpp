@@ -26,7 +26,8 @@
 namespace plexus::clang_compiler {
 
 // Bumped whenever the layout below or what a cached result means changes.
-inline constexpr std::uint32_t cache_entry_format_version = 2;  // 2: argument flags
+// 2: argument flags; 3: the kernel flag cancellable (8)
+inline constexpr std::uint32_t cache_entry_format_version = 3;
 
 // Level 1: the frontend's LLVM bitcode (before device libraries and target optimisation)
 // and the frontend's diagnostics (warnings), replayed on a hit.

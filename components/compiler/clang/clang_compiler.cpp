@@ -13,6 +13,7 @@
 #include <cstdlib>
 
 #include "bounds_checks.hpp"
+#include "cancel_points.hpp"
 #include "device_libraries.hpp"
 #include "diagnostic_log.hpp"
 #include "direct_cache.hpp"
@@ -127,7 +128,8 @@ ClangCompiler::ClangCompiler(PluginContext& context, const Settings& settings)
       libraries_(std::make_unique<DeviceLibraries>()),
       emitter_(std::make_unique<TargetEmitter>(*libraries_, libclc_dir_, host_device_library_)),
       binary_cache_(settings.binary_cache),
-      bounds_checks_(settings.toolchain.bounds_checks) {
+      bounds_checks_(settings.toolchain.bounds_checks),
+      cancel_points_(settings.toolchain.cancel_points) {
   TargetEmitter::initialize_llvm_targets();
   const bool use_cache = settings.frontend_cache;
   if (CacheStore* store = context.components.cache(); store && use_cache) {
@@ -193,14 +195,16 @@ CompileResult ClangCompiler::compile(const CompileRequest& original) {
   std::optional<Frontend::Preprocessed> preprocessed;
   // IR-only results (request.emit_ir) are not binaries: the binary cache is not used.
   const bool binary_cache = binary_cache_ && !request.emit_ir;
+  // Cancellable kernels: SPIR targets only (cancel_points.hpp).
+  const bool cancel_points = cancel_points_ && compiler_shared::takes_cancel_points(request.target);
   if (cache_) {
-    // What the back end adds to the frontend's module: the device libraries, and the
-    // bounds checks (a checked build is another binary).
+    // What the back end adds to the frontend's module: the device libraries, the bounds
+    // checks and the cancel points (a checked or cancellable build is another binary).
     const std::string libraries =
         library_identity(spec.libclc_file.empty() ? "" : libclc_dir_ + "/" + spec.libclc_file) +
         "; " +
         library_identity(request.target == BinaryFormat::llvm_bitcode ? host_device_library_ : "") +
-        (bounds_checks_ ? "; checks bounds" : "");
+        (bounds_checks_ ? "; checks bounds" : "") + (cancel_points ? "; cancel work_group" : "");
     if (source && binary_cache && direct_) {
       direct = direct_->key(request, spec, libraries);
       if (std::optional<FrontendCache::Key> known = direct_->resolve(*direct)) {
@@ -301,6 +305,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& original) {
   }
   if (bounds_checks_ && !compiler_shared::add_bounds_checks(*module, result.kernels, log))
     return finish(std::move(result), log, std::move(replayed));
+  if (cancel_points) compiler_shared::add_cancel_points(*module, result.kernels, log);
   std::optional<std::vector<std::byte>> binary = emitter_->emit(
       *module, spec, compiler_shared::FrontendOptions::optimization_level(request), log);
   module.reset();  // before the context and the log it reports to

@@ -63,6 +63,7 @@ class ClangCompiler final : public Compiler {
   std::unique_ptr<FrontendCache> cache_;  // nullptr: no store configured, or turned off
   bool binary_cache_ = true;              // option binary_cache: keep finished binaries too
   bool bounds_checks_ = false;            // option checks = "bounds" (PLEXUS_KERNEL_CHECKS)
+  bool cancel_points_ = false;            // option cancel = "work_group" (PLEXUS_KERNEL_CANCEL)
   std::unique_ptr<DirectCache> direct_;   // option direct_cache: hits without preprocessing
 };
 

@@ -12,6 +12,7 @@
 
 #include "barrier_lowering.hpp"
 #include "bounds_checks.hpp"
+#include "cancel_points.hpp"
 #include "device_code_checks.hpp"
 #include "kernel_inspector.hpp"
 #include "kernel_selector.hpp"
@@ -48,6 +49,7 @@ std::optional<StagedBitcode> BitcodeStage::prepare(const std::string& bitcode,
                                                    const CompileRequest& request,
                                                    const compiler_shared::TargetSpec& spec,
                                                    bool from_source, bool bounds_checks,
+                                                   bool cancel_points,
                                                    compiler_shared::DiagnosticLog& log) {
   llvm::LLVMContext context;
   // The pointer mode of the next tool's input: typed for SPIR (the SPIR-V translator
@@ -101,6 +103,10 @@ std::optional<StagedBitcode> BitcodeStage::prepare(const std::string& bitcode,
   staged.kernels = compiler_shared::KernelInspector::inspect(*module);
   if (bounds_checks && !request.emit_ir) {
     if (!compiler_shared::add_bounds_checks(*module, staged.kernels, log)) return std::nullopt;
+    changed = true;
+  }
+  if (cancel_points && !request.emit_ir && compiler_shared::takes_cancel_points(spec.format)) {
+    compiler_shared::add_cancel_points(*module, staged.kernels, log);
     changed = true;
   }
   // As compiler/clang does before linking libclc (which lacks work_group_barrier).

@@ -27,12 +27,14 @@ class BitcodeStage {
  public:
   // nullopt (errors in `log`) when the bitcode is not valid, is for another target, or
   // lacks the requested kernel. `from_source`: the frontend wrote it (no triple check).
-  // `bounds_checks`: instrument the kernels (compiler_shared/bounds_checks) unless
-  // request.emit_ir.
+  // Unless request.emit_ir: `bounds_checks` instruments the kernels
+  // (compiler_shared/bounds_checks), then `cancel_points` makes them cancellable on SPIR
+  // targets (compiler_shared/cancel_points).
   static std::optional<StagedBitcode> prepare(const std::string& bitcode,
                                               const CompileRequest& request,
                                               const compiler_shared::TargetSpec& spec,
                                               bool from_source, bool bounds_checks,
+                                              bool cancel_points,
                                               compiler_shared::DiagnosticLog& log);
 
   // Functions the linked module calls that nothing defines (a PTX or AMDGCN module with

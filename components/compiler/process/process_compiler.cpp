@@ -76,6 +76,7 @@ ProcessCompiler::ProcessCompiler(const Settings& settings)
       host_device_library_(settings.toolchain.host_device_library),
       tools_(settings.tools_dir, settings.llvm_spirv) {
   bounds_checks_ = settings.toolchain.bounds_checks;
+  cancel_points_ = settings.toolchain.cancel_points;
   logger().debug("compiler process: tools_dir {}, resource_dir {}, libclc_dir {}",
                  tools_.tools_dir(), resource_dir_, libclc_dir_);
 }
@@ -185,7 +186,7 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
   }
   std::optional<StagedBitcode> staged = BitcodeStage::prepare(
       *bitcode, request, spec, compiler_shared::FrontendOptions::is_source(request.language),
-      bounds_checks_, log);
+      bounds_checks_, cancel_points_, log);
   if (!staged || log.has_errors()) return finish(std::move(result), log);
   result.kernels = std::move(staged->kernels);
   const auto frontend_done = std::chrono::steady_clock::now();

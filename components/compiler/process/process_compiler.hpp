@@ -44,6 +44,7 @@ class ProcessCompiler final : public Compiler {
   std::string host_device_library_;
   ToolRunner tools_;
   bool bounds_checks_ = false;  // option checks = "bounds" (PLEXUS_KERNEL_CHECKS)
+  bool cancel_points_ = false;  // option cancel = "work_group" (PLEXUS_KERNEL_CANCEL)
 };
 
 }  // namespace plexus::process_compiler

@@ -15,7 +15,6 @@
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -23,6 +22,7 @@
 #include "kernel_inspector.hpp"
 #include "kernel_parameter.hpp"
 #include "module_pass.hpp"
+#include "switch_option.hpp"
 #include "plexus/error.hpp"
 #include "plexus/kernel_checks.hpp"
 
@@ -509,16 +509,8 @@ bool add_bounds_checks(llvm::Module& module, std::vector<KernelInfo>& kernels, D
 }
 
 bool bounds_checks_enabled(const ComponentOptions& options) {
-  const std::string configured = options.get_one_of("checks", {"none", "bounds"}, "none");
-  if (const char* value = std::getenv("PLEXUS_KERNEL_CHECKS"); value && *value) {
-    const std::string text = value;
-    if (text == "1" || text == "bounds") return true;
-    if (text == "0" || text == "none") return false;
-    throw error(error_category::config, "PLEXUS_KERNEL_CHECKS='" + text +
-                                            "': expected 1 or bounds (checked kernels), 0 or "
-                                            "none (unchecked)");
-  }
-  return configured == "bounds";
+  return switch_option(options, "checks", "bounds", "PLEXUS_KERNEL_CHECKS", "checked kernels",
+                       "unchecked");
 }
 
 }  // namespace plexus::compiler_shared

@@ -1,6 +1,7 @@
 #include "kernel_inspector.hpp"
 
 #include "argument_writes.hpp"
+#include "plexus/kernel_cancel.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/CallingConv.h>
@@ -143,6 +144,13 @@ std::vector<KernelInfo> KernelInspector::inspect(const llvm::Module& module) {
       KernelArgInfo arg;
       arg.name = metadata_string(names, argument.getArgNo());
       if (arg.name.empty()) arg.name = argument.getName().str();
+      // The cancel cell of a cancellable kernel (compiled by Plexus before): the backend
+      // passes it, it is not an argument.
+      if (argument.getArgNo() + 1 == function.arg_size() &&
+          arg.name == kernel_cancel::parameter_name) {
+        info.cancellable = true;
+        break;
+      }
       arg.kind = kind_of(argument, spaces, types);
       llvm::Type* type =
           argument.hasByValAttr() ? argument.getParamByValType() : argument.getType();

@@ -1,6 +1,7 @@
 #include "toolchain_options.hpp"
 
 #include "bounds_checks.hpp"
+#include "cancel_points.hpp"
 #include "host_device_library.hpp"
 
 namespace plexus::compiler_shared {
@@ -14,6 +15,7 @@ ToolchainOptions read_toolchain_options(const ComponentOptions& options,
   read.libclc_dir = options.get_or_env("libclc_dir", "PLEXUS_LIBCLC_DIR", default_libclc_dir);
   read.host_device_library = host_device_library(options);
   read.bounds_checks = bounds_checks_enabled(options);
+  read.cancel_points = cancel_points_enabled(options);
   return read;
 }
 

@@ -1,7 +1,8 @@
 // The options both compiler components (compiler/clang, compiler/process) read the same way,
 // in one place: resource_dir (or PLEXUS_CLANG_RESOURCE_DIR), libclc_dir (or
 // PLEXUS_LIBCLC_DIR), host_device_library (host_device_library.hpp) and checks
-// (bounds_checks_enabled, PLEXUS_KERNEL_CHECKS). Each component passes its own build-time
+// (bounds_checks_enabled, PLEXUS_KERNEL_CHECKS) and cancel (cancel_points_enabled,
+// PLEXUS_KERNEL_CANCEL). Each component passes its own build-time
 // defaults. A plain value; reading it throws plexus::error(config) for a bad value.
 #pragma once
 
@@ -16,6 +17,7 @@ struct ToolchainOptions {
   std::string libclc_dir;           // libclc's bitcode
   std::string host_device_library;  // linked into llvm_bitcode output ("" none)
   bool bounds_checks = false;       // checks = "bounds"
+  bool cancel_points = false;       // cancel = "work_group" (SPIR targets)
 };
 
 ToolchainOptions read_toolchain_options(const ComponentOptions& options,
