@@ -15,12 +15,17 @@ struct OpenclCompletions::Batch {
   std::vector<Entry> entries;
 };
 
-std::string status_failure(const OpenclCompletions::Pending& pending) {
+CommandFailure status_failure(const OpenclCompletions::Pending& pending) {
   cl_int status = CL_COMPLETE;
   const cl_int code = clGetEventInfo(pending.event.get(), CL_EVENT_COMMAND_EXECUTION_STATUS,
                                      sizeof status, &status, nullptr);
-  if (code != CL_SUCCESS) return *pending.what + ": clGetEventInfo failed: " + error_name(code);
-  return status < 0 ? *pending.what + " failed: " + error_name(status) : "";
+  if (code != CL_SUCCESS) return {*pending.what + ": clGetEventInfo failed: " + error_name(code)};
+  if (status < 0) return {*pending.what + " failed: " + error_name(status)};
+  if (const std::uint32_t skipped = pending.cancel ? pending.cancel->skipped() : 0; skipped > 0)
+    return {*pending.what + ": cancelled; " + std::to_string(skipped) + " work-group" +
+                (skipped == 1 ? "" : "s") + " not started by then did not run",
+            error_category::cancelled};
+  return {};
 }
 
 OpenclCompletions::~OpenclCompletions() {
@@ -53,7 +58,7 @@ void OpenclCompletions::add(Entry entry) {
     in_flight_ = false;
   }
   clFinish(queue_);  // no marker: report the commands taken over once they are done
-  report(batch, "on_complete could not enqueue a marker: " + error_name(code));
+  report(batch, {"on_complete could not enqueue a marker: " + error_name(code)});
 }
 
 void OpenclCompletions::finish_waiting() {
@@ -63,7 +68,7 @@ void OpenclCompletions::finish_waiting() {
     if (in_flight_) return;  // the marker in flight reports them
     left = std::exchange(waiting_, {});
   }
-  report(left, "");
+  report(left, {});
 }
 
 bool OpenclCompletions::arm(std::vector<Entry>& batch, cl_int& code) {
@@ -85,16 +90,15 @@ bool OpenclCompletions::arm(std::vector<Entry>& batch, cl_int& code) {
   return true;
 }
 
-void OpenclCompletions::report(std::vector<Entry>& batch, const std::string& failure) noexcept {
+void OpenclCompletions::report(std::vector<Entry>& batch, const CommandFailure& failure) noexcept {
   for (Entry& entry : batch) {
-    std::string first = entry.failure;
+    CommandFailure first = entry.failure;
     for (const auto& pending : entry.pending)
       if (first.empty()) first = status_failure(pending);
     if (first.empty()) first = failure;
     entry.done(first.empty() ? nullptr
                              : std::make_exception_ptr(error(
-                                   error_category::device,
-                                   "OpenCL device '" + device_ + "': " + first)));
+                                   first.category, "OpenCL device '" + device_ + "': " + first.text)));
     entry = {};  // what `done` holds (a task's body, its buffers) goes now
   }
   batch.clear();
@@ -105,7 +109,8 @@ void CL_CALLBACK OpenclCompletions::marker_done(cl_event marker, cl_int status, 
   {
     std::unique_ptr<Batch> batch(static_cast<Batch*>(data));
     clReleaseEvent(marker);
-    self.report(batch->entries, status < 0 ? "a command failed: " + error_name(status) : "");
+    self.report(batch->entries, status < 0 ? CommandFailure{"a command failed: " + error_name(status)}
+                                           : CommandFailure{});
   }
   // The callbacks added while this marker was in flight: one marker after their commands.
   std::vector<Entry> next;

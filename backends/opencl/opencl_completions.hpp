@@ -29,22 +29,35 @@
 
 #include "opencl_api.hpp"
 #include "opencl_callbacks_in_flight.hpp"
+#include "opencl_cancel_cells.hpp"
 #include "opencl_handle.hpp"
+#include "plexus/error.hpp"
 
 namespace plexus::opencl {
+
+// The first failure of a queue's commands, reported as plexus::error(category) naming the
+// device and `text` ("<what> failed: <CL error>"); empty text: none.
+struct CommandFailure {
+  std::string text;
+  error_category category = error_category::device;
+  bool empty() const { return text.empty(); }
+};
 
 class OpenclCompletions {
  public:
   // A command in flight: its event and what it was, for error messages (shared: a kernel's
-  // launches share one description, built once).
+  // launches share one description, built once); a cancellable launch's cancel cell
+  // (nullptr for other commands), whose `skipped` count, once the launch has finished,
+  // says whether it was cancelled.
   struct Pending {
     EventHandle event;
     std::shared_ptr<const std::string> what;
+    std::shared_ptr<CancelCells::Cell> cancel;
   };
   struct Entry {
     std::function<void(std::exception_ptr)> done;
     std::vector<Pending> pending;  // the commands not finished when it was added
-    std::string failure;           // a failure already known then; empty: none
+    CommandFailure failure;        // a failure already known then; empty: none
   };
 
   OpenclCompletions(cl_command_queue queue, std::string device)
@@ -63,7 +76,7 @@ class OpenclCompletions {
   // Enqueues a marker whose callback reports `batch`; false (the batch left in place) when
   // the driver refuses it.
   bool arm(std::vector<Entry>& batch, cl_int& code);
-  void report(std::vector<Entry>& batch, const std::string& failure) noexcept;
+  void report(std::vector<Entry>& batch, const CommandFailure& failure) noexcept;
 
   cl_command_queue queue_;
   std::string device_;
@@ -73,7 +86,9 @@ class OpenclCompletions {
   CallbacksInFlight callbacks_;
 };
 
-// "<what> failed: <CL error>" when the command of `pending` ended with a failure, else "".
-std::string status_failure(const OpenclCompletions::Pending& pending);
+// "<what> failed: <CL error>" (device) when the command of `pending` ended with a failure;
+// "<what>: cancelled; N work-groups ... did not run" (cancelled) when it is a cancellable
+// launch that finished with work-groups skipped; else empty. Call once the command is done.
+CommandFailure status_failure(const OpenclCompletions::Pending& pending);
 
 }  // namespace plexus::opencl

@@ -131,4 +131,13 @@ OpenclDevice::OpenclDevice(Backend& backend, cl_platform_id platform, cl_device_
       platform, device, try_device_string(device, CL_DEVICE_EXTENSIONS).value_or(""));
 }
 
+CancelCells& OpenclDevice::cancel_cells() const {
+  std::call_once(cancel_once_, [this] {
+    constexpr cl_device_svm_capabilities needed =
+        CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS;
+    cancel_cells_ = std::make_shared<CancelCells>(context(), (svm_ & needed) == needed);
+  });
+  return *cancel_cells_;
+}
+
 }  // namespace plexus::opencl

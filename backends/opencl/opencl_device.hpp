@@ -21,6 +21,7 @@
 #include <unordered_map>
 
 #include "opencl_api.hpp"
+#include "opencl_cancel_cells.hpp"
 #include "opencl_graph.hpp"
 #include "opencl_handle.hpp"
 #include "opencl_platform_context.hpp"
@@ -91,6 +92,9 @@ class OpenclDevice final : public Device {
   const CommandBufferApi* command_buffers() const {
     return command_buffers_ ? &*command_buffers_ : nullptr;
   }
+  // The cancel cells of cancellable launches (opencl_cancel_cells.hpp), made on first use
+  // (in the device's context). Throws as context().
+  CancelCells& cancel_cells() const;
 
  private:
   Backend& backend_;
@@ -102,6 +106,8 @@ class OpenclDevice final : public Device {
   std::shared_ptr<const PlatformContext> shared_;
   mutable std::once_flag context_once_;
   mutable ContextHandle context_;
+  mutable std::once_flag cancel_once_;
+  mutable std::shared_ptr<CancelCells> cancel_cells_;
   std::mutex host_mutex_;
   std::unordered_map<void*, cl_mem> host_buffers_;  // allocate_host's mapped buffers
 };

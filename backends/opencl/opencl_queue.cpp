@@ -14,6 +14,7 @@
 #include "plexus/copy_validation.hpp"
 #include "plexus/error.hpp"
 #include "plexus/launch_validation.hpp"
+#include "plexus/task_execution.hpp"
 
 namespace plexus::opencl {
 namespace {
@@ -75,15 +76,18 @@ void OpenclQueue::collect_finished() {
       if (failure_.empty()) failure_ = status_failure(pending_[finished]);
     } else if (status != CL_COMPLETE) {
       break;  // in order: later commands have not finished either
+    } else if (pending_[finished].cancel && failure_.empty()) {
+      failure_ = status_failure(pending_[finished]);  // a launch cancelled: groups skipped
     }
   }
   pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(finished));
 }
 
-void OpenclQueue::track(cl_event event, std::shared_ptr<const std::string> what) {
+void OpenclQueue::track(cl_event event, std::shared_ptr<const std::string> what,
+                        std::shared_ptr<CancelCells::Cell> cancel) {
   if (timing_) [[unlikely]]
     timing_->add(event);
-  pending_.push_back({EventHandle(event), std::move(what)});
+  pending_.push_back({EventHandle(event), std::move(what), std::move(cancel)});
   collect_finished();
 }
 
@@ -142,16 +146,23 @@ void OpenclQueue::launch(const DeviceKernel& kernel, const NdRange& range,
   const OpenclKernel* loaded = &checked_kernel(kernel, range, arguments);
   const std::string& what = *loaded->launch_what();
   if (!failure_.empty()) return;
+  // A cancellable task's launch: a cell of its own, set by the task's cancel (at once when
+  // it was asked already: then no work-group runs).
+  std::shared_ptr<CancelCells::Cell> cancel;
+  if (loaded->info().cancellable) {
+    if (const TaskEvent* task = current_task(); task && (cancel = device_.cancel_cells().take()))
+      task->on_cancel([cell = cancel] { cell->request(); });
+  }
   cl_kernel handle = loaded->handle();
   std::lock_guard lock(loaded->launch_mutex());
-  set_arguments(*loaded, handle, arguments, what);
+  set_arguments(*loaded, handle, arguments, what, cancel.get());
   cl_event event = nullptr;
   const cl_int code = clEnqueueNDRangeKernel(
       queue_.get(), handle, static_cast<cl_uint>(range.dimensions), range.offset.data(),
       range.global.data(), range.has_local_size() ? range.local.data() : nullptr, 0, nullptr,
       &event);
   check(code, "clEnqueueNDRangeKernel", what);
-  track(event, loaded->launch_what());
+  track(event, loaded->launch_what(), std::move(cancel));
 }
 
 const OpenclKernel& OpenclQueue::checked_kernel(const DeviceKernel& kernel, const NdRange& range,
@@ -173,8 +184,8 @@ const OpenclKernel& OpenclQueue::checked_kernel(const DeviceKernel& kernel, cons
 }
 
 void OpenclQueue::set_arguments(const OpenclKernel& loaded, cl_kernel handle,
-                                std::span<const KernelArgument> arguments,
-                                const std::string& what) const {
+                                std::span<const KernelArgument> arguments, const std::string& what,
+                                const CancelCells::Cell* cancel) const {
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const KernelArgument& argument = arguments[i];
     const auto index = static_cast<cl_uint>(i);
@@ -195,6 +206,16 @@ void OpenclQueue::set_arguments(const OpenclKernel& loaded, cl_kernel handle,
     check(code, "clSetKernelArg(" + std::to_string(i) + ", '" + loaded.info().args[i].name + "')",
           what);
   }
+  if (!loaded.info().cancellable) return;
+  const auto index = static_cast<cl_uint>(arguments.size());
+  cl_int code = CL_SUCCESS;
+  if (cancel) {
+    code = clSetKernelArgSVMPointer(handle, index, cancel->address());
+  } else {
+    cl_mem never = device_.cancel_cells().never_cancelled();
+    code = clSetKernelArg(handle, index, sizeof never, &never);
+  }
+  check(code, "clSetKernelArg(" + std::to_string(index) + ", the cancel cell)", what);
 }
 
 std::unique_ptr<DeviceGraph> OpenclQueue::record_graph(std::span<const GraphLaunch> launches) {
@@ -318,12 +339,12 @@ void OpenclQueue::enqueue_native(const std::function<void(const NativeHandles&)>
 void OpenclQueue::wait() {
   const cl_int code = clFinish(queue_.get());
   collect_finished();
-  if (code != CL_SUCCESS && failure_.empty()) failure_ = "clFinish failed: " + error_name(code);
+  if (code != CL_SUCCESS && failure_.empty()) failure_ = {"clFinish failed: " + error_name(code)};
   completions_->finish_waiting();  // any the driver's thread could not mark (done now)
   if (failure_.empty()) return;
-  const std::string failure = std::exchange(failure_, {});
+  const CommandFailure failure = std::exchange(failure_, {});
   pending_.clear();
-  throw error(error_category::device, "OpenCL device '" + device_.info().name + "': " + failure);
+  throw error(failure.category, "OpenCL device '" + device_.info().name + "': " + failure.text);
 }
 
 void OpenclQueue::on_complete(std::function<void(std::exception_ptr)> done) {

@@ -6,6 +6,12 @@
 // Launches: arguments checked by plexus::validate_launch, set with clSetKernelArg under the
 // kernel's launch mutex (allocations pass the cl_mem, local arguments size + nullptr). A
 // non-zero global offset on a PTX module is plexus::error(unsupported): libclc reads none.
+// A cancellable kernel (KernelInfo::cancellable) gets its cancel cell as the last argument:
+// a cell of its own (CancelCells) when the launch is a task's (current_task()), whose
+// TaskEvent::cancel sets it (on_cancel), else the device's never-cancelled cell (command
+// buffer nodes too). Once the launch has finished, work-groups that skipped themselves
+// make it fail with plexus::error(cancelled) naming the kernel (as any failure: wait() or
+// the on_complete callback reports it, and the queue runs nothing more until then).
 // Failures: each enqueued command's event is kept until it completes; a command that ends
 // with a negative status fails the queue: later commands are not enqueued, and wait() (or
 // an on_complete callback) reports plexus::error(device) naming the command and the CL
@@ -102,14 +108,18 @@ class OpenclQueue final : public DeviceQueue {
                                      std::span<const KernelArgument> arguments,
                                      const std::string* node = nullptr) const;
   // clSetKernelArg on `handle` (the kernel's, under its launch mutex, or a clone of it) for
-  // each argument; on the kernel's own handle, only for those that changed since it was
-  // last launched (OpenclKernel::argument_changed).
+  // each argument (on the kernel's own handle, only for those that changed since it was
+  // last launched: OpenclKernel::argument_changed), then a cancellable kernel's cancel
+  // cell: `cancel`, or the device's never-cancelled cell when nullptr.
   void set_arguments(const OpenclKernel& kernel, cl_kernel handle,
-                     std::span<const KernelArgument> arguments, const std::string& what) const;
+                     std::span<const KernelArgument> arguments, const std::string& what,
+                     const CancelCells::Cell* cancel = nullptr) const;
   // Records `launches` into a new command buffer that `graph` holds from now on.
   void record(OpenclGraph& graph, std::span<const GraphLaunch> launches);
   // Keeps `event` until it completes; drops completed commands, recording a failure.
-  void track(cl_event event, std::shared_ptr<const std::string> what);
+  // `cancel`: a cancellable launch's own cell (Pending::cancel).
+  void track(cl_event event, std::shared_ptr<const std::string> what,
+             std::shared_ptr<CancelCells::Cell> cancel = nullptr);
   void track(cl_event event, const std::string& what);
   void collect_finished();
   // Throws plexus::error(device) for `call` when code != CL_SUCCESS; invalid_argument for
@@ -120,7 +130,7 @@ class OpenclQueue final : public DeviceQueue {
   QueueHandle queue_;
   std::vector<Pending> pending_;
   std::unique_ptr<OpenclCompletions> completions_;  // on_complete callbacks (their markers)
-  std::string failure_;          // the first failure not yet reported by wait(); empty: none
+  CommandFailure failure_;       // the first failure not yet reported by wait(); empty: none
   std::unique_ptr<OpenclTiming> timing_;  // nullptr: timing off
   bool no_timing_ = false;                // enable_timing() found the device cannot
 };

@@ -35,7 +35,8 @@ class PLEXUS_API Event {
   bool wait_for(std::chrono::nanoseconds timeout) const;
   // Asks the command to stop (TaskEvent::cancel): not started, it fails with
   // plexus::error(cancelled) instead of running; a host-backend kernel stops at its next
-  // work-group. Other backends finish a launch they have started.
+  // work-group, and so does an OpenCL kernel built cancellable (compiler option cancel =
+  // "work_group", kernel_cancel.hpp). Other backends finish a launch they have started.
   void cancel() const;
   TaskStatus status() const;
   bool is_done() const;

@@ -23,7 +23,8 @@ struct RuntimeOptions {
   AsyncHandler async_handler;
   // 0 (the default): the destructor waits for every task, however long. Otherwise it waits
   // this long, then cancels the tasks still running (TaskEvent::cancel: work not started
-  // does not start; host-backend kernels stop at the next work-group), waits as long again,
+  // does not start; host-backend kernels, and OpenCL kernels built cancellable, stop at the
+  // next work-group), waits as long again,
   // and then logs the tasks still running at error level and returns without them. Those
   // keep running on their threads; the runtime's components, plugins and device memory are
   // left allocated (never freed: the tasks may still use them) until the process exits.

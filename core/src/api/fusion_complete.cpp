@@ -62,6 +62,11 @@ Built build_request(RuntimeState& runtime, const std::vector<HeldKernel>& held, 
                      "checked kernels are not fused";
       return built;
     }
+    if (kernel.info().cancellable) {  // its SPIR code takes a cancel cell the IR fusion lacks
+      built.reason = "kernel '" + kernel.name() + "' is cancellable (cancel = \"work_group\"); "
+                     "cancellable kernels are not fused";
+      return built;
+    }
     FusionInput input;
     try {
       input = fusion_input(runtime.programs, runtime.components->compiler(), *kernel.bundle(),
