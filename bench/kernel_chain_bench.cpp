@@ -8,6 +8,8 @@
 // Command graphs, on every Plexus device: the same chain recorded once as a graph of
 // --per-graph kernels and replayed kernels / per-graph times (an explicit graph), and the
 // plain chain again with automatic replay off ([graphs] auto = false).
+// Cancellable kernels (issue 22): the chain on PoCL with automatic replay off again with the
+// kernel built cancellable ([compiler.clang] cancel = "work_group"), against it.
 //   plexus-bench-chain [--kernels 2000] [--rounds 5] [--per-graph 100] [--host-only 1]
 //                      [--raw-gap-us N]
 // (--host-only 1: the host device's variants alone, for profiling them. --raw-gap-us N: the
@@ -187,6 +189,10 @@ int main(int argc, char** argv) try {
         bench::config_with({{"scheduler", scheduler}, {"backends", backends}}))).get();
     plexus::Runtime* replay_off = runtimes.emplace_back(std::make_unique<plexus::Runtime>(bench::config_with(
         {{"scheduler", scheduler}, {"backends", backends}, {"graphs.auto", "false"}}))).get();
+    plexus::Runtime* cancellable = host_only ? nullptr : runtimes.emplace_back(
+        std::make_unique<plexus::Runtime>(bench::config_with(
+            {{"scheduler", scheduler}, {"backends", "opencl"}, {"graphs.auto", "false"},
+             {"compiler.clang.cancel", "work_group"}}))).get();
     for (plexus::Device* device : runtime->devices()) {
       // Here: the host device, and PoCL (an OpenCL CPU device with its own memory).
       const bool opencl_cpu = !device->shares_host_memory() && device->info().type == plexus::DeviceType::cpu;
@@ -203,6 +209,10 @@ int main(int argc, char** argv) try {
       variants.push_back({std::string("plexus ") + scheduler + " on " + where +
                               ", automatic replay off",
                           replay_off, replay_off->devices()[index], {}, false, true});
+      if (opencl_cpu && cancellable && !cancellable->devices().empty())
+        variants.push_back({std::string("plexus ") + scheduler +
+                                " on PoCL, automatic replay off, cancellable",
+                            cancellable, cancellable->devices().front(), {}});
     }
   }
   std::vector<double> raw_samples, raw_gap_samples;
@@ -266,6 +276,21 @@ int main(int argc, char** argv) try {
         std::cout << "  dag / inorder on " << where << ": "
                   << bench::median(dag.samples) / bench::median(inorder.samples) << "x"
                   << ratios(dag.samples, inorder.samples) << "\n";
+    }
+  }
+  for (const Variant& cancel : variants) {  // cancellable against plain, per scheduler
+    const std::string suffix = ", cancellable";
+    if (cancel.name.size() < suffix.size() || !cancel.name.ends_with(suffix)) continue;
+    const std::string plain_name = cancel.name.substr(0, cancel.name.size() - suffix.size());
+    for (const Variant& plain : variants) {
+      if (plain.name == plain_name)
+        std::cout << "  " << cancel.name << " / plain: "
+                  << bench::median(cancel.samples) / bench::median(plain.samples) << "x"
+                  << ratios(cancel.samples, plain.samples) << "; fastest rounds "
+                  << *std::min_element(plain.samples.begin(), plain.samples.end()) * 1e6
+                  << " -> "
+                  << *std::min_element(cancel.samples.begin(), cancel.samples.end()) * 1e6
+                  << " us\n";
     }
   }
   if (raw) {
