@@ -131,9 +131,11 @@ std::shared_ptr<TaskEvent> auto_replay(RuntimeState& runtime,
   if (detector.holding() && !held_now && detector.position() != 0) {
     detector.reset();  // released meanwhile (a wait, a host access...): start over
   }
-  // A checked kernel (checks = "bounds") reads its record back after each launch: not held.
+  // A checked kernel (checks = "bounds") reads its record back after each launch, and a
+  // cancellable one (cancel = "work_group") must stay cancellable while it runs (a replay's
+  // nodes are not): not held.
   const bool eligible = group.kernel && group.dependencies.empty() && !group.graph &&
-                        !group.kernel->info().bounds_checked;
+                        !group.kernel->info().bounds_checked && !group.kernel->info().cancellable;
   const AutoGraph::Step step = detector.next(eligible ? &group : nullptr);
   if (step == AutoGraph::Step::submit) {
     if (held_now) release_automatic_locked(runtime, queue);
