@@ -62,7 +62,7 @@ struct ConfigValue {
 // `[graphs]`: automatic replay of repeated kernel submissions (docs/api.md, "Command
 // graphs"; PLEXUS_AUTO_GRAPH=0/1 overrides `auto`).
 struct AutoGraphOptions {
-  bool enabled = false;         // auto
+  bool enabled = true;          // auto (on by default)
   std::size_t repeats = 3;      // auto_repeats: periods seen before replaying (2..64)
   std::size_t max_period = 64;  // auto_max_period: longest period recognised, kernels (1..1024)
   std::size_t batch = 32;       // auto_batch: kernels a replay holds at least (1..4096)
