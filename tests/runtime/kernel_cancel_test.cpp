@@ -34,7 +34,9 @@ std::unique_ptr<plexus::Runtime> pocl_runtime(const std::string& scheduler, bool
   return std::make_unique<plexus::Runtime>(
       plexus::test::runtime_config({scheduler, "paged"}, "\"opencl\"",
                                    std::string(cancel ? cancellable : "") +
-                                       "[fusion]\nuse = \"llvm\"\n"),
+                                       "[fusion]\nuse = \"llvm\"\n"
+                                       // PoCL only (a GPU's OpenCL may load PTX: no cell)
+                                       "[backends.opencl]\nplatform = \"Portable Computing\"\n"),
       std::move(options));
 }
 
