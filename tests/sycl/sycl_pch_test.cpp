@@ -54,6 +54,7 @@ TEST_CASE("SYCL sources compile to the same binaries with and without the precom
   const auto without = test::load_compiler("clang", "sycl_pch = false");
   for (BinaryFormat target : with->targets()) {
     DYNAMIC_SECTION(to_string(target)) {
+      bool skipped = false;
       for (const auto& [name, source] :
            {std::pair{"own_kernels", test::own_kernels_source()},
             std::pair{"group_kernels", test::group_kernels_source()}}) {
@@ -65,7 +66,8 @@ TEST_CASE("SYCL sources compile to the same binaries with and without the precom
         INFO(b.log);
         if (!b.succeeded && b.log.find("cannot read the device library") != std::string::npos) {
           WARN(to_string(target) << " skipped: its device library is not installed here");
-          continue;  // a GPU machine's pack, which carries the libraries of its own GPUs only
+          skipped = true;  // a GPU machine's pack, which carries its own GPUs' libraries only
+          break;
         }
         REQUIRE(b.succeeded);
         const CompileResult a = with->compile(request);
@@ -76,7 +78,7 @@ TEST_CASE("SYCL sources compile to the same binaries with and without the precom
         CHECK(a.binary == b.binary);
       }
       // One PCH for the target's command line: built by the first source, reused by the next.
-      CHECK(pch_builds(pch_only) == 1);
+      if (!skipped) CHECK(pch_builds(pch_only) == 1);
     }
   }
 }
