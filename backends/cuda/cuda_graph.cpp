@@ -21,7 +21,7 @@ CUDA_KERNEL_NODE_PARAMS node_parameters(const LaunchPlan& plan) {
   parameters.blockDimY = plan.launch.block[1];
   parameters.blockDimZ = plan.launch.block[2];
   parameters.sharedMemBytes = plan.launch.shared_bytes;
-  parameters.kernelParams = plan.params;
+  parameters.kernelParams = plan.parameters.params();
   return parameters;
 }
 
@@ -42,7 +42,7 @@ CudaGraph::CudaGraph(CudaDevice& device, std::span<const GraphLaunch> launches)
       driver.check("cuGraphAddKernelNode",
                    driver.graph_add_kernel_node(&node.node, graph_, previous ? &previous : nullptr,
                                                 previous ? 1 : 0, &parameters));
-      node.values = parameter_value_bytes(launch.arguments, plan.params);
+      node.values = parameter_value_bytes(launch.arguments, plan.parameters.params());
       previous = node.node;
       nodes_.push_back(std::move(node));
     }
@@ -73,7 +73,7 @@ void CudaGraph::launch(CUstream stream, std::span<const GraphLaunch> launches) {
                       " has another kernel than the recorded one");
     LaunchPlan plan;
     plan_launch(device_, *launch.kernel, launch.range, launch.arguments, plan);
-    std::vector<std::byte> values = parameter_value_bytes(launch.arguments, plan.params);
+    std::vector<std::byte> values = parameter_value_bytes(launch.arguments, plan.parameters.params());
     if (values == nodes_[i].values) continue;
     const CUDA_KERNEL_NODE_PARAMS parameters = node_parameters(plan);
     driver.check("cuGraphExecKernelNodeSetParams",

@@ -38,21 +38,12 @@ void plan_launch(CudaDevice& device, const DeviceKernel& kernel, const NdRange& 
   const std::array<std::size_t, 3> block =
       work_group_for(range, default_block, loaded->max_threads(), on_device);
 
-  std::uint64_t* words = plan.inline_words.data();
-  plan.params = plan.inline_params.data();
-  if (arguments.size() > plan.inline_words.size()) {
-    plan.heap_words.resize(arguments.size());
-    plan.heap_params.resize(arguments.size());
-    words = plan.heap_words.data();
-    plan.params = plan.heap_params.data();
-  }
-  const std::size_t dynamic_shared = kernel_parameters(
+  const std::size_t dynamic_shared = plan.parameters.lay_out(
       arguments,
       [&] {
         return device.dynamic_shared_base() +
                align_up(loaded->static_shared_bytes(), local_alignment);
-      },
-      words, plan.params);
+      });
   auto count = [&](std::size_t d) { return static_cast<unsigned>(range.global[d] / block[d]); };
   plan.launch = CudaLauncher::Launch{
       loaded->handle(),

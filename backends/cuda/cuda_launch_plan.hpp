@@ -4,7 +4,7 @@
 // (the kernel's device, validate_launch, no global offset, the block size) and lays it out:
 // allocations pass their CUdeviceptr, scalars their bytes (pointed to, not copied), __local
 // arguments consecutive 16-byte-aligned parts of the dynamic shared memory.
-// Not copyable or movable (`params` points into the plan); the usual few arguments need no
+// Not copyable or movable (the parameter array points into the plan); the usual few arguments need no
 // allocation. Thread-safety: one plan per thread.
 #pragma once
 
@@ -15,6 +15,7 @@
 
 #include "cuda_launcher.hpp"
 #include "plexus/kernel_argument.hpp"
+#include "plexus/kernel_parameters.hpp"
 #include "plexus/nd_range.hpp"
 
 namespace plexus::cuda {
@@ -27,11 +28,7 @@ struct LaunchPlan {
   LaunchPlan& operator=(const LaunchPlan&) = delete;
 
   CudaLauncher::Launch launch;
-  void** params = nullptr;
-  std::array<std::uint64_t, 16> inline_words;  // values of pointers and __local offsets
-  std::array<void*, 16> inline_params;
-  std::vector<std::uint64_t> heap_words;  // more than 16 arguments
-  std::vector<void*> heap_params;
+  KernelParameterArray parameters;  // parameters.params(): the driver's parameter array
 };
 
 // Throws invalid_argument (or unsupported: a global offset) naming the launch on `device`.

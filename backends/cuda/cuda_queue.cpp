@@ -131,8 +131,8 @@ void CudaQueue::launch(const DeviceKernel& kernel, const NdRange& range,
   LaunchPlan plan;
   plan_launch(device_, kernel, range, arguments, plan);
   // With timing on, the timing events bracket the launch here, on this thread.
-  if (timing_ || !launcher_->hand_off(plan.launch, plan.params, arguments)) {
-    const CUresult result = launcher_->launch_here(plan.launch, plan.params);
+  if (timing_ || !launcher_->hand_off(plan.launch, plan.parameters.params(), arguments)) {
+    const CUresult result = launcher_->launch_here(plan.launch, plan.parameters.params());
     if (result != CUDA_SUCCESS) check(result, "cuLaunchKernel", launch_name(kernel));
   }
   if (stats_) {
