@@ -1,13 +1,16 @@
 // SYCL group collectives over work-groups and sub-groups, work_group_static local memory
-// and sycl::half (bench/kernels/sycl/group_kernels.cpp), run through the runtime and
+// and sycl::half (bench/kernels/sycl/group_kernels.cpp), collectives over a struct type with
+// operations of the kernel's own (struct_collectives_source), run through the runtime and
 // verified on the host device, PoCL and, on the GPU machine, CUDA (where a sub-group is a
 // warp: work-groups of 48 leave a partial one).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstdint>
 #include <cstring>
+#include <ostream>
 #include <vector>
 
 #include "runtime_test_support.hpp"
@@ -57,6 +60,129 @@ std::vector<int> work_group_collectives(plexus::Runtime& runtime, plexus::Device
   });
   bout.copy_to(out.data());
   return out;
+}
+
+// The host's mirrors of struct_collectives_source's structs and operations.
+struct Affine {
+  std::uint32_t a, b;
+  bool operator==(const Affine& o) const { return a == o.a && b == o.b; }
+};
+Affine then(const Affine& f, const Affine& g) { return {f.a * g.a, g.a * f.b + g.b}; }
+struct ArgMax {
+  float value;
+  int index;
+  bool operator==(const ArgMax& o) const { return value == o.value && index == o.index; }
+};
+ArgMax first_max(const ArgMax& x, const ArgMax& y) {
+  return y.value > x.value || (y.value == x.value && y.index < x.index) ? y : x;
+}
+std::ostream& operator<<(std::ostream& out, const Affine& f) {
+  return out << "{" << f.a << ", " << f.b << "}";
+}
+std::ostream& operator<<(std::ostream& out, const ArgMax& x) {
+  return out << "{" << x.value << ", " << x.index << "}";
+}
+
+// struct_collectives over `n` work-items in work-groups of `group`, checked against the
+// host's fold of the same operations in local-id order.
+void check_struct_collectives(plexus::Runtime& runtime, plexus::Device& device,
+                              const plexus::KernelBundle& bundle, std::size_t n,
+                              std::size_t group) {
+  std::vector<Affine> maps(n);
+  std::vector<float> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    maps[i] = {std::uint32_t(i * 2654435761u % 1000 + 1), std::uint32_t(i * 40503u % 977)};
+    values[i] = float(i * 37 % 101);  // repeats: ties go to the lower index
+  }
+  std::vector<Affine> out(7 * n, Affine{0, 0});
+  std::vector<ArgMax> best(4 * n, ArgMax{-9.0f, -9});
+  {
+    plexus::Buffer<Affine> bmaps(maps.data(), n), bout(out.data(), out.size());
+    plexus::Buffer<float> bvalues(values.data(), n);
+    plexus::Buffer<ArgMax> bbest(best.data(), best.size());
+    plexus::Queue queue = runtime.queue(device);
+    queue.submit([&](plexus::Handler& h) {
+      h.parallel_for(bundle.kernel("struct_collectives"),
+                     plexus::nd_range(plexus::Range{n}, plexus::Range{group}),
+                     bmaps.access(h, plexus::read), bvalues.access(h, plexus::read),
+                     bout.access(h, plexus::write), bbest.access(h, plexus::write));
+    });
+    bout.copy_to(out.data());
+    bbest.copy_to(best.data());
+  }
+  for (std::size_t base = 0; base < n; base += group) {
+    Affine all = maps[base], joint = Affine{7, 3};
+    ArgMax top = {values[base], 0};
+    for (std::size_t j = base + 1; j < base + group; ++j) {
+      all = then(all, maps[j]);
+      top = first_max(top, ArgMax{values[j], int(j - base)});
+    }
+    for (std::size_t j = base; j < base + 5; ++j) joint = then(joint, maps[j]);
+    Affine before = {3, 1};  // the exclusive scan's init
+    Affine running = {1, 0};  // the identity: the inclusive scan so far
+    ArgMax best_before = {-1.0f, -1};
+    for (std::size_t i = base; i < base + group; ++i) {
+      const ArgMax x = {values[i], int(i - base)};
+      const Affine* mine = out.data() + 7 * i;
+      const ArgMax* tops = best.data() + 4 * i;
+      INFO("work-item " << i << " of a work-group of " << group);
+      running = then(running, maps[i]);
+      REQUIRE(mine[0] == all);
+      REQUIRE(mine[1] == running);
+      REQUIRE(mine[2] == before);
+      REQUIRE(mine[3] == then(Affine{5, 2}, running));
+      REQUIRE(mine[4] == joint);
+      REQUIRE(mine[5] == maps[base + 2]);
+      REQUIRE(mine[6] == (Affine{9, 4}));
+      REQUIRE(tops[0] == top);
+      REQUIRE(tops[1] == first_max(ArgMax{60.0f, -1}, top));
+      REQUIRE(tops[2] == best_before);
+      best_before = first_max(best_before, x);  // the init {-1, -1} is below every value
+      REQUIRE(tops[3] == best_before);
+      before = then(before, maps[i]);
+    }
+  }
+}
+
+// int_collectives over `n` work-items in work-groups of `group`.
+void check_int_collectives(plexus::Runtime& runtime, plexus::Device& device,
+                           const plexus::KernelBundle& bundle, std::size_t n, std::size_t group) {
+  std::vector<int> in = inputs(n);
+  in[n - group / 3] = 100;  // one 100, in the last work-group
+  std::vector<int> out(8 * n, -1);
+  {
+    plexus::Buffer<int> bin(in.data(), n), bout(out.data(), out.size());
+    plexus::Queue queue = runtime.queue(device);
+    queue.submit([&](plexus::Handler& h) {
+      h.parallel_for(bundle.kernel("int_collectives"),
+                     plexus::nd_range(plexus::Range{n}, plexus::Range{group}),
+                     bin.access(h, plexus::read), bout.access(h, plexus::write));
+    });
+    bout.copy_to(out.data());
+  }
+  for (std::size_t base = 0; base < n; base += group) {
+    int sum = 0, largest = 50;
+    bool hundred = false;
+    for (std::size_t j = base; j < base + group; ++j) {
+      sum += in[j];
+      largest = std::max(largest, in[j]);
+      hundred = hundred || in[j] == 100;
+    }
+    int before = 0;
+    for (std::size_t i = base; i < base + group; ++i) {
+      const int* mine = out.data() + 8 * i;
+      INFO("work-item " << i << " of a work-group of " << group);
+      REQUIRE(mine[0] == sum);
+      REQUIRE(mine[1] == in[base + group - 2]);
+      REQUIRE(mine[2] == before + in[i]);
+      REQUIRE(mine[3] == 7 + before);
+      REQUIRE(mine[4] == int(hundred) + 2 + 4 * int(!hundred));
+      REQUIRE(mine[5] == largest);
+      REQUIRE(mine[6] == sum);
+      REQUIRE(mine[7] == int(hundred));
+      before += in[i];
+    }
+  }
 }
 
 }  // namespace
@@ -264,3 +390,17 @@ TEST_CASE("sycl::half arithmetic, vec and marray run verified on every device") 
     }
   }
 }
+
+TEST_CASE("collectives over a struct type with an operation of the kernel's own run verified "
+          "on every device") {
+  plexus::test::SyclTargets t = plexus::test::sycl_targets();
+  const plexus::KernelBundle bundle =
+      t.runtime->build(plexus::test::struct_collectives_source, plexus::test::sycl_properties());
+  for (plexus::Device* device : t.devices)
+    for (const std::size_t group : {std::size_t(64), std::size_t(48)})
+      DYNAMIC_SECTION(device->info().name << ", work-groups of " << group) {
+        check_struct_collectives(*t.runtime, *device, bundle, 4 * group, group);
+        check_int_collectives(*t.runtime, *device, bundle, 4 * group, group);
+      }
+}
+

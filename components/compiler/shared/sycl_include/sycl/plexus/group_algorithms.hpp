@@ -3,7 +3,10 @@
 // inclusive_scan_over_group/exclusive_scan_over_group (with or without an init),
 // joint_reduce and joint_any_of/all_of/none_of; over sub-groups also select_from_group,
 // shift_group_left/right and permute_group_by_xor. Every work-item of the group must call
-// them with the same arguments where SYCL says so (op, init, the broadcast's id).
+// them with the same arguments where SYCL says so (op, init, the broadcast's id). Values
+// are scalars or trivially copyable structs, with sycl:: function objects or an operation
+// of the kernel's own (no `?:` between a T and a __private T here: C++ for OpenCL refuses
+// it for class types).
 //
 // Sub-groups: on PTX a warp (shuffles of any trivially copyable type, 32 bits at a time,
 // over the lanes that exist: a last, partial warp included); elsewhere a sub-group is one
@@ -196,7 +199,8 @@ inline T group_scan(const group<D>& g, T value, Op op, maybe<T>& before) {
   if (mine < used) prefix = scratch.get(mine);
   group_barrier(g);
   before = combine(prefix, in_sub_group, op);
-  return before.has ? op(before.value, value) : value;
+  if (before.has) return op(before.value, value);
+  return value;
 }
 
 template <typename T, typename Op>
@@ -323,7 +327,8 @@ template <typename Group, typename V, typename T, typename BinaryOperation>
 T exclusive_scan_over_group(const Group& g, V value, T init, BinaryOperation op) {
   detail::maybe<T> before;
   (void)detail::group_scan(g, static_cast<T>(value), op, before);
-  return before.has ? op(init, before.value) : init;
+  if (before.has) return op(init, before.value);
+  return init;
 }
 template <typename Group, typename T, typename BinaryOperation>
 T exclusive_scan_over_group(const Group& g, T value, BinaryOperation op) {
@@ -343,7 +348,8 @@ auto joint_reduce(const Group& g, Ptr first, Ptr last, BinaryOperation op) {
 }
 template <typename Group, typename Ptr, typename T, typename BinaryOperation>
 T joint_reduce(const Group& g, Ptr first, Ptr last, T init, BinaryOperation op) {
-  return first == last ? init : op(init, static_cast<T>(joint_reduce(g, first, last, op)));
+  if (first == last) return init;
+  return op(init, static_cast<T>(joint_reduce(g, first, last, op)));
 }
 template <typename Group, typename Ptr, typename Predicate>
 bool joint_any_of(const Group& g, Ptr first, Ptr last, Predicate predicate) {
