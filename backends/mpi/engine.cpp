@@ -58,21 +58,8 @@ Engine::Engine(MPI_Comm comm, EngineOptions options, Handler& handler)
   for (int r = 0; r < size_; ++r) peers_[static_cast<std::size_t>(r)].name = "rank " + std::to_string(r);
   sent_ = std::make_unique<std::atomic<std::uint64_t>[]>(static_cast<std::size_t>(size_));
   received_ = std::make_unique<std::atomic<std::uint64_t>[]>(static_cast<std::size_t>(size_));
-  if (const char* hook = std::getenv("PLEXUS_MPI_TEST_CORRUPT"); hook && *hook) {
-    std::string list = hook;
-    for (std::size_t start = 0; start <= list.size();) {
-      const std::size_t end = std::min(list.find(',', start), list.size());
-      std::string item = list.substr(start, end - start);
-      start = end + 1;
-      if (const auto at = item.find('@'); at != std::string::npos) {
-        if (std::strtol(item.c_str() + at + 1, nullptr, 10) != rank_) continue;
-        item.resize(at);
-      }
-      const auto colon = item.find(':');
-      corrupt_at_ = std::strtoull(item.substr(0, colon).c_str(), nullptr, 10);
-      corrupt_mode_ = colon == std::string::npos ? "flip" : item.substr(colon + 1);
-    }
-  }
+  if (const char* hook = std::getenv("PLEXUS_MPI_TEST_CORRUPT"); hook && *hook)
+    damage_ = std::make_unique<MessageDamage>(hook, rank_);
 }
 
 void Engine::watch(int rank, std::string name) {
@@ -107,28 +94,21 @@ std::uint64_t Engine::data_bytes_received(int peer) const {
   return received_[static_cast<std::size_t>(peer)];
 }
 
-std::vector<std::byte> Engine::maybe_corrupt(std::vector<std::byte> message) {
-  if (corrupt_at_ == 0 || ++sent_messages_ != corrupt_at_) return message;
-  logger().warn("mpi test hook: damaging control message {} ({})", sent_messages_, corrupt_mode_);
-  if (corrupt_mode_ == "truncate") {
-    message.resize(message.size() / 2);
-  } else if (corrupt_mode_ == "type") {
-    const std::uint32_t unknown = 999;
-    std::memcpy(message.data() + 8, &unknown, 4);
-    const std::uint32_t checksum = message_checksum(message);
-    std::memcpy(message.data() + 12, &checksum, 4);
-  } else {
-    message.back() ^= std::byte{0x5a};
-  }
-  return message;
-}
-
 void Engine::send(int destination, std::vector<std::byte> message) {
   if (failed(destination)) return;
-  std::uint32_t type = 0;
-  std::memcpy(&type, message.data() + 8, 4);
-  if (type != static_cast<std::uint32_t>(MessageType::heartbeat))
-    message = maybe_corrupt(std::move(message));
+  std::optional<std::vector<std::byte>> again;
+  if (damage_) {
+    std::uint32_t type = 0;
+    std::memcpy(&type, message.data() + 8, 4);
+    if (type != static_cast<std::uint32_t>(MessageType::heartbeat))
+      again = damage_->apply(message, destination);
+  }
+  send_control(destination, std::move(message));
+  if (again) send_control(destination, std::move(*again));
+}
+
+void Engine::send_control(int destination, std::vector<std::byte> message) {
+  if (failed(destination)) return;
   Pending pending;
   pending.peer = destination;
   pending.message = std::make_shared<std::vector<std::byte>>(std::move(message));
@@ -156,7 +136,7 @@ void Engine::post_chunks(int peer, int tag, std::byte* data, std::size_t bytes, 
   transfer->peer = peer;
   transfer->done = std::move(done);
   if (failed(peer)) {
-    transfer->done(peer_failure(name_of(peer), "it failed earlier"));
+    transfer->done(std::make_exception_ptr(error(error_category::device, failure(peer))));
     return;
   }
   for (std::size_t at = 0; at < bytes || (bytes == 0 && at == 0); at += options_.chunk_bytes) {

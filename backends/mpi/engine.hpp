@@ -40,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "message_damage.hpp"
 #include "wire.hpp"
 
 namespace plexus::mpi {
@@ -161,7 +162,8 @@ class Engine {
   void heartbeats();
   void check(int code, int peer, const char* call);
   void finish(Pending& pending, std::exception_ptr failure);
-  std::vector<std::byte> maybe_corrupt(std::vector<std::byte> message);
+  // send() after the test hook.
+  void send_control(int destination, std::vector<std::byte> message);
 
   MPI_Comm comm_;
   EngineOptions options_;
@@ -185,12 +187,8 @@ class Engine {
   std::atomic<int> drivers_{0};   // threads in drive_until
   std::atomic<std::int64_t> driven_at_{0};  // steady_clock ticks of a driver's last progress
 
-  // Test hook PLEXUS_MPI_TEST_CORRUPT="N:MODE[@RANK],...": the N-th control message that
-  // rank RANK (any rank without @) sends, heartbeats not counted, is damaged: MODE flip (a
-  // payload byte), truncate (half the message), type (an unknown type, checksum right).
-  std::uint64_t sent_messages_ = 0;
-  std::uint64_t corrupt_at_ = 0;
-  std::string corrupt_mode_;
+  // Test hook PLEXUS_MPI_TEST_CORRUPT (message_damage.hpp); null when unset.
+  std::unique_ptr<MessageDamage> damage_;
 };
 
 }  // namespace plexus::mpi

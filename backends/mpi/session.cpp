@@ -359,7 +359,8 @@ void Session::post(std::function<void(Engine&)> work, const std::function<void()
 void Session::request(Engine& engine, int rank, MessageType type,
                       const std::function<void(Writer&)>& body, Reply reply) {
   if (engine.failed(rank)) {
-    reply(node_failure(engine.name_of(rank), "it failed earlier"), nullptr);
+    // How it failed, as when it did (a bad message's check, the silence, the MPI error).
+    reply(std::make_exception_ptr(error(error_category::device, engine.failure(rank))), nullptr);
     return;
   }
   const std::uint64_t id = next_id();

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <iterator>
 #include <map>
 #include <string>
@@ -220,6 +222,117 @@ TEST_CASE("a corrupt message from rank 0 is refused by the worker, and reported"
                              Catch::Contains("checksum mismatch"));
   }
   device.deallocate(memory);
+}
+
+namespace {
+
+// How `operation` on `device` failed: its error's text, or, when it returned (the damage
+// reached the node just after), the node's failure, awaited for at most 5 s (a bad message
+// fails its node at once, long before the heartbeat timeout). Empty when nothing failed.
+std::string failure_of(Device& device, const std::function<void()>& operation) {
+  try {
+    operation();
+  } catch (const error& e) {
+    CHECK(e.category() == error_category::device);
+    return e.what();
+  }
+  const auto start = std::chrono::steady_clock::now();
+  while (device.lost().empty() && std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return device.lost();
+}
+
+}  // namespace
+
+// Job: 1 + 3 workers, each damaging one message of protocol 2 with its header and checksum
+// right (PLEXUS_MPI_TEST_CORRUPT, resealed), so that rank 0's checks of the payload are
+// what refuses it: rank 1's first `done` reports an operation 1000 ahead of those sent,
+// rank 2's first `done` is one byte short, rank 3's first reply comes twice.
+TEST_CASE("a worker's damaged reports and replies are errors naming the node, never hangs",
+          "[damaged]") {
+  const auto backend = test::load_backend("mpi", "timeout_ms = 5000");
+  REQUIRE(backend->status().available);
+  REQUIRE(backend->device_count() == 3);
+  std::vector<int> data(64, 5);
+  const auto layout = CopyLayout::contiguous(0, data.size() * sizeof(int));
+  const std::map<std::size_t, std::string> expected = {
+      {0, "reported finished, of"}, {1, "truncated"}};
+  for (const auto& [index, words] : expected) {
+    INFO("device " << index);
+    Device& device = backend->device(index);
+    void* memory = device.allocate(layout.bytes());
+    const auto start = std::chrono::steady_clock::now();
+    {
+      auto queue = device.create_queue();
+      const std::string failure = failure_of(device, [&] {
+        // The worker reports `done` when the queue falls idle before rank 0 asks (a wait()
+        // that found no report within its spin asks with a notify, whose answer replaces
+        // the report): a pause lets it fall idle first; the loop bounds the rare miss.
+        for (int attempt = 0; attempt < 100; ++attempt) {
+          queue->copy_to_device(memory, data.data(), layout);
+          std::this_thread::sleep_for(std::chrono::milliseconds(2));
+          queue->wait();  // returns on the `done` report: the damaged one
+        }
+      });
+      CHECK_THAT(failure, Catch::Contains("rank " + std::to_string(index + 1)) &&
+                              Catch::Contains("invalid message 'done'") && Catch::Contains(words));
+    }
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+    CHECK_THAT(device.lost(), Catch::Contains(words));
+    device.deallocate(memory);
+  }
+  Device& third = backend->device(2);
+  std::string failure = failure_of(third, [&] {
+    void* memory = third.allocate(64);  // answered by the first copy of the reply
+    third.deallocate(memory);
+  });
+  CHECK_THAT(failure, Catch::Contains("rank 3") && Catch::Contains("which it was not sent"));
+  // Later work on it fails at once with the same reason.
+  CHECK_THROWS_WITH(third.allocate(64), Catch::Contains("rank 3") &&
+                                            Catch::Contains("which it was not sent"));
+}
+
+// Job: 1 + 3 workers; rank 0 damages three messages of protocol 2, resealed: its first
+// copy_in (to rank 1) carries an operation number 1000 ahead, its first copy_out (to rank 2)
+// goes twice (an operation number repeated), its first notify (to rank 3) has a byte more.
+// Each worker refuses the message, says why and stops; rank 0 fails that node only.
+TEST_CASE("rank 0's damaged operations are refused by the worker, and reported", "[damaged0]") {
+  const auto backend = test::load_backend("mpi", "timeout_ms = 5000");
+  REQUIRE(backend->status().available);
+  REQUIRE(backend->device_count() == 3);
+  std::vector<int> data(64, 5), back(64, 0);
+  const auto layout = CopyLayout::contiguous(0, data.size() * sizeof(int));
+  const std::vector<std::string> expected = {"operation 1001 of a queue whose last was 0",
+                                             "operation 1 of a queue whose last was 1",
+                                             "1 unexpected bytes after the end"};
+  for (std::size_t index = 0; index < 3; ++index) {
+    INFO("device " << index);
+    Device& device = backend->device(index);
+    void* memory = device.allocate(layout.bytes());
+    const auto start = std::chrono::steady_clock::now();
+    {
+      auto queue = device.create_queue();
+      const std::string failure = failure_of(device, [&] {
+        if (index == 0) queue->copy_to_device(memory, data.data(), layout);
+        if (index == 1) queue->copy_to_host(back.data(), memory, layout);
+        if (index < 2) return queue->wait();
+        queue->copy_to_device(memory, data.data(), layout);
+        std::promise<void> completed;
+        queue->on_complete([&](std::exception_ptr failure) {
+          if (failure)
+            completed.set_exception(failure);
+          else
+            completed.set_value();
+        });
+        completed.get_future().get();
+      });
+      CHECK_THAT(failure, Catch::Contains("rank " + std::to_string(index + 1)) &&
+                              Catch::Contains("could not accept") &&
+                              Catch::Contains(expected[index]));
+    }
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+    device.deallocate(memory);
+  }
 }
 
 // Job: 1 + 2 workers; run several times in a row by CTest. The program ends right after its

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "backend_loader.hpp"
+#include "message_damage.hpp"
 #include "messages.hpp"
 #include "plexus/error.hpp"
 #include "wire.hpp"
@@ -115,6 +116,49 @@ TEST_CASE("random payloads are errors or values, never crashes", "[mpi][wire]") 
     }
   }
   CHECK(errors > 0);
+}
+
+TEST_CASE("the damage test hook keeps resealed messages readable up to the payload's checks",
+          "[mpi][wire]") {
+  const auto done = [](std::uint64_t finished) {
+    Writer out(protocol_version, static_cast<std::uint32_t>(MessageType::done), 0);
+    out.u64(7);
+    out.u64(finished);
+    out.boolean(false);
+    return std::move(out).finish();
+  };
+  // The 2nd `done` to rank 0 is cut, the 3rd of any message padded; none for rank 1.
+  MessageDamage damage("done.2>0:cut@1,3:pad@1,1:flip@2", 1);
+  auto first = done(1), second = done(2), third = done(3);
+  CHECK_FALSE(damage.apply(first, 0));
+  CHECK(first == done(1));
+  CHECK_FALSE(damage.apply(second, 0));
+  const Header cut = read_header(second, protocol_version, "rank 1");  // header and checksum right
+  Reader cut_payload(std::span<const std::byte>(second).subspan(header_bytes), "message 'done'");
+  CHECK(cut_payload.u64() == 7);
+  CHECK(cut_payload.u64() == 2);
+  CHECK_THROWS_WITH(cut_payload.boolean(), Catch::Contains("truncated"));
+  CHECK(cut.payload_bytes == 16);
+  CHECK_FALSE(damage.apply(third, 0));
+  Reader padded(std::span<const std::byte>(third).subspan(header_bytes), "message 'done'");
+  CHECK_NOTHROW(read_header(third, protocol_version, "rank 1"));
+  padded.u64(), padded.u64(), padded.boolean();
+  CHECK_THROWS_WITH(padded.end(), Catch::Contains("1 unexpected bytes after the end"));
+  // ahead: the operation number; dup: a second copy.
+  MessageDamage more("done.1:ahead,done.2:dup", 4);
+  auto ahead = done(5), twice = done(6);
+  CHECK_FALSE(more.apply(ahead, 0));
+  Reader moved(std::span<const std::byte>(ahead).subspan(header_bytes), "message 'done'");
+  CHECK_NOTHROW(read_header(ahead, protocol_version, "rank 4"));
+  moved.u64();
+  CHECK(moved.u64() == 1005);
+  const auto again = more.apply(twice, 0);
+  REQUIRE(again);
+  CHECK(*again == done(6));
+  CHECK(twice == done(6));
+  // A spec that cannot be read is an error naming the item.
+  for (const char* bad : {"done.1:melt", "nothing.1:cut", "0:cut", "done.1:cut@x", "x:flip"})
+    CHECK_THROWS_WITH(MessageDamage(bad, 0), Catch::Contains(bad));
 }
 
 TEST_CASE("the mpi backend is unavailable without mpirun, saying how to launch", "[mpi]") {
