@@ -194,8 +194,8 @@ TEST_CASE("work-group collectives and work_group_static run verified on every de
   const std::size_t n = 384;
   const std::vector<int> in = inputs(n);
   for (plexus::Device* device : t.devices) {
-    // 128: more than 64 sub-groups on the CPU devices (two rounds of the scratch); 48: a
-    // partial warp on PTX.
+    // 128: four warps on PTX; 48: a partial warp on PTX (a work-item per sub-group on the
+    // CPU devices; work-groups of more than the scratch's 1024 slots: the last test case).
     for (const std::size_t group : {std::size_t(128), std::size_t(48)}) {
       DYNAMIC_SECTION(device->info().name << ", work-groups of " << group) {
         const std::vector<int> out =
@@ -404,3 +404,18 @@ TEST_CASE("collectives over a struct type with an operation of the kernel's own 
       }
 }
 
+// The group algorithms' scratch has 1024 slots off PTX; larger work-groups (PoCL's CPU
+// device takes 4096) go through it in rounds. Each device at 4096 work-items per group or
+// its largest work-group if smaller (the host device's 1024, CUDA's 1024).
+TEST_CASE("work-group collectives over work-groups of up to 4096 work-items run verified") {
+  plexus::test::SyclTargets t = plexus::test::sycl_targets();
+  const plexus::KernelBundle bundle =
+      t.runtime->build(plexus::test::struct_collectives_source, plexus::test::sycl_properties());
+  for (plexus::Device* device : t.devices) {
+    const std::size_t group = std::min<std::size_t>(4096, device->info().max_work_group_size);
+    DYNAMIC_SECTION(device->info().name << ", work-groups of " << group) {
+      check_int_collectives(*t.runtime, *device, bundle, 2 * group, group);
+      check_struct_collectives(*t.runtime, *device, bundle, 2 * group, group);
+    }
+  }
+}

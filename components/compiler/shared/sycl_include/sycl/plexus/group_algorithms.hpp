@@ -12,9 +12,9 @@
 // over the lanes that exist: a last, partial warp included); elsewhere a sub-group is one
 // work-item and each algorithm returns what one work-item gives.
 // Work-groups: the sub-groups' results combined through local memory (a
-// work_group_static of one slot per sub-group and value type: 32 on PTX, 1024 elsewhere,
-// so work-groups of up to 1024 work-items) by work-item 0, between group barriers; each
-// call ends with a barrier, so calls may follow one another.
+// work_group_static of slots per value type: 32 on PTX, 1024 elsewhere, used in rounds
+// when a work-group has more sub-groups than that) by work-item 0, between group barriers;
+// each call ends with a barrier, so calls may follow one another.
 #pragma once
 
 namespace sycl {
@@ -112,15 +112,16 @@ template <typename T> struct pointee<T*> {
   using type = typename unqualified<typename __remove_address_space<T>::type>::type;
 };
 
-// One slot per sub-group: a warp on PTX (up to 32 in a work-group of 1024), one
-// work-item elsewhere (work-groups of up to 1024 work-items).
+// Slots of scratch per value type: a warp on PTX (up to 32 in a work-group of 1024, so
+// always one round); one work-item elsewhere, where larger work-groups (PoCL's CPU device
+// takes 4096) go through the slots in rounds.
 #ifdef __NVPTX__
 inline constexpr size_t group_slots = 32;
 #else
 inline constexpr size_t group_slots = 1024;
 #endif
 
-// Local memory for one value per sub-group.
+// Local memory for one value per sub-group of a round.
 template <typename T>
 struct group_scratch {
   alignas(T) unsigned char bytes[sizeof(T) * group_slots];
@@ -144,60 +145,77 @@ inline size_t linear_id_of(const group<D>& g, const id<D>& local_id) {
   return linear(local_id, g.get_local_range());
 }
 
-// The sub-groups taking part (more than group_slots are not supported: the rest is left out
-// rather than written past the scratch).
-inline size_t sub_groups_used(const sub_group& sg) {
-  const size_t groups = sg.get_group_linear_range();
-  return groups < group_slots ? groups : group_slots;
-}
+// A round of the work-group's sub-groups: those from `first` on, at most group_slots.
+struct round_of_slots {
+  size_t first, count;
+  round_of_slots(size_t first_sub_group, size_t sub_groups)
+      : first(first_sub_group), count(sub_groups - first_sub_group) {
+    if (count > group_slots) count = group_slots;
+  }
+  bool holds(size_t sub_group) const { return sub_group >= first && sub_group - first < count; }
+};
 
-// The work-group's reduction, in every work-item: each sub-group's result in its slot,
-// then work-item 0 combines the slots in order (no barrier inside a loop: PoCL compiles
-// those slowly, and CPU devices run a work-group on one core anyway).
+// The work-group's reduction, in every work-item: per round, each sub-group's result in its
+// slot, then work-item 0 adds the slots to its total in order; after the last round slot 0
+// holds the total. Every work-item runs every round (the same number, from the group's
+// size) and every barrier: none is under a condition that differs between work-items,
+// which PoCL would compile very slowly (CPU devices run a work-group on one core anyway).
 template <int D, typename T, typename Op>
 inline T group_reduce(const group<D>& g, T value, Op op) {
   const sub_group sg;
   const T partial = sub_group_reduce(sg, value, op);
   group_scratch<T>& scratch = scratch_for<T>();
-  const size_t used = sub_groups_used(sg), mine = sg.get_group_linear_id();
-  if (sg.leader() && mine < used) scratch.set(mine, partial);
-  group_barrier(g);
-  if (g.get_local_linear_id() == 0) {
-    T total = scratch.get(0);
-    for (size_t slot = 1; slot < used; ++slot) total = op(total, scratch.get(slot));
-    scratch.set(0, total);
-  }
-  group_barrier(g);
+  const size_t sub_groups = sg.get_group_linear_range(), mine = sg.get_group_linear_id();
+  const bool first_item = g.get_local_linear_id() == 0;
+  T total = partial;  // work-item 0's: sub-group 0's result comes first
+  size_t first = 0;
+  do {  // not a for loop: its entry test would put the barriers under a condition
+    const round_of_slots round(first, sub_groups);
+    if (sg.leader() && round.holds(mine)) scratch.set(mine - first, partial);
+    group_barrier(g);
+    if (first_item) {
+      for (size_t slot = first == 0 ? 1 : 0; slot < round.count; ++slot)
+        total = op(total, scratch.get(slot));
+      if (first + round.count == sub_groups) scratch.set(0, total);
+    }
+    group_barrier(g);
+    first += group_slots;
+  } while (first < sub_groups);
   const T result = scratch.get(0);
   group_barrier(g);
   return result;
 }
 
 // The work-group's inclusive scan; `before` as for sub_group_scan, over the work-group in
-// the order of local linear ids. Work-item 0 turns the sub-groups' totals into exclusive
-// prefixes.
+// the order of local linear ids. Per round (as in group_reduce), work-item 0 turns the
+// sub-groups' totals into exclusive prefixes, carrying its sum from round to round.
 template <int D, typename T, typename Op>
 inline T group_scan(const group<D>& g, T value, Op op, maybe<T>& before) {
   const sub_group sg;
   maybe<T> in_sub_group;
   const T inclusive = sub_group_scan(sg, value, op, in_sub_group);
   group_scratch<maybe<T>>& scratch = scratch_for<maybe<T>>();
-  const size_t used = sub_groups_used(sg), mine = sg.get_group_linear_id();
+  const size_t sub_groups = sg.get_group_linear_range(), mine = sg.get_group_linear_id();
   const bool last_lane = sg.get_local_linear_id() + 1 == sg.get_local_linear_range();
-  if (last_lane && mine < used) scratch.set(mine, {inclusive, true});  // the sub-group's total
-  group_barrier(g);
-  if (g.get_local_linear_id() == 0) {
-    maybe<T> carry = {value, false};
-    for (size_t slot = 0; slot < used; ++slot) {
-      const maybe<T> total = scratch.get(slot);
-      scratch.set(slot, carry);
-      carry = combine(carry, total, op);
+  const bool first_item = g.get_local_linear_id() == 0;
+  maybe<T> carry = {value, false}, prefix = {value, false};
+  size_t first = 0;
+  do {
+    const round_of_slots round(first, sub_groups);
+    if (last_lane && round.holds(mine)) scratch.set(mine - first, {inclusive, true});  // a total
+    group_barrier(g);
+    if (first_item) {
+      for (size_t slot = 0; slot < round.count; ++slot) {
+        const maybe<T> total = scratch.get(slot);
+        scratch.set(slot, carry);
+        carry = combine(carry, total, op);
+      }
     }
-  }
-  group_barrier(g);
-  maybe<T> prefix = {value, false};
-  if (mine < used) prefix = scratch.get(mine);
-  group_barrier(g);
+    group_barrier(g);
+    if (round.holds(mine)) prefix = scratch.get(mine - first);
+    group_barrier(g);
+    first += group_slots;
+  } while (first < sub_groups);
   before = combine(prefix, in_sub_group, op);
   if (before.has) return op(before.value, value);
   return value;
