@@ -480,3 +480,33 @@ TEST_CASE("heft overlaps a task's copies into a device with the kernel running t
     }
   }
 }
+
+TEST_CASE("heft gives a device as many queues as tasks run on it at once, not one per worker") {
+  // One kernel at a time on the host device (tasks_per_device = 1, no copy-in overlap) and
+  // eight workers; tasks submitted one by one, each waited for, wake whichever worker sleeps
+  // longest. Each worker had its own queue per device: up to eight queues (on a GPU, CUDA
+  // streams with their threads and library handles).
+  auto rt = plexus::test::make_runtime(
+      {"heft", "whole"}, "\"host\"",
+      "[scheduler.heft]\nworkers = 8\noverlap_transfers = false\ntasks_per_device = 1\n");
+  auto bundle = rt->build(kernels);
+  plexus::Queue queue = rt->queue(*rt->devices().front());
+  std::vector<float> data(64, 1.0f);
+  plexus::Buffer<float> buffer(data.data(), data.size());
+  for (int k = 0; k < 24; ++k) {
+    queue.submit([&](plexus::Handler& h) {
+      h.parallel_for(bundle.kernel("step"), plexus::Range{data.size()},
+                     buffer.access(h, plexus::read_write), 1.0f, 1);
+    });
+    queue.wait();
+  }
+  std::vector<float> out(data.size());
+  buffer.copy_to(out.data());
+  float expected = 1.0f;
+  for (int k = 0; k < 24; ++k) expected = expected * 0.5f + 1.0f;
+  for (float x : out) REQUIRE(x == expected);
+  const auto placed = device_placements(*rt);
+  REQUIRE(placed.size() == 1);
+  CHECK(placed[0].tasks == 24);
+  CHECK(placed[0].queues == 1);
+}

@@ -62,6 +62,7 @@ struct HeftScheduler::Lane {
   std::deque<std::shared_ptr<Node>> ready;
   Pool enqueued;   // kernels and native work enqueued on the device's queues
   Pool on_caller;  // native work on the scheduler's thread (a device that runs it so)
+  std::vector<std::unique_ptr<DeviceQueue>> idle_queues;  // the device's queues not in use
   double speed = 1.0;                 // prior before measurements: the device's compute units
   DevicePlacements stats;
 };
@@ -168,6 +169,7 @@ HeftScheduler::~HeftScheduler() {
   }
   ready_cv_.notify_all();
   for (auto& worker : workers_) worker.join();
+  for (auto& lane : lanes_) lane->idle_queues.clear();  // before the devices' release
   log_summary();
   save_history();
 }
@@ -177,9 +179,10 @@ void HeftScheduler::log_summary() const {
   for (const auto& lane : lanes_) {
     const DevicePlacements& stats = lane->stats;
     if (stats.tasks == 0) continue;
-    text += fmt::format("{}'{}' {} ({} by model, {} B in, busy {:.3f} s)", text.empty() ? "" : "; ",
-                        lane->key, stats.tasks, stats.by_model, stats.transfer_bytes,
-                        stats.busy_seconds);
+    text += fmt::format("{}'{}' {} ({} by model, {} B in, busy {:.3f} s, {} queue{})",
+                        text.empty() ? "" : "; ", lane->key, stats.tasks, stats.by_model,
+                        stats.transfer_bytes, stats.busy_seconds, stats.queues,
+                        stats.queues == 1 ? "" : "s");
   }
   if (!text.empty()) logger().info("heft: tasks per device: {}", text);
 }
@@ -464,15 +467,21 @@ void HeftScheduler::run(Node& node, DeviceQueue* queue, double& busy) {
 
 void HeftScheduler::work() {
   running_on = this;
-  DeviceQueues queues;  // this worker's own queue on each device it runs tasks on
   for (;;) {
     std::shared_ptr<Node> node;
+    std::unique_ptr<DeviceQueue> queue;  // an idle queue of the node's device, for this task
     {
       std::unique_lock lock(mutex_);
       ready_cv_.wait(lock, [&] { return (node = take_ready()) || stopping_; });
       if (!node) return;  // stopping, nothing left
+      std::vector<std::unique_ptr<DeviceQueue>>& idle = lanes_[node->lane]->idle_queues;
+      if (!idle.empty()) {
+        queue = std::move(idle.back());
+        idle.pop_back();
+      }
     }
     const std::size_t lane_index = node->lane;
+    Device* device = lanes_[lane_index]->device;
     const double estimate = node->estimate;
     const std::size_t slot = node->slot;
     const bool on_caller = node->on_caller;
@@ -480,12 +489,22 @@ void HeftScheduler::work() {
     const bool measures = node->measures;
     const std::string kernel = measures ? node->kernel : std::string();
     double busy = 0.0;
-    run(*node, queues.for_device(lanes_[lane_index]->device), busy);
+    if (device && !queue) {
+      try {
+        queue = device->create_queue();
+        std::lock_guard lock(mutex_);
+        ++lanes_[lane_index]->stats.queues;
+      } catch (...) {
+        node->task.event->mark_failed(std::current_exception());
+      }
+    }
+    if (!device || queue) run(*node, queue.get(), busy);
     node.reset();  // release the work's captures before waiters see it finished
     bool idle = false;
     {
       std::lock_guard lock(mutex_);
       Lane& lane = *lanes_[lane_index];
+      if (queue) lane.idle_queues.push_back(std::move(queue));
       Pool& pool = on_caller ? lane.on_caller : lane.enqueued;
       --pool.running;
       pool.load.finish(slot, estimate);

@@ -38,7 +38,12 @@
 // at once ("auto": 4 on a GPU or accelerator, 1 on a CPU; tasks_per_device.hpp), host
 // tasks and host accesses have no such limit. With overlap_transfers, one more task per
 // device copies its data in while the device's kernels run (it waits for a slot of the
-// device's ComputeGate only to launch). Each worker has its own queue per device.
+// device's ComputeGate only to launch). A device's queues belong to its lane, not to the
+// workers: a worker takes an idle queue of the device for one task and gives it back after, so
+// a device has at most as many queues (CUDA streams, with their threads and the per-stream
+// handles of the libraries that native tasks call) as tasks run on it at once, however many
+// workers there are. (One queue per worker per device made 13-25 CUDA streams for four
+// kernel slots, each stream's first tasks paying for new cuBLAS/cuSOLVER handles.)
 //
 // Options ([scheduler.heft], docs/configuration.md):
 //   workers (integer, default: max(hardware threads, 1 + the sum over devices of

@@ -23,6 +23,7 @@ struct DevicePlacements {
   std::uint64_t by_model = 0;        // of those, placed by the cost model (not round-robin)
   std::uint64_t transfer_bytes = 0;  // bytes the memory model planned to move there
   double busy_seconds = 0.0;         // measured run time of the tasks done there
+  std::uint64_t queues = 0;          // device queues the scheduler made there (streams, ...)
 };
 
 class PLEXUS_API PlacementStats {
