@@ -45,21 +45,29 @@ std::vector<int> inputs(std::size_t n) {
   return in;
 }
 
-// work_group_collectives over `in` in work-groups of `group`: 10 results per work-item.
-std::vector<int> work_group_collectives(plexus::Runtime& runtime, plexus::Device& device,
-                                        const plexus::KernelBundle& bundle,
-                                        const std::vector<int>& in, std::size_t group) {
+// The kernel `name` (int* in, int* out) over `in` in work-groups of `group`: `per_item`
+// results per work-item.
+std::vector<int> run_int_kernel(plexus::Runtime& runtime, plexus::Device& device,
+                                const plexus::KernelBundle& bundle, const char* name,
+                                const std::vector<int>& in, std::size_t per_item,
+                                std::size_t group) {
   const std::size_t n = in.size();
-  std::vector<int> out(10 * n, -1);
+  std::vector<int> out(per_item * n, -1);
   plexus::Buffer<int> bin(const_cast<int*>(in.data()), n), bout(out.data(), out.size());
   plexus::Queue queue = runtime.queue(device);
   queue.submit([&](plexus::Handler& h) {
-    h.parallel_for(bundle.kernel("work_group_collectives"),
-                   plexus::nd_range(plexus::Range{n}, plexus::Range{group}),
+    h.parallel_for(bundle.kernel(name), plexus::nd_range(plexus::Range{n}, plexus::Range{group}),
                    bin.access(h, plexus::read), bout.access(h, plexus::write));
   });
   bout.copy_to(out.data());
   return out;
+}
+
+// work_group_collectives over `in` in work-groups of `group`: 10 results per work-item.
+std::vector<int> work_group_collectives(plexus::Runtime& runtime, plexus::Device& device,
+                                        const plexus::KernelBundle& bundle,
+                                        const std::vector<int>& in, std::size_t group) {
+  return run_int_kernel(runtime, device, bundle, "work_group_collectives", in, 10, group);
 }
 
 // The host's mirrors of struct_collectives_source's structs and operations.
@@ -149,17 +157,8 @@ void check_int_collectives(plexus::Runtime& runtime, plexus::Device& device,
                            const plexus::KernelBundle& bundle, std::size_t n, std::size_t group) {
   std::vector<int> in = inputs(n);
   in[n - group / 3] = 100;  // one 100, in the last work-group
-  std::vector<int> out(8 * n, -1);
-  {
-    plexus::Buffer<int> bin(in.data(), n), bout(out.data(), out.size());
-    plexus::Queue queue = runtime.queue(device);
-    queue.submit([&](plexus::Handler& h) {
-      h.parallel_for(bundle.kernel("int_collectives"),
-                     plexus::nd_range(plexus::Range{n}, plexus::Range{group}),
-                     bin.access(h, plexus::read), bout.access(h, plexus::write));
-    });
-    bout.copy_to(out.data());
-  }
+  const std::vector<int> out =
+      run_int_kernel(runtime, device, bundle, "int_collectives", in, 8, group);
   for (std::size_t base = 0; base < n; base += group) {
     int sum = 0, largest = 50;
     bool hundred = false;
