@@ -18,6 +18,7 @@
 # directory (the sanitized ones go beside it, e.g. build-asan); JOBS: parallel compiles.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/phase.sh"  # each variant's build and tests print their durations
 base=${BUILD_DIR:-$root/build}
 launcher=()
 if command -v ccache >/dev/null; then
@@ -40,13 +41,13 @@ configure() {  # <dir> <sanitizers> <optimization>
 
 run_asan() {
   local dir=$base-asan
-  configure "$dir" address,undefined -O1
+  phase "asan configure" configure "$dir" address,undefined -O1
   local tests=(box3 config_test runtime_test build_cache_test pending_events_test
                syclbin_format syclbin_fuzz cache_store_conformance cache_store_defaults
                memory_conformance memory_transfers page_tracker scheduler_conformance
                heft_model runtime_api runtime_api_errors runtime_api_kernels
                runtime_api_failures)
-  cmake --build "$dir" -j"${JOBS:-$(nproc)}" --target "${tests[@]}"
+  phase "asan build" cmake --build "$dir" -j"${JOBS:-$(nproc)}" --target "${tests[@]}"
   local regex
   regex="^($(IFS='|'; echo "${tests[*]}")):"
   # Left out: the runtime that abandons a task that never ends leaves it running, and its
@@ -57,19 +58,19 @@ run_asan() {
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   LSAN_OPTIONS=suppressions=$root/scripts/lsan.supp:print_suppressions=0 \
   PLEXUS_KEEP_PLUGINS_LOADED=1 \
-    ctest --test-dir "$dir" --output-on-failure --timeout 600 -j"$(nproc)" -R "$regex" \
-      -E "returns from its destructor after the deadline|accesses outside a buffer's range"
+    phase "asan tests" ctest --test-dir "$dir" --output-on-failure --timeout 600 -j"$(nproc)" \
+      -R "$regex" -E "returns from its destructor after the deadline|accesses outside a buffer's range"
 }
 
 run_tsan() {
   local dir=$base-tsan
-  configure "$dir" thread -O0
+  phase "tsan configure" configure "$dir" thread -O0
   local tests=(build_cache_test scheduler_conformance runtime_api_concurrency)
-  cmake --build "$dir" -j"${JOBS:-$(nproc)}" --target "${tests[@]}"
+  phase "tsan build" cmake --build "$dir" -j"${JOBS:-$(nproc)}" --target "${tests[@]}"
   local regex
   regex="^($(IFS='|'; echo "${tests[*]}")):"
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 PLEXUS_KEEP_PLUGINS_LOADED=1 \
-    ctest --test-dir "$dir" --output-on-failure --timeout 600 -j"$(nproc)" -R "$regex"
+    phase "tsan tests" ctest --test-dir "$dir" --output-on-failure --timeout 600 -j"$(nproc)" -R "$regex"
 }
 
 variants=("$@")

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Quick start, tests: set up, build, and run the whole test suite (CTest).
+# Quick start, tests: set up, build, and run the whole test suite (CTest). Each step prints
+# its duration (scripts/phase.sh).
 # Extra arguments go to ctest (for example: -L core, -R config).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/setup.sh"
-"$root/scripts/build.sh"
+source "$root/scripts/phase.sh"
+phase set-up "$root/scripts/setup.sh"
+phase build "$root/scripts/build.sh"
 cd "${BUILD_DIR:-$root/build}"
-ctest --output-on-failure --timeout 600 -j"$(nproc)" "$@"
+phase tests ctest --output-on-failure --timeout 600 -j"$(nproc)" "$@"
