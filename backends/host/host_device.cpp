@@ -85,9 +85,11 @@ DeviceInfo describe_host_cpu(const CoreShare& share) {
   info.compute_units =
       share.cpus.empty() ? logical_cpu_count() : static_cast<std::uint32_t>(share.cpus.size());
   if (share.named_by_cores) info.name += " (cores " + core_range(share.cpus) + ")";
-  // Work-groups run on one thread; __local memory is an ordinary block per thread.
+  // Work-groups run on one thread; __local memory is an ordinary block per thread. 4096
+  // work-items per group, as PoCL's CPU device: a barrier kernel's group is that many
+  // fibers (pooled 128 KiB stacks, of which each touches a few pages).
   info.local_memory_bytes = 1 << 20;
-  info.max_work_group_size = 1024;
+  info.max_work_group_size = 4096;
   info.global_memory_bytes = physical_memory_bytes();
   info.formats = {BinaryFormat::llvm_bitcode};
   if (cpuinfo.empty())
