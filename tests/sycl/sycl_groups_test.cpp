@@ -405,7 +405,7 @@ TEST_CASE("collectives over a struct type with an operation of the kernel's own 
 
 // The group algorithms' scratch has 1024 slots off PTX; larger work-groups (PoCL's CPU
 // device takes 4096) go through it in rounds. Each device at 4096 work-items per group or
-// its largest work-group if smaller (the host device's 1024, CUDA's 1024).
+// its largest work-group if smaller (CUDA's 1024; the host device and PoCL take 4096).
 TEST_CASE("work-group collectives over work-groups of up to 4096 work-items run verified") {
   plexus::test::SyclTargets t = plexus::test::sycl_targets();
   const plexus::KernelBundle bundle =
