@@ -5,6 +5,7 @@
 // PoCL (no device graphs) stay correct; PLEXUS_AUTO_GRAPH=0 and the config key turn it off.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -275,4 +276,36 @@ TEST_CASE("PLEXUS_AUTO_GRAPH=0 and [graphs] auto = false turn automatic replay o
   plexus::test::require_error(
       [] { plexus::Config::from_string("[graphs]\nauto_batch = 0\n", "t.toml"); },
       plexus::error_category::config, "auto_batch");
+}
+
+TEST_CASE("under dag, a replayed chain of quick kernels ends on the submitting thread, its "
+          "command too", "[graph][auto][dag]") {
+  // The command that ends the kernels a wait releases (a join, plexus/task.hpp) used to be
+  // a host task that dag gave to a worker: a wake-up per wait, milliseconds on a loaded
+  // machine (issue 21 item 11). inline_us: 100 ms, so that a preempted start still counts as
+  // quick.
+  plexus::Runtime rt(runtime_config({"dag", "exact"}, "\"host\"",
+                                    graphs_table(true) + "[scheduler.dag]\ninline_us = 100000\n"));
+  const plexus::Kernel axpb = rt.build(source).kernel("axpb");
+  Buffer<float> x(std::vector<float>(n, 0.0f).data(), n);
+  Queue q = rt.queue();
+  const auto bump = [&](Handler& h) {
+    h.parallel_for(axpb, Range{n}, x.access(h, AccessMode::read_write), 1.0f, 1.0f);
+  };
+  q.submit(bump);  // the first task on a queue goes to its worker; the rest follow here
+  q.wait();
+  plexus::Event last;
+  for (int k = 0; k < 30; ++k) last = q.submit(bump);  // units of 8 replayed, a few held
+  const std::shared_ptr<plexus::TaskEvent> command = last.task_event();
+  REQUIRE_FALSE(command->is_done());  // held: the wait releases it (a poll of `last` would)
+  std::atomic<bool> recorded{false};
+  std::thread::id completed_on;
+  command->on_done([&] {
+    completed_on = std::this_thread::get_id();
+    recorded = true;
+  });
+  q.wait();
+  REQUIRE(recorded);
+  CHECK(completed_on == std::this_thread::get_id());
+  CHECK(contents(x) == std::vector<float>(n, 31.0f));
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <thread>
 
@@ -64,6 +65,45 @@ TEST_CASE("every scheduler honours dependencies, failures and wait_all", "[confo
       for (auto& submitter : submitters) submitter.join();
       scheduler.wait_all();
       CHECK(done == 200);
+    }
+  }
+}
+
+TEST_CASE("every scheduler completes a join after its dependencies, failing with their failure",
+          "[conformance]") {
+  // A join (plexus/task.hpp): neither host work nor a body; the core ends commands with them.
+  for (const auto& name : plexus::test::scheduler_names()) {
+    DYNAMIC_SECTION("scheduler/" << name) {
+      auto set = plexus::test::scheduler_set(name);
+      plexus::Scheduler& scheduler = *set->scheduler();
+      const auto join = [&](std::vector<std::shared_ptr<plexus::TaskEvent>> after) {
+        auto event = std::make_shared<plexus::TaskEvent>("join");
+        scheduler.submit(plexus::Task{event, std::move(after), {}, nullptr});
+        return event;
+      };
+      std::atomic<bool> ran{false};
+      auto slow = submit(scheduler, [&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        ran = true;
+      });
+      auto after_slow = join({slow});
+      after_slow->wait();
+      CHECK(ran);
+      CHECK(slow->finished_at() <= after_slow->finished_at());
+      CHECK(join({})->wait_for(std::chrono::seconds(10)));
+
+      auto failing = submit(scheduler, [] { throw std::runtime_error("dependency exploded"); });
+      auto after_failure = join({slow, failing});
+      CHECK_THROWS_WITH(after_failure->wait(), "dependency exploded");
+      CHECK(after_failure->status() == plexus::TaskStatus::failed);
+
+      // wait_all waits for a join as for any task.
+      auto slow_again = submit(scheduler, [] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      });
+      auto last = join({slow_again});
+      scheduler.wait_all();
+      CHECK(last->status() == plexus::TaskStatus::complete);
     }
   }
 }

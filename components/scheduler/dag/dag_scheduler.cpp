@@ -117,6 +117,10 @@ void DagScheduler::submit(Task task) {
   if (!task.event) {
     throw error(error_category::invalid_argument, "dag scheduler: a task without an event");
   }
+  if (task.is_join()) {
+    submit_join(std::move(task));
+    return;
+  }
   auto node = std::make_shared<Node>();
   node->task = std::move(task);
   Lent lent;  // the queue of a chain this thread goes on with itself
@@ -137,8 +141,7 @@ void DagScheduler::submit(Task task) {
   {
     std::lock_guard lock(mutex_);  // one lock per submission
     unstarted_.fetch_add(1, std::memory_order_relaxed);
-    submitted_.push_back(node->task.event);
-    if (submitted_.size() >= 2 * submitted_kept_ + 64) drop_done_locked();
+    track_locked(node->task.event);
     if (node->placement) {
       // Behind its unfinished dependencies on queues of the device, at once: started here
       // when it goes on a chain of quick starts (lend_for_inline), else by the worker.
@@ -170,6 +173,23 @@ void DagScheduler::submit(Task task) {
   }
   const auto dependencies = node->task.dependencies;
   when_done(dependencies, [this, node] { make_ready(node); });
+}
+
+void DagScheduler::submit_join(Task task) {
+  {
+    std::lock_guard lock(mutex_);
+    track_locked(task.event);  // wait_all() waits for it
+  }
+  // Completed where its last dependency completes (here when all are done): it does no work,
+  // and a worker would first have to be woken for it (under inorder it runs on this thread).
+  // Captures no scheduler state: it may run as the scheduler goes (its event done first).
+  auto join = std::make_shared<Task>(std::move(task));
+  when_done(join->dependencies, [join] { run_task_now(*join); });
+}
+
+void DagScheduler::track_locked(const std::shared_ptr<TaskEvent>& event) {
+  submitted_.push_back(event);
+  if (submitted_.size() >= 2 * submitted_kept_ + 64) drop_done_locked();
 }
 
 std::pair<DagScheduler::Worker*, DeviceQueue*> DagScheduler::early_queue(const Task& task,

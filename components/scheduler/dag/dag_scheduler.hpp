@@ -32,6 +32,9 @@
 // of whose dependencies was the last task given to a queue of the device (a chain whose last
 // task is done already) goes on on that queue when its worker has nothing else to do, rather
 // than hop to another queue and wake its worker. Host tasks go to whichever worker is free.
+// A join (task.hpp: no work, a command that ends after others) is completed by the thread
+// that completes its last dependency, or by the submitting thread when they are all done:
+// never by a worker (a wake-up to do nothing).
 //
 // A worker that has just enqueued a device task spins (spin_us, default 50 microseconds) for
 // the next task of the chain before it sleeps, so that submitting a chain of kernels does
@@ -116,6 +119,11 @@ class DagScheduler final : public Scheduler {
     std::vector<std::shared_ptr<Node>> taken;
     explicit operator bool() const { return queue != nullptr; }
   };
+  // A join (task.hpp): completed on the thread that completes its last dependency, or on
+  // this one when they are all done; never given to a worker.
+  void submit_join(Task task);
+  // submitted_ gets `event` (wait_all waits for it); under mutex_.
+  void track_locked(const std::shared_ptr<TaskEvent>& event);
   // Gives a ready node to a worker (device tasks) or to the shared host-task deque.
   void make_ready(std::shared_ptr<Node> node);
   void make_ready_locked(std::shared_ptr<Node> node);  // under mutex_

@@ -1,7 +1,13 @@
 // Task: one unit of work handed to the scheduler. Plain data, moved into the scheduler.
 // The scheduler owns it from submit() on and must complete or fail `event` exactly once,
 // and only after every event in `dependencies` is done (a failed dependency fails the task).
-// A task has either `host_work` (a plain host task) or a `body` (see task_body.hpp).
+// A task has either `host_work` (a plain host task) or a `body` (see task_body.hpp), or
+// neither: a join, which does no work and only completes once its dependencies are done
+// (failing with the first failure among them, as any task does). The core submits joins to
+// complete a command after others (a fusion's or an automatic replay's command, a command
+// graph's end); run_task_now runs one as any task. A scheduler need not give a join a
+// thread of its own: it may run it on the thread that completes its last dependency
+// (when_done), or on the submitting thread when they are all done (scheduler/dag does).
 #pragma once
 
 #include <functional>
@@ -18,6 +24,8 @@ struct Task {
   std::vector<std::shared_ptr<TaskEvent>> dependencies;  // must be done before it runs
   std::function<void()> host_work;                       // a host task: runs on a host thread
   std::shared_ptr<TaskBody> body;                        // placed and run by the scheduler
+  // Neither host_work nor body: a join (above).
+  bool is_join() const { return !host_work && !body; }
 };
 
 }  // namespace plexus

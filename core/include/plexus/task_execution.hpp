@@ -42,8 +42,8 @@ PLEXUS_API void place_task(Task& task, Device* placement);
 // Runs the task on this thread now: waits for its dependencies (a failed dependency fails
 // the task with the same failure, without running it; so does a cancel() before it
 // starts: plexus::error(cancelled)), marks it running, runs host_work or
-// the body (with `queue`, the placement's queue, nullptr for the host), and completes or
-// fails its event. The task's own failures go to its event, not to the caller.
+// the body (with `queue`, the placement's queue, nullptr for the host; nothing for a join,
+// task.hpp), and completes or fails its event. The task's own failures go to its event, not to the caller.
 PLEXUS_API void run_task_now(Task& task, DeviceQueue* queue = nullptr);
 
 // Starts the task on this thread without waiting for its device work where it can: waits

@@ -266,7 +266,7 @@ std::shared_ptr<TaskEvent> complete_fusion(RuntimeState& runtime, QueueState& qu
     std::lock_guard lock(queue.mutex);
     if (queue.order == QueueOrder::in_order) queue.last = session->command;
   }
-  runtime.scheduler().submit(Task{session->command, {fused_event}, [] {}, nullptr});
+  runtime.scheduler().submit(Task{session->command, {fused_event}, {}, nullptr});  // a join
   return session->command;
 }
 

@@ -80,10 +80,10 @@ std::shared_ptr<TaskEvent> hold(QueueState& queue, std::unique_ptr<CommandGroup>
 
 namespace {
 
-// Submits the fusion command: done once `after` is.
+// Submits the fusion command: done once `after` is (a join, task.hpp: no work of its own).
 void submit_command(RuntimeState& runtime, const std::shared_ptr<TaskEvent>& command,
                     std::vector<std::shared_ptr<TaskEvent>> after) {
-  runtime.scheduler().submit(Task{command, std::move(after), [] {}, nullptr});
+  runtime.scheduler().submit(Task{command, std::move(after), {}, nullptr});
 }
 
 }  // namespace

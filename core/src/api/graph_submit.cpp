@@ -86,7 +86,7 @@ Event Queue::submit(const ExecutableGraph& graph) {
   }
   auto done = TaskEvent::make("command graph of " + std::to_string(nodes.size()) + " nodes");
   runtime->track(done);
-  detail::submit_to_queue(scheduler, *state_, Task{done, std::move(events), [] {}, nullptr});
+  detail::submit_to_queue(scheduler, *state_, Task{done, std::move(events), {}, nullptr});  // a join
   return Event(std::move(done), state_->runtime);
 }
 
