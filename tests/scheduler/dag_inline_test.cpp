@@ -133,6 +133,74 @@ TEST_CASE("dag: a chain of slow tasks, or inline_us = 0, is handed to the worker
   for (int id = 0; id < 4; ++id) CHECK(runs.of[id].first != std::this_thread::get_id());
 }
 
+TEST_CASE("dag: one long start on a chain's queue does not hand the chain to its worker; two "
+          "in a row do", "[scheduler][dag]") {
+  // A start preempted on a busy machine takes long once; handing the chain to a sleeping
+  // worker then cost a wake-up and the chain's hand-offs until it had caught up (issue 21
+  // item 11). inline_us: 20 ms, far above a quick start here, far below a long one.
+  SyncDevice device;
+  Runs runs;
+  const auto long_work = std::chrono::milliseconds(40);
+  auto set = plexus::test::scheduler_set("dag", "workers = 2\ninline_us = 20000\n");
+  plexus::Scheduler& scheduler = *set->scheduler();
+  auto a = submit(scheduler, runs, device, 0, {});  // the queue's first task: its worker's
+  a->wait();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the worker is out of it
+  auto b = submit(scheduler, runs, device, 1, {a});
+  auto c = submit(scheduler, runs, device, 2, {b}, long_work);  // b was quick: here
+  auto d = submit(scheduler, runs, device, 3, {c});  // one long start (c): still here
+  CHECK(d->is_done());
+  auto e = submit(scheduler, runs, device, 4, {d}, long_work);  // d was quick: here
+  auto f = submit(scheduler, runs, device, 5, {e}, long_work);  // d quick, e long: here
+  auto g = submit(scheduler, runs, device, 6, {f});  // e and f long: the worker's
+  scheduler.wait_all();
+  CHECK(g->status() == plexus::TaskStatus::complete);
+  std::lock_guard lock(runs.mutex);
+  for (int id = 1; id <= 5; ++id) {
+    INFO("task " << id);
+    CHECK(runs.of[id].first == std::this_thread::get_id());
+    CHECK(runs.of[id].second == runs.of[0].second);
+  }
+  CHECK(runs.of[6].first != std::this_thread::get_id());
+}
+
+TEST_CASE("dag: a thread that submits to two schedulers in turn goes on with each one's "
+          "chain, also once the last task's event is gone", "[scheduler][dag]") {
+  // The chain a ready task follows in program order was remembered for one scheduler per
+  // thread: two runtimes used in turn (plexus-bench-chain's variants) each lost theirs, and
+  // so did a chain whose last event nobody held any more (issue 21 item 11).
+  SyncDevice device;
+  Runs runs;
+  const std::string options = "workers = 2\ninline_us = 100000\n";
+  auto first = plexus::test::scheduler_set("dag", options);
+  auto second = plexus::test::scheduler_set("dag", options);
+  plexus::Scheduler& one = *first->scheduler();
+  plexus::Scheduler& two = *second->scheduler();
+  auto a = submit(one, runs, device, 0, {});  // each queue's first task: its worker's
+  a->wait();
+  auto b = submit(two, runs, device, 1, {});
+  b->wait();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the workers are out of them
+  auto c = submit(one, runs, device, 2, {});  // follows A in program order: here
+  CHECK(c->is_done());
+  auto d = submit(two, runs, device, 3, {});  // follows B: here
+  CHECK(d->is_done());
+  d.reset();
+  two.wait_all();  // lets go of the events done: D's is gone
+  auto e = submit(two, runs, device, 4, {});  // follows D, on D's queue: here
+  CHECK(e->is_done());
+  one.wait_all();
+  two.wait_all();
+  std::lock_guard lock(runs.mutex);
+  for (int id = 2; id <= 4; ++id) {
+    INFO("task " << id);
+    CHECK(runs.of[id].first == std::this_thread::get_id());
+  }
+  CHECK(runs.of[2].second == runs.of[0].second);
+  CHECK(runs.of[3].second == runs.of[1].second);
+  CHECK(runs.of[4].second == runs.of[1].second);
+}
+
 TEST_CASE("dag: a join completes where its last dependency completes, never on a worker",
           "[scheduler][dag]") {
   // A join (plexus/task.hpp: no work) that dag gave to a worker cost a wake-up to do nothing;

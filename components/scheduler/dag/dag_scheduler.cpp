@@ -1,6 +1,7 @@
 #include "dag_scheduler.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <iterator>
@@ -18,14 +19,33 @@ namespace plexus::dag {
 namespace {
 thread_local const DagScheduler* running_on = nullptr;  // the scheduler whose worker this is
 
-// The last device task this thread submitted (to `scheduler`): a ready task that follows it
-// on the same device may go on on its queue (a chain in program order: the memory model
-// records no dependency on a task that is done already).
+// The last device task this thread submitted to a scheduler, and the queue it was given to
+// when that was decided in submit(): a ready task that follows it on the same device may go
+// on on its queue (a chain in program order: the memory model records no dependency on a
+// task that is done already). Kept for a few schedulers, the most recently used first: a
+// thread that submits to several runtimes in turn keeps each one's chain.
 struct LastSubmitted {
-  const void* scheduler = nullptr;
+  std::uint64_t scheduler = 0;  // DagScheduler::id_; 0: none
   std::weak_ptr<TaskEvent> event;
+  DeviceQueue* queue = nullptr;
 };
-thread_local LastSubmitted last_submitted;
+constexpr std::size_t schedulers_remembered = 4;
+thread_local std::array<LastSubmitted, schedulers_remembered> last_submitted;
+
+// This thread's entry for `scheduler`, moved to the front (the least recently used one is
+// replaced by an empty entry when it has none).
+LastSubmitted& last_submitted_to(std::uint64_t scheduler) {
+  auto entry = std::find_if(last_submitted.begin(), last_submitted.end(),
+                            [&](const LastSubmitted& last) { return last.scheduler == scheduler; });
+  if (entry == last_submitted.end()) {
+    entry = last_submitted.end() - 1;
+    *entry = {scheduler, {}, nullptr};
+  }
+  std::rotate(last_submitted.begin(), entry, entry + 1);
+  return last_submitted.front();
+}
+
+std::atomic<std::uint64_t> next_scheduler_id{1};
 
 constexpr std::size_t auto_queues_on_gpu = 4;  // DeviceType gpu and accelerator
 
@@ -84,7 +104,8 @@ struct DagScheduler::Worker {
   std::atomic<std::uint64_t> given{0};  // tasks ever put in `own`: polled while spinning
 };
 
-DagScheduler::DagScheduler(PluginContext& context) {
+DagScheduler::DagScheduler(PluginContext& context)
+    : id_(next_scheduler_id.fetch_add(1, std::memory_order_relaxed)) {
   const auto devices = available_devices(context.components);
   if (!devices.empty()) first_device_ = devices.front();
   const Settings settings = read_settings(context.options);
@@ -125,6 +146,7 @@ void DagScheduler::submit(Task task) {
   node->task = std::move(task);
   Lent lent;  // the queue of a chain this thread goes on with itself
   std::shared_ptr<TaskEvent> previous;  // the last device task this thread submitted here
+  DeviceQueue* previous_queue = nullptr;  // its queue, when its event is gone (done)
   if (node->task.body) {
     node->placement = default_placement(*node->task.body, first_device_);
     try {
@@ -134,8 +156,10 @@ void DagScheduler::submit(Task task) {
       return;
     }
     if (node->placement) {
-      if (last_submitted.scheduler == this) previous = last_submitted.event.lock();
-      last_submitted = {this, node->task.event};
+      LastSubmitted& last = last_submitted_to(id_);
+      previous = last.event.lock();
+      if (!previous) previous_queue = last.queue;
+      last = {id_, node->task.event, nullptr};
     }
   }
   {
@@ -148,6 +172,7 @@ void DagScheduler::submit(Task task) {
       if (auto [worker, queue] = early_queue(node->task, node->placement); worker) {
         lent = lend_for_inline(*worker, *queue, node->task);
         if (!lent) {
+          last_submitted.front().queue = queue;  // this task's entry (last_submitted_to)
           give(*worker, queue, std::move(node));
           return;
         }
@@ -159,15 +184,19 @@ void DagScheduler::submit(Task task) {
         waits = waits || (dependency && !dependency->is_done());
       if (!waits) {
         // Ready: the next task of a chain whose worker is free is started here, too.
-        if (node->placement) lent = lend_for_ready(node->task, node->placement, previous.get());
+        if (node->placement)
+          lent = lend_for_ready(node->task, node->placement, previous.get(), previous_queue);
         if (!lent) {
+          const Node& given = *node;  // kept alive by the worker it goes to (under mutex_)
           make_ready_locked(std::move(node));
+          if (given.placement) last_submitted.front().queue = given.queue;
           return;
         }
       }
     }
   }
   if (lent) {
+    if (node->placement) last_submitted.front().queue = lent.queue;
     start_inline(lent, node->task);
     return;
   }
@@ -286,8 +315,7 @@ DagScheduler::Lent DagScheduler::lend_for_inline(Worker& worker, DeviceQueue& qu
       worker.starting.load(std::memory_order_acquire))
     return {};
   QueueOwner& owner = owners_.at(&queue);
-  if (std::chrono::nanoseconds(owner.start_ns.load(std::memory_order_relaxed)) >= inline_start_)
-    return {};  // the last task there ran long, or was left in the queue: hand off
+  if (owner.starts.hand_off(inline_start_)) return {};  // ran long, or was left in the queue
   // start_task must not wait for another queue here: only work of this queue comes first.
   const auto behind_queue = [&](const Task& t) {
     return std::all_of(t.dependencies.begin(), t.dependencies.end(), [&](const auto& dependency) {
@@ -297,7 +325,7 @@ DagScheduler::Lent DagScheduler::lend_for_inline(Worker& worker, DeviceQueue& qu
   for (const auto& node : worker.own)  // what it has not started yet goes first, here
     if (node->queue != &queue || !behind_queue(node->task)) return {};
   if (!behind_queue(task)) return {};
-  Lent lent{&worker, &queue, &owner.start_ns, {}};
+  Lent lent{&worker, &queue, &owner.starts, {}};
   lent.taken.assign(std::make_move_iterator(worker.own.begin()),
                     std::make_move_iterator(worker.own.end()));
   worker.own.clear();
@@ -305,14 +333,16 @@ DagScheduler::Lent DagScheduler::lend_for_inline(Worker& worker, DeviceQueue& qu
   worker.lent = true;
   task.event->set_pending_on(&queue);  // later tasks may chain behind it (as give() does)
   owner.tail = task.event;
-  return lent;  // start_ns: owners_ keeps its entries until the scheduler goes
+  return lent;  // starts: owners_ keeps its entries until the scheduler goes
 }
 
 DagScheduler::Lent DagScheduler::lend_for_ready(const Task& task, Device* placement,
-                                                const TaskEvent* previous) {
+                                                const TaskEvent* previous,
+                                                DeviceQueue* previous_queue) {
   if (Worker* chained = chain_worker(task, placement))
     return lend_for_inline(*chained, *queue_of(*chained, placement), task);
-  DeviceQueue* queue = previous && previous->is_done() ? previous->pending_on() : nullptr;
+  DeviceQueue* queue = previous ? (previous->is_done() ? previous->pending_on() : nullptr)
+                                : previous_queue;  // gone: done, on the queue it was given
   const auto owner = queue ? owners_.find(queue) : owners_.end();
   if (owner == owners_.end() || owner->second.device != placement) return {};
   return lend_for_inline(*owner->second.worker, *queue, task);
@@ -331,24 +361,29 @@ void DagScheduler::start_inline(Lent& lent, Task& task) {
     }
   } give_back{*this, *lent.worker};
   for (auto& node : lent.taken) {
-    timed_start(node->task, *lent.queue, *lent.start_ns);
+    timed_start(node->task, *lent.queue, *lent.starts);
     node.reset();
     let_go();
   }
-  timed_start(task, *lent.queue, *lent.start_ns);
+  timed_start(task, *lent.queue, *lent.starts);
   let_go();
 }
 
-void DagScheduler::timed_start(Task& task, DeviceQueue& queue, std::atomic<std::int64_t>& took) {
+bool DagScheduler::StartTimes::hand_off(std::chrono::nanoseconds limit) const {
+  const std::int64_t latest = last.load(std::memory_order_relaxed);
+  const std::int64_t quicker = std::min(latest, before.load(std::memory_order_relaxed));
+  return latest == async_start || std::chrono::nanoseconds(quicker) >= limit;
+}
+
+void DagScheduler::timed_start(Task& task, DeviceQueue& queue, StartTimes& starts) {
   const auto start = std::chrono::steady_clock::now();
   const std::shared_ptr<TaskEvent> event = task.event;  // start_task may move the task's parts
   start_task(task, &queue);
   // Done on return: the queue ran it (a synchronous device); left in the queue: asynchronous.
-  took.store(event->is_done() ? std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                    std::chrono::steady_clock::now() - start)
-                                    .count()
-                              : async_start,
-             std::memory_order_relaxed);
+  starts.record(event->is_done() ? std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                       std::chrono::steady_clock::now() - start)
+                                       .count()
+                                 : async_start);
 }
 
 DeviceQueue* DagScheduler::queue_of(Worker& worker, Device* device) {
@@ -463,7 +498,7 @@ void DagScheduler::work(Worker& worker) {
       worker.spinning.store(false, std::memory_order_relaxed);
     }
     std::shared_ptr<Node> node;
-    std::atomic<std::int64_t>* start_time = nullptr;  // node->queue's, when it has one
+    StartTimes* start_times = nullptr;  // node->queue's, when it has one
     {
       std::unique_lock lock(mutex_);
       worker.busy = false;
@@ -481,14 +516,14 @@ void DagScheduler::work(Worker& worker) {
       worker.busy = true;
       worker.running = node->task.event.get();
       worker.starting.store(true, std::memory_order_relaxed);  // under mutex_
-      if (node->queue) start_time = &owners_.at(node->queue).start_ns;
+      if (node->queue) start_times = &owners_.at(node->queue).starts;
       taken += own ? 1 : 0;
       ran_device_task = own;
     }
     // Waits for the dependencies not pending on node->queue (done, unless chained), then
     // enqueues a device task's work there (a host task runs here).
-    if (start_time) {
-      timed_start(node->task, *node->queue, *start_time);
+    if (start_times) {
+      timed_start(node->task, *node->queue, *start_times);
     } else {
       start_task(node->task, node->queue);
     }

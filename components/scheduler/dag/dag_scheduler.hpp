@@ -41,12 +41,15 @@
 // not pay a wake-up per kernel; a sleeping worker is woken by the task given to it.
 //
 // The submitting thread starts the next task of a chain itself (start_inline) when the
-// chain's queue ran its last task to the end within inline_us (a synchronous device: the
-// host backend, whose queues run kernels on the enqueueing thread) and the queue's worker is
-// not starting anything: it borrows the worker's queues (Worker::lent), starts first what the
-// worker had not started there yet, then the task. The next task of a chain is one that
-// depends on the queue's last task, or, ready, follows the last device task the same thread
-// submitted (done: the memory model records no dependency on a task that is done). A chain
+// chain's queue ran its last task, or the one before, to the end within inline_us (a
+// synchronous device: the host backend, whose queues run kernels on the enqueueing thread;
+// one long start alone, as a preempted one on a busy machine, does not count) and the
+// queue's worker is not starting anything: it borrows the worker's queues (Worker::lent),
+// starts first what the worker had not started there yet, then the task. The next task of a
+// chain is one that depends on the queue's last task, or, ready, follows the last device
+// task the same thread submitted to this scheduler (done: the memory model records no
+// dependency on a task that is done; a thread remembers that task for a few schedulers, so
+// that two runtimes used in turn keep their chains). A chain
 // of tiny kernels then costs what inorder's does instead of a hand-off per kernel; a long or
 // asynchronous start (PoCL, CUDA) is handed to the worker, so it never holds up independent
 // work submitted after it.
@@ -99,14 +102,28 @@ class DagScheduler final : public Scheduler {
   struct Node;
   struct Worker;
   static constexpr std::int64_t async_start = INT64_MAX;
+  // How long the last two start_task on a queue took (ns), on whichever thread ran them (one
+  // at a time), when they ran the task to its end (a synchronous device: the host backend);
+  // async_start for a task left in the queue (or none started there yet). Relaxed: a stale
+  // value only costs one task started by the other thread.
+  struct StartTimes {
+    std::atomic<std::int64_t> last{async_start};
+    std::atomic<std::int64_t> before{async_start};
+    void record(std::int64_t ns) {
+      before.store(last.load(std::memory_order_relaxed), std::memory_order_relaxed);
+      last.store(ns, std::memory_order_relaxed);
+    }
+    // Whether the next task there goes to the worker: the last start was asynchronous, or
+    // the last two both took `limit` or more. One long start between quick ones (a start
+    // preempted on a busy machine, a page fault) does not hand the chain off: a sleeping
+    // worker would have to be woken, and the submitting thread would soon wait for it.
+    bool hand_off(std::chrono::nanoseconds limit) const;
+  };
   struct QueueOwner {
     Worker* worker = nullptr;
     Device* device = nullptr;
     std::shared_ptr<TaskEvent> tail;  // the last task given to the queue; done: queue idle
-    // How long the last start_task there took (ns), on whichever thread ran it, when it ran
-    // the task to its end (a synchronous device: the host backend); async_start when the task
-    // was left in the queue (or none has started there yet).
-    std::atomic<std::int64_t> start_ns{async_start};
+    StartTimes starts;
   };
   // A worker's queue lent to the submitting thread, with the tasks it had not started yet
   // there (taken from it, started first). Empty: nothing lent. (A vector: an empty one
@@ -115,7 +132,7 @@ class DagScheduler final : public Scheduler {
   struct Lent {
     Worker* worker = nullptr;
     DeviceQueue* queue = nullptr;
-    std::atomic<std::int64_t>* start_ns = nullptr;  // the queue's QueueOwner::start_ns
+    StartTimes* starts = nullptr;  // the queue's QueueOwner::starts
     std::vector<std::shared_ptr<Node>> taken;
     explicit operator bool() const { return queue != nullptr; }
   };
@@ -137,17 +154,18 @@ class DagScheduler final : public Scheduler {
   void give(Worker& worker, DeviceQueue* queue, std::shared_ptr<Node> node);  // under mutex_
   // Lends `queue` of `worker` to this (submitting) thread to start `task` on, with the tasks
   // the worker has not started there yet, when the worker is not starting anything, the
-  // queue's last start was quick (inline_us) and all they wait for is on that queue; makes
-  // `task` the queue's tail. Empty when not. Under mutex_.
+  // queue's starts are quick (StartTimes::hand_off) and all they wait for is on that queue;
+  // makes `task` the queue's tail. Empty when not. Under mutex_.
   Lent lend_for_inline(Worker& worker, DeviceQueue& queue, const Task& task);
   // For a ready `task` on `placement`: lend_for_inline on the queue of the chain it follows
-  // (a dependency's, else that of `previous`, the last device task this thread submitted,
-  // when done). Under mutex_.
-  Lent lend_for_ready(const Task& task, Device* placement, const TaskEvent* previous);
+  // (a dependency's, else that of the last device task this thread submitted, when done:
+  // `previous`, or, that event gone, `previous_queue`, the queue it was given). Under mutex_.
+  Lent lend_for_ready(const Task& task, Device* placement, const TaskEvent* previous,
+                      DeviceQueue* previous_queue);
   // Starts the lent tasks, then `task`, on the lent queue on this thread; gives it back.
   void start_inline(Lent& lent, Task& task);
-  // start_task(task, &queue), storing how long it took in `took`.
-  static void timed_start(Task& task, DeviceQueue& queue, std::atomic<std::int64_t>& took);
+  // start_task(task, &queue), recording how long it took in `starts`.
+  static void timed_start(Task& task, DeviceQueue& queue, StartTimes& starts);
   DeviceQueue* queue_of(Worker& worker, Device* device);                      // under mutex_
   Worker& pick_worker(Device* device);                                        // under mutex_
   std::size_t queue_limit(const Device* device) const;  // queues_per_device for it
@@ -171,6 +189,7 @@ class DagScheduler final : public Scheduler {
   std::vector<std::shared_ptr<TaskEvent>> submitted_;  // under mutex_
   std::size_t submitted_kept_ = 0;                     // its size after the last drop
   bool stopping_ = false;
+  const std::uint64_t id_;  // unique in the process (a thread's LastSubmitted names it)
   Device* first_device_ = nullptr;  // of the available backends; nullptr: none
   std::chrono::microseconds spin_{50};
   std::chrono::microseconds inline_start_{50};
