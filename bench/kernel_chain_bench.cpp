@@ -10,6 +10,8 @@
 // plain chain again with automatic replay off ([graphs] auto = false).
 // Cancellable kernels (issue 22): the chain on PoCL with automatic replay off again with the
 // kernel built cancellable ([compiler.clang] cancel = "work_group"), against it.
+// Each timed chain starts after a 2 ms sleep, and the order of the variants rotates from
+// round to round (see main: a fixed order made the variant after the longest ones slower).
 //   plexus-bench-chain [--kernels 2000] [--rounds 5] [--per-graph 100] [--host-only 1]
 //                      [--raw-gap-us N]
 // (--host-only 1: the host device's variants alone, for profiling them. --raw-gap-us N: the
@@ -22,6 +24,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <optional>
+#include <thread>
 
 #include <plexus/plexus.hpp>
 
@@ -216,17 +219,27 @@ int main(int argc, char** argv) try {
     }
   }
   std::vector<double> raw_samples, raw_gap_samples;
+  // Each timed chain starts after a short sleep, and the variants' order rotates from round
+  // to round: on a loaded machine, a thread that has run for a while without sleeping is
+  // the one the kernel preempts (milliseconds), so a variant that always followed the long
+  // ones (the chains with automatic replay off) paid for their time (inorder's replayed chain
+  // took 2x its time when it came right after them: docs/benchmarks.md).
+  const auto settle = [] { std::this_thread::sleep_for(std::chrono::milliseconds(2)); };
   for (long round = 0; round <= options.at("rounds"); ++round) {  // round 0 warms up
-    for (Variant& variant : variants) {
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      Variant& variant = variants[(i + static_cast<std::size_t>(round)) % variants.size()];
+      settle();
       const double per_kernel =
           variant.graph ? graph_chain(*variant.runtime, *variant.device, kernels, per_graph)
                         : plexus_chain(*variant.runtime, *variant.device, kernels);
       if (round > 0) variant.samples.push_back(per_kernel);
     }
     if (raw) {
+      settle();
       const double per_kernel = raw->run(kernels);
       if (round > 0) raw_samples.push_back(per_kernel);
       if (raw_gap.count() > 0) {
+        settle();
         const double with_gap = raw->run(kernels, raw_gap);
         if (round > 0) raw_gap_samples.push_back(with_gap);
       }
