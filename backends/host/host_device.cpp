@@ -113,6 +113,7 @@ std::size_t vector_lanes() {
 HostDevice::HostDevice(Backend& backend, CoreShare share)
     : backend_(backend),
       info_(describe_host_cpu(share)),
+      cpus_(share.cpus),
       pool_(std::make_unique<ThreadPool>(share.threads, share.cpus)),
       sub_group_size_(vector_lanes()) {}
 

@@ -58,6 +58,8 @@ class HostDevice final : public Device {
   std::unique_ptr<DeviceQueue> create_queue() override;
 
   ThreadPool& pool() const { return *pool_; }
+  // The cores this device runs on (empty: not pinned, the process's cores).
+  const std::vector<int>& cpus() const { return cpus_; }
   // The size of the sub-groups its kernels see: the CPU's vector width in 32-bit lanes
   // (16 with AVX-512, 8 with AVX, else 4).
   std::size_t sub_group_size() const { return sub_group_size_; }
@@ -68,6 +70,7 @@ class HostDevice final : public Device {
  private:
   Backend& backend_;
   DeviceInfo info_;
+  std::vector<int> cpus_;
   std::unique_ptr<ThreadPool> pool_;
   std::size_t sub_group_size_;
   mutable std::mutex mutex_;

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "caller_affinity.hpp"
 #include "host_device.hpp"
 #include "host_graph.hpp"
 #include "host_module.hpp"
@@ -70,6 +71,7 @@ template <class Work>
 void HostQueue::run_guarded(Work&& work) {
   if (failure_) return;
   HostTiming::Scope timed(timing_.get());
+  const CallerAffinity on_device_cores(device_.cpus());
   try {
     work();
   } catch (const error& problem) {
@@ -104,6 +106,7 @@ void HostQueue::launch_graph(DeviceGraph& graph, std::span<const GraphLaunch> la
 void HostQueue::enqueue_native(const std::function<void(const NativeHandles&)>& work) {
   if (failure_) return;  // a failed queue runs nothing until wait() or on_complete() reports it
   HostTiming::Scope timed(timing_.get());
+  const CallerAffinity on_device_cores(device_.cpus());
   work(native_handles());
 }
 

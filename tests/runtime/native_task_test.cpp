@@ -10,6 +10,8 @@
 #include <catch2/catch.hpp>
 
 #include <CL/cl.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -425,4 +427,46 @@ TEST_CASE("native tasks: heft runs one host native task per compute unit at once
   }
   plexus::Queue q = rt->queue(device, plexus::QueueOrder::out_of_order);
   CHECK(most_at_once(q, units) == units);
+}
+
+TEST_CASE("native tasks: on one of two host devices, the implementation runs on that device's cores") {
+  // [backends.host] devices = 2 splits the process's cores between two devices; a native task
+  // runs on a scheduler's thread, which is not pinned, and before the fix it ran on every
+  // core whatever device it was placed on. Each device is named by its cores.
+  cpu_set_t allowed;
+  REQUIRE(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+  if (CPU_COUNT(&allowed) < 2) {
+    WARN("skipped: this process may use " << CPU_COUNT(&allowed) << " core: one device only");
+    return;
+  }
+  for (const char* scheduler : {"dag", "heft", "inorder"}) {
+    DYNAMIC_SECTION("scheduler " << scheduler) {
+      auto rt = make_runtime({scheduler, "exact"}, "\"host\"", two_host_devices_and_pocl());
+      REQUIRE(rt->devices().size() == 2);
+      for (plexus::Device* device : rt->devices()) {
+        plexus::Queue q = rt->queue(*device);
+        std::set<int> during;
+        q.submit([&](plexus::Handler& h) {
+          h.native_task("where", {{"host", [&](plexus::InteropHandle&) {
+                                     cpu_set_t set;
+                                     pthread_getaffinity_np(pthread_self(), sizeof set, &set);
+                                     for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+                                       if (CPU_ISSET(cpu, &set)) during.insert(cpu);
+                                   }}});
+        });
+        q.wait();
+        // "<cpu> (cores a-b)": the device's cores, a contiguous share of the allowed ones.
+        const std::string& name = device->info().name;
+        INFO(name);
+        const auto open = name.rfind("(cores ");
+        REQUIRE(open != std::string::npos);
+        const int first = std::stoi(name.substr(open + 7));
+        const int last = std::stoi(name.substr(name.find('-', open) + 1));
+        REQUIRE(!during.empty());
+        CHECK(*during.begin() >= first);
+        CHECK(*during.rbegin() <= last);
+        CHECK(static_cast<int>(during.size()) < CPU_COUNT(&allowed));
+      }
+    }
+  }
 }
