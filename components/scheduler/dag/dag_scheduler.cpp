@@ -372,7 +372,8 @@ void DagScheduler::start_inline(Lent& lent, Task& task) {
 bool DagScheduler::StartTimes::hand_off(std::chrono::nanoseconds limit) const {
   const std::int64_t latest = last.load(std::memory_order_relaxed);
   const std::int64_t quicker = std::min(latest, before.load(std::memory_order_relaxed));
-  return latest == async_start || std::chrono::nanoseconds(quicker) >= limit;
+  return latest == async_start || std::chrono::nanoseconds(quicker) >= limit ||
+         std::chrono::nanoseconds(latest) >= limit * long_start_factor;
 }
 
 void DagScheduler::timed_start(Task& task, DeviceQueue& queue, StartTimes& starts) {

@@ -114,9 +114,13 @@ class DagScheduler final : public Scheduler {
       last.store(ns, std::memory_order_relaxed);
     }
     // Whether the next task there goes to the worker: the last start was asynchronous, or
-    // the last two both took `limit` or more. One long start between quick ones (a start
-    // preempted on a busy machine, a page fault) does not hand the chain off: a sleeping
-    // worker would have to be woken, and the submitting thread would soon wait for it.
+    // the last two both took `limit` or more, or the last took long_start_factor x `limit`
+    // or more. One somewhat long start between quick ones (a start preempted on a busy
+    // machine, a page fault) does not hand the chain off: a sleeping worker would have to be
+    // woken, and the submitting thread would soon wait for it. A start that ran for
+    // milliseconds did real work, and the tasks after it may be independent ones that
+    // should run at once on the workers, not one by one on the submitting thread.
+    static constexpr std::int64_t long_start_factor = 200;  // 10 ms at inline_us = 50
     bool hand_off(std::chrono::nanoseconds limit) const;
   };
   struct QueueOwner {
