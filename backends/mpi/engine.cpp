@@ -77,6 +77,7 @@ std::string Engine::name_of(int rank) const {
 }
 
 bool Engine::failed(int rank) const {
+  if (failures_.load(std::memory_order_acquire) == 0) return false;
   std::lock_guard lock(names_mutex_);
   return rank >= 0 && rank < size_ && peers_[static_cast<std::size_t>(rank)].failed;
 }
@@ -111,14 +112,14 @@ void Engine::send_control(int destination, std::vector<std::byte> message) {
   if (failed(destination)) return;
   Pending pending;
   pending.peer = destination;
-  pending.message = std::make_shared<std::vector<std::byte>>(std::move(message));
-  const int code = MPI_Isend(pending.message->data(), static_cast<int>(pending.message->size()),
-                             MPI_BYTE, destination, control_tag, comm_, &pending.request);
+  const int code = MPI_Isend(message.data(), static_cast<int>(message.size()), MPI_BYTE,
+                             destination, control_tag, comm_, &pending.request);
   if (code != MPI_SUCCESS) return fail_peer(destination, "MPI_Isend: " + mpi_error_text(code));
-  peers_[static_cast<std::size_t>(destination)].last_sent = std::chrono::steady_clock::now();
   // A small message usually leaves at once (eager): then nothing is left to poll for.
   int done = 0;
   if (MPI_Test(&pending.request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done) return;
+  // Kept until sent (a vector's move keeps its buffer where MPI reads it).
+  pending.message = std::make_shared<std::vector<std::byte>>(std::move(message));
   pending_.push_back(std::move(pending));
 }
 
@@ -200,7 +201,7 @@ void Engine::fail_peer(int rank, const std::string& why) {
   handler_.on_peer_failed(rank, why);
 }
 
-bool Engine::receive_control() {
+bool Engine::receive_control(std::chrono::steady_clock::time_point now) {
   int flag = 0;
   MPI_Status status;
   int code = MPI_Iprobe(MPI_ANY_SOURCE, control_tag, comm_, &flag, &status);
@@ -209,21 +210,23 @@ bool Engine::receive_control() {
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);
   // Shared: a handler may keep the payload past on_message (Reader::owner: inline data).
-  auto kept = std::make_shared<std::vector<std::byte>>(static_cast<std::size_t>(std::max(count, 0)));
-  std::vector<std::byte>& message = *kept;
-  code = MPI_Recv(message.data(), count, MPI_BYTE, source, control_tag, comm_, MPI_STATUS_IGNORE);
+  const auto bytes = static_cast<std::size_t>(std::max(count, 0));
+  std::shared_ptr<std::byte[]> kept = std::make_shared_for_overwrite<std::byte[]>(bytes);
+  const std::span<const std::byte> message(kept.get(), bytes);
+  code = MPI_Recv(kept.get(), count, MPI_BYTE, source, control_tag, comm_, MPI_STATUS_IGNORE);
   if (source < 0 || source >= size_) return true;
   if (code != MPI_SUCCESS) {
     fail_peer(source, "MPI_Recv: " + mpi_error_text(code));
     return true;
   }
   if (failed(source)) return true;  // a peer given up on stays given up on
-  peers_[static_cast<std::size_t>(source)].last_heard = std::chrono::steady_clock::now();
+  peers_[static_cast<std::size_t>(source)].last_heard = now;
   try {
-    const Header header = read_header(message, protocol_version, name_of(source));
+    // The sender's name only for an error: a valid message builds no strings.
+    const std::function<std::string()> from = [this, source] { return name_of(source); };
+    const Header header = read_header(message, protocol_version, from);
     if (header.type == static_cast<std::uint32_t>(MessageType::heartbeat)) return true;
-    Reader payload(std::span<const std::byte>(message).subspan(header_bytes),
-                   describe(header.type, name_of(source)), kept);
+    Reader payload(message.subspan(header_bytes), header.type, from, std::move(kept));
     handler_.on_message(source, header, payload);
   } catch (const std::exception& e) {
     handler_.on_bad_message(source, e.what());
@@ -268,8 +271,10 @@ bool Engine::complete_requests() {
   return any;
 }
 
-void Engine::heartbeats() {
-  const auto now = std::chrono::steady_clock::now();
+void Engine::heartbeats(std::chrono::steady_clock::time_point now) {
+  // Checked every millisecond at most (a step may come every microsecond).
+  if (now < next_heartbeats_) return;
+  next_heartbeats_ = now + std::chrono::milliseconds(1);
   const auto interval = options_.timeout / 5;
   for (int r = 0; r < size_; ++r) {
     Peer& peer = peers_[static_cast<std::size_t>(r)];
@@ -281,32 +286,37 @@ void Engine::heartbeats() {
                        " ms): the process died, was killed or hangs");
       continue;
     }
-    if (now - peer.last_sent > interval)
+    if (now - peer.last_sent > interval) {
+      peer.last_sent = now;  // every interval, whatever else went (no clock read per send)
       send(r, Writer(protocol_version, static_cast<std::uint32_t>(MessageType::heartbeat), 0).finish());
+    }
   }
 }
 
 bool Engine::run_posted() {
+  if (posted_count_.load(std::memory_order_acquire) == 0) return false;
   std::deque<std::function<void()>> work;
   {
     std::lock_guard lock(posted_mutex_);
     work.swap(posted_);
+    posted_count_.store(0, std::memory_order_relaxed);
   }
   for (auto& each : work) each();
   return !work.empty();
 }
 
-bool Engine::progress() {
+bool Engine::progress(int messages, std::chrono::steady_clock::time_point now) {
   bool any = run_posted();
-  for (int i = 0; i < 64 && receive_control(); ++i) any = true;
-  if (complete_requests()) any = true;
-  heartbeats();
+  for (int i = 0; i < messages && receive_control(now); ++i) any = true;
+  if (!pending_.empty() && complete_requests()) any = true;
+  heartbeats(now);
   return any;
 }
 
-bool Engine::step(bool& in_flight, bool& expecting) {
+bool Engine::step(bool& in_flight, bool& expecting, int messages,
+                  std::chrono::steady_clock::time_point now) {
   const Inside here(this);
-  const bool any = progress();
+  const bool any = progress(messages, now);
   in_flight = !pending_.empty();
   expecting = handler_.expects_messages();
   return any;
@@ -316,13 +326,17 @@ void Engine::post(std::function<void()> work) {
   {
     std::lock_guard lock(posted_mutex_);
     posted_.push_back(std::move(work));
+    posted_count_.store(posted_.size(), std::memory_order_release);
   }
   // A driver runs it (it leaves waking the owner when work is left); else the owner.
   if (drivers_.load() == 0) posted_cv_.notify_one();
 }
 
-void Engine::run_or_post(std::function<void()> work, bool will_drive) {
-  if (inside == this) return work();
+bool Engine::run_here(const std::function<void()>& work, bool will_drive) {
+  if (inside == this) {
+    work();
+    return true;
+  }
   if (drivable_.load(std::memory_order_relaxed) && drive_mutex_.try_lock()) {
     std::unique_lock lock(drive_mutex_, std::adopt_lock);
     if (!closed_) {
@@ -339,10 +353,10 @@ void Engine::run_or_post(std::function<void()> work, bool will_drive) {
       lock.unlock();
       // Nobody polls for what it left unless the owner does (it may sleep).
       if (left && drivers_.load() == 0) wake_owner();
-      return;
+      return true;
     }
   }
-  post(std::move(work));
+  return false;
 }
 
 bool Engine::drive_until(const std::function<bool()>& done, std::chrono::nanoseconds limit) {
@@ -350,9 +364,9 @@ bool Engine::drive_until(const std::function<bool()>& done, std::chrono::nanosec
   if (!drivable_.load(std::memory_order_relaxed))
     return spin_for(limit, Spin::yielding, done);
   drivers_.fetch_add(1);
-  auto last_busy = std::chrono::steady_clock::now();
+  auto now = std::chrono::steady_clock::now();
+  auto last_busy = now;
   bool finished = false, in_flight = false, expecting = false, timed_out = false, closed = false;
-  (void)in_flight;
   while (!(finished = done())) {
     bool busy = false;
     if (!closed && drive_mutex_.try_lock()) {
@@ -360,9 +374,9 @@ bool Engine::drive_until(const std::function<bool()>& done, std::chrono::nanosec
       if (closed_)
         closed = true;
       else
-        busy = step(in_flight, expecting);
+        busy = step(in_flight, expecting, 1, now);  // one message: then `done` is checked
     }
-    const auto now = std::chrono::steady_clock::now();
+    now = std::chrono::steady_clock::now();
     if (busy) {
       driven_at_.store(now.time_since_epoch().count(), std::memory_order_relaxed);
       last_busy = now;
@@ -383,7 +397,7 @@ bool Engine::drive_until(const std::function<bool()>& done, std::chrono::nanosec
   // The owner sleeps while others drive; it must take over at once when work is left or
   // this thread will now block. Otherwise it resumes within its sleep's bound.
   if (drivers_.fetch_sub(1) == 1) {
-    bool wake = timed_out || expecting;
+    bool wake = timed_out || expecting || in_flight;
     {
       std::lock_guard lock(posted_mutex_);
       wake = wake || !posted_.empty();  // posted while this thread drove, after its last step
@@ -414,23 +428,36 @@ bool Engine::run_until(const std::function<bool()>& until, std::chrono::millisec
   for (;;) {
     bool busy = false, in_flight = false, expecting = false;
     {
-      std::lock_guard lock(drive_mutex_);
-      {
-        const Inside here(this);
-        if (until()) return true;
+      // While another thread drives, the lock is taken only when free (no wait behind a
+      // driver's step, no futex hand-off on every one of its steps).
+      std::unique_lock lock(drive_mutex_, std::defer_lock);
+      if (drivers_.load() == 0)
+        lock.lock();
+      else
+        (void)lock.try_lock();
+      if (lock.owns_lock()) {
+        {
+          const Inside here(this);
+          if (until()) return true;
+        }
+        busy = step(in_flight, expecting, 64, std::chrono::steady_clock::now());
       }
-      busy = step(in_flight, expecting);
     }
     const auto now = std::chrono::steady_clock::now();
     if (now - start > limit) return false;
     if (busy) last_busy = now;
     // While other threads drive (now, or within the last millisecond: a queue thread
     // between two operations), this thread sleeps rather than compete with them for a
-    // core; they wake it when they leave work behind, and it checks every millisecond.
-    const bool others = now - woken_at > 2ms &&
-                        (drivers_.load() > 0 || now.time_since_epoch().count() -
-                                                        driven_at_.load(std::memory_order_relaxed) <
-                                                    std::chrono::nanoseconds(1ms).count());
+    // core; they wake it when they leave work behind, and it checks every 4 ms while one
+    // drives, every millisecond otherwise.
+    // A thread that drives now always has the engine to itself (after a wake-up too: it
+    // came back, and polling beside it would take its core); one that drove within the last
+    // millisecond, unless this thread was woken since (work was left to it).
+    const bool others =
+        drivers_.load() > 0 ||
+        (now - woken_at > 2ms && now.time_since_epoch().count() -
+                                         driven_at_.load(std::memory_order_relaxed) <
+                                     std::chrono::nanoseconds(1ms).count());
     if (busy && !others) continue;
     // Poll hard just after activity (replies follow requests) and while transfers are in
     // flight (MPI moves their data only when polled), else sleep between polls: the
@@ -440,7 +467,8 @@ bool Engine::run_until(const std::function<bool()>& until, std::chrono::millisec
       continue;
     }
     std::unique_lock lock(posted_mutex_);
-    posted_cv_.wait_for(lock, others ? std::chrono::microseconds(1ms) : 500us,
+    posted_cv_.wait_for(lock,
+                        others ? std::chrono::microseconds(drivers_.load() > 0 ? 4ms : 1ms) : 500us,
                         [&] { return wake_ || !posted_.empty(); });
     if (wake_) woken_at = last_busy = std::chrono::steady_clock::now();
     wake_ = false;

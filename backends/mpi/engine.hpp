@@ -111,13 +111,19 @@ class Engine {
 
   // Any thread.
   void post(std::function<void()> work);
+  // `work` now, on this thread, when run_here can; else post(work) (no std::function is
+  // made for work that runs here).
+  template <class Work>
+  void run_or_post(Work&& work, bool will_drive = false) {
+    if (!run_here([&work] { work(); }, will_drive)) post(std::function<void()>(std::forward<Work>(work)));
+  }
   // `work` now, on this thread, after what was posted before, when the engine may be driven
-  // from here and nobody drives it now; else post(work). After running it here, the owner
+  // from here and nobody drives it now (true); else false, and nothing ran. After running it here, the owner
   // is woken when the handler awaits an answer (expects_messages), unless `will_drive` (the
   // caller calls drive_until next); transfers it started complete at the owner's next poll
   // or the next driver's (shared memory and single-copy transports move their data
   // meanwhile).
-  void run_or_post(std::function<void()> work, bool will_drive = false);
+  bool run_here(const std::function<void()>& work, bool will_drive);
   // Any thread but the owner, outside the engine's work: drives the engine while waiting
   // for `done` (read without the engine's lock) for at most `limit` after the last progress
   // made; returns done(). Without driving allowed (or after close()) it only spins on done
@@ -153,13 +159,14 @@ class Engine {
   void wake_owner();
   // One step of the engine's work, the lock held: whether anything happened; `in_flight`:
   // transfers or sends are pending; `expecting`: the handler awaits messages.
-  bool step(bool& in_flight, bool& expecting);
+  // At most `messages` control messages are received; `now`: the caller's last clock read.
+  bool step(bool& in_flight, bool& expecting, int messages, std::chrono::steady_clock::time_point now);
   // Posts the chunks of one transfer (sends, or receives when `receive`).
   void post_chunks(int peer, int tag, std::byte* data, std::size_t bytes, Done done, bool receive);
-  bool progress();
-  bool receive_control();
+  bool progress(int messages, std::chrono::steady_clock::time_point now);
+  bool receive_control(std::chrono::steady_clock::time_point now);
   bool complete_requests();
-  void heartbeats();
+  void heartbeats(std::chrono::steady_clock::time_point now);
   void check(int code, int peer, const char* call);
   void finish(Pending& pending, std::exception_ptr failure);
   // send() after the test hook.
@@ -178,6 +185,8 @@ class Engine {
   std::mutex posted_mutex_;
   std::condition_variable posted_cv_;  // the owner sleeps here
   std::deque<std::function<void()>> posted_;
+  std::atomic<std::size_t> posted_count_{0};  // posted_.size(), read without the lock
+  std::chrono::steady_clock::time_point next_heartbeats_;  // inside the engine's work
   bool wake_ = false;  // under posted_mutex_: the owner must poll again
 
   // Whoever holds drive_mutex_ makes the engine's calls (the owner, or a driver).

@@ -71,7 +71,8 @@ void MpiDevice::deallocate(void* allocation) noexcept {
   }
 }
 
-MpiDevice::Remote MpiDevice::resolve(const void* handle, const std::string& what) const {
+MpiDevice::Remote MpiDevice::resolve(const void* handle,
+                                     const std::function<std::string()>& what) const {
   const auto at = reinterpret_cast<std::uintptr_t>(handle);
   std::lock_guard lock(mutex_);
   auto it = allocations_.upper_bound(at);
@@ -81,7 +82,7 @@ MpiDevice::Remote MpiDevice::resolve(const void* handle, const std::string& what
       return {it->second.address + (at - it->first), it->second.bytes - (at - it->first)};
   }
   throw error(error_category::invalid_argument,
-              what + ": not an allocation of " + info_.name + " (or past its end)");
+              what() + ": not an allocation of " + info_.name + " (or past its end)");
 }
 
 std::shared_ptr<DeviceModule> MpiDevice::load_module(BinaryFormat format,

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,12 +39,12 @@ class MpiDevice final : public Device {
 
   // Where `handle` (an allocation of this device plus an offset) is on the worker, and how
   // many bytes of its allocation follow it. Throws invalid_argument naming `what` for a
-  // handle of no allocation of this device.
+  // handle of no allocation of this device (`what` is called then only).
   struct Remote {
     std::uint64_t address = 0;
     std::size_t bytes_after = 0;
   };
-  Remote resolve(const void* handle, const std::string& what) const;
+  Remote resolve(const void* handle, const std::function<std::string()>& what) const;
 
   // What posted work needs to reach this device's worker: values, so that work still
   // queued on the progress thread when the device goes never reads it.

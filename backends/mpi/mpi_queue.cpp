@@ -99,17 +99,19 @@ MpiQueue::~MpiQueue() {
   });
 }
 
-void MpiQueue::post(std::function<void(Engine&)> work) {
-  device_.session().post(std::move(work), [state = state_] {});
+template <class Work>
+void MpiQueue::post(Work&& work) {
+  device_.session().post(std::forward<Work>(work));
 }
 
-std::string MpiQueue::what(const char* operation) const {
-  return std::string(operation) + " on " + device_.info().name;
+std::function<std::string()> MpiQueue::described(const char* operation) const {
+  return [this, operation] { return std::string(operation) + " on " + device_.info().name; };
 }
 
 void MpiQueue::copy_to_device(void* allocation, const void* host_base, const CopyLayout& layout) {
-  const auto remote = device_.resolve(allocation, what("copy to device"));
-  validate_copy(layout, allocation, host_base, remote.bytes_after, what("copy to device"));
+  const auto what = described("copy to device");
+  const auto remote = device_.resolve(allocation, what);
+  validate_copy(layout, allocation, host_base, remote.bytes_after, what);
   const std::size_t bytes = layout.bytes();
   const auto* host = static_cast<const std::byte*>(host_base);
   Writer message(protocol_version, static_cast<std::uint32_t>(MessageType::copy_in), 0);
@@ -152,8 +154,9 @@ void MpiQueue::copy_to_device(void* allocation, const void* host_base, const Cop
 }
 
 void MpiQueue::copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) {
-  const auto remote = device_.resolve(allocation, what("copy to host"));
-  validate_copy(layout, allocation, host_base, remote.bytes_after, what("copy to host"));
+  const auto what = described("copy to host");
+  const auto remote = device_.resolve(allocation, what);
+  validate_copy(layout, allocation, host_base, remote.bytes_after, what);
   const std::size_t bytes = layout.bytes();
   const std::uint64_t transfer = device_.session().next_id();
   auto* base = static_cast<std::byte*>(host_base);
@@ -185,11 +188,11 @@ bool MpiQueue::copy_from_device(void* allocation, Device& source, const void* so
                                 const CopyLayout& layout) {
   auto* from = dynamic_cast<MpiDevice*>(&source);
   if (!from || &from->backend() != &device_.backend()) return false;
-  const auto remote = device_.resolve(allocation, what("copy between devices"));
-  const auto remote_source = from->resolve(source_allocation, what("copy between devices"));
-  validate_copy(layout, allocation, source_allocation, remote.bytes_after, what("copy between devices"));
-  validate_copy(layout, source_allocation, allocation, remote_source.bytes_after,
-                what("copy between devices"));
+  const auto what = described("copy between devices");
+  const auto remote = device_.resolve(allocation, what);
+  const auto remote_source = from->resolve(source_allocation, what);
+  validate_copy(layout, allocation, source_allocation, remote.bytes_after, what);
+  validate_copy(layout, source_allocation, allocation, remote_source.bytes_after, what);
   const std::uint64_t transfer = device_.session().next_id();
   post([device = device_.target(), from = from->target(), id = id_, seq = next_seq(), remote,
         remote_source, layout, transfer](Engine& engine) {
@@ -232,14 +235,16 @@ void MpiQueue::launch(const DeviceKernel& kernel, const NdRange& range,
     throw error(error_category::invalid_argument,
                 "launch of '" + kernel.info().name + "' on " + device_.info().name +
                     ": the kernel was not loaded for an mpi device");
-  validate_launch(kernel.info(), range, arguments,
-                  [&] { return "launch of '" + kernel.info().name + "' on " + device_.info().name; });
+  const std::function<std::string()> what = [&] {
+    return "launch of '" + kernel.info().name + "' on " + device_.info().name;
+  };
+  validate_launch(kernel.info(), range, arguments, what);
   // Every argument resolved before the operation takes its number (a bad one throws).
   std::vector<std::uint64_t> addresses;
+  addresses.reserve(arguments.size());
   for (const KernelArgument& argument : arguments)
     if (argument.kind == KernelArgumentKind::allocation)
-      addresses.push_back(
-          device_.resolve(argument.allocation, "launch of '" + kernel.info().name + "'").address);
+      addresses.push_back(device_.resolve(argument.allocation, what).address);
   Writer message(protocol_version, static_cast<std::uint32_t>(MessageType::launch), 0);
   message.u64(id_);
   message.u64(next_seq());

@@ -66,11 +66,13 @@ class MpiQueue final : public DeviceQueue {
   };
 
  private:
-  void post(std::function<void(Engine&)> work);
+  template <class Work>
+  void post(Work&& work);  // Session::post
   // on_complete, with `done` called on the progress thread when `direct` (it must only
   // wake a waiter): wait() then works on any thread, the session's callback thread too.
   void complete(std::function<void(std::exception_ptr)> done, bool direct);
-  std::string what(const char* operation) const;
+  // "<operation> on <device>", built only when called (for an error).
+  std::function<std::string()> described(const char* operation) const;
 
   // The next operation's number (the user's thread): it also counts the operations sent.
   std::uint64_t next_seq();

@@ -339,23 +339,6 @@ void Session::on_bad_message(int source, const std::string& why) {
   if (source > 0) tell(*engine_, source, MessageType::shutdown, {});
 }
 
-void Session::post(std::function<void(Engine&)> work, const std::function<void()>& ended,
-                   bool will_drive) {
-  posting_.fetch_add(1);
-  if (ended_.load()) {
-    posting_.fetch_sub(1);
-    if (ended) ended();
-    return;
-  }
-  try {
-    engine_->run_or_post([this, work = std::move(work)] { work(*engine_); }, will_drive);
-  } catch (...) {
-    posting_.fetch_sub(1);
-    throw;
-  }
-  posting_.fetch_sub(1);
-}
-
 void Session::request(Engine& engine, int rank, MessageType type,
                       const std::function<void(Writer&)>& body, Reply reply) {
   if (engine.failed(rank)) {

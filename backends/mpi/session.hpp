@@ -82,8 +82,24 @@ class Session final : public Engine::Handler {
   // the session has ended, `ended` instead (on the caller's thread). Unless `will_drive`
   // (the caller drives next: drive_until), the progress thread is woken when `work` left
   // an answer to wait for. Never from inside the engine's work.
-  void post(std::function<void(Engine&)> work, const std::function<void()>& ended = {},
-            bool will_drive = false);
+  // Work: callable as work(Engine&), copyable (it becomes a std::function only when posted).
+  template <class Work>
+  void post(Work&& work, const std::function<void()>& ended = {}, bool will_drive = false) {
+    posting_.fetch_add(1);
+    if (ended_.load()) {
+      posting_.fetch_sub(1);
+      if (ended) ended();
+      return;
+    }
+    try {
+      engine_->run_or_post([this, work = std::forward<Work>(work)]() mutable { work(*engine_); },
+                           will_drive);
+    } catch (...) {
+      posting_.fetch_sub(1);
+      throw;
+    }
+    posting_.fetch_sub(1);
+  }
   // Any thread but the progress thread, outside the engine's work: drives the engine while
   // waiting for `done`, at most `limit` after its last progress (Engine::drive_until).
   bool drive_until(const std::function<bool()>& done, std::chrono::nanoseconds limit) {

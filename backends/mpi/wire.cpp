@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "messages.hpp"
 #include "plexus/error.hpp"
 
 namespace plexus::mpi {
@@ -19,6 +20,7 @@ T load(const std::byte* at) {
 }  // namespace
 
 Writer::Writer(std::uint32_t protocol, std::uint32_t type, std::uint64_t id) {
+  bytes_.reserve(256);  // most messages in one allocation
   bytes_.resize(header_bytes);
   Header header;
   header.protocol = protocol;
@@ -97,8 +99,13 @@ std::uint32_t message_checksum(std::span<const std::byte> message) {
 
 Header read_header(std::span<const std::byte> message, std::uint32_t protocol,
                    const std::string& from) {
+  return read_header(message, protocol, std::function<std::string()>([&] { return from; }));
+}
+
+Header read_header(std::span<const std::byte> message, std::uint32_t protocol,
+                   const std::function<std::string()>& from) {
   const auto fail = [&](const std::string& problem) {
-    throw error(error_category::device, "mpi: corrupt message from " + from + ": " + problem);
+    throw error(error_category::device, "mpi: corrupt message from " + from() + ": " + problem);
   };
   if (message.size() < header_bytes)
     fail("truncated: " + std::to_string(message.size()) + " bytes, shorter than the " +
@@ -127,8 +134,17 @@ Reader::Reader(std::span<const std::byte> payload, std::string what,
                std::shared_ptr<const void> owner)
     : payload_(payload), what_(std::move(what)), owner_(std::move(owner)) {}
 
+Reader::Reader(std::span<const std::byte> payload, std::uint32_t type,
+               std::function<std::string()> from, std::shared_ptr<const void> owner)
+    : payload_(payload), type_(type), from_(std::move(from)), owner_(std::move(owner)) {}
+
+std::string Reader::what() const {
+  if (!what_.empty() || !from_) return what_;
+  return describe(type_, from_());
+}
+
 void Reader::fail(const std::string& problem) const {
-  throw error(error_category::device, "mpi: invalid " + what_ + ": " + problem + " (at byte " +
+  throw error(error_category::device, "mpi: invalid " + what() + ": " + problem + " (at byte " +
                                           std::to_string(offset_) + " of " +
                                           std::to_string(payload_.size()) + ")");
 }

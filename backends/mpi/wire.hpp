@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -60,7 +61,10 @@ class Writer {
 std::uint32_t message_checksum(std::span<const std::byte> message);
 
 // Decodes and checks a message's header against the bytes received: magic, protocol,
-// payload size and checksum. `from` names the sender ("node 'vm' rank 2").
+// payload size and checksum. `from` names the sender ("node 'vm' rank 2"), called only to
+// build an error (a valid message builds no strings).
+Header read_header(std::span<const std::byte> message, std::uint32_t protocol,
+                   const std::function<std::string()>& from);
 Header read_header(std::span<const std::byte> message, std::uint32_t protocol,
                    const std::string& from);
 
@@ -70,6 +74,9 @@ class Reader {
   // `what` names the message in errors ("message 'launch' from rank 0"); `owner`, when
   // given, holds the payload's bytes (owner() hands it out to keep them past the read).
   Reader(std::span<const std::byte> payload, std::string what, std::shared_ptr<const void> owner = {});
+  // The same, with the name built only for an error: describe(type, from()) (messages.hpp).
+  Reader(std::span<const std::byte> payload, std::uint32_t type,
+         std::function<std::string()> from, std::shared_ptr<const void> owner = {});
 
   std::uint8_t u8();
   std::uint32_t u32();
@@ -82,7 +89,7 @@ class Reader {
   // Throws when bytes are left over (a message longer than its type says).
   void end() const;
   [[noreturn]] void fail(const std::string& problem) const;
-  const std::string& what() const { return what_; }
+  std::string what() const;
   // What keeps the payload (and every block() read from it) alive; null when the caller of
   // the constructor owns the bytes.
   const std::shared_ptr<const void>& owner() const { return owner_; }
@@ -91,7 +98,9 @@ class Reader {
   const std::byte* take(std::size_t bytes);
   std::span<const std::byte> payload_;
   std::size_t offset_ = 0;
-  std::string what_;
+  std::string what_;  // or, when empty, describe(type_, from_())
+  std::uint32_t type_ = 0;
+  std::function<std::string()> from_;
   std::shared_ptr<const void> owner_;
 };
 

@@ -5,7 +5,8 @@
 //                 between ranks 1 and 2 at each size (bandwidth = size / half a round trip),
 //                 and the round trip of an 8-byte message between ranks 0 and 1. A rank
 //                 with nothing to do waits without spinning (the machine may have fewer
-//                 cores than ranks).
+//                 cores than ranks). --max-kib K: ping-pongs up to K KiB only (sizes
+//                 start at 4 KiB: --max-kib 1 measures the round trip alone).
 //   --mode plexus (rank 0 of `mpirun -np 1 plexus-bench-mpi : -np 2 plexus worker`): the
 //                 mpi backend alone (no runtime), two remote devices on ranks 1 and 2:
 //                 host->remote (copy_to_device + wait), remote->host (copy_to_host + wait)
@@ -72,7 +73,7 @@ double ping_pong(int rank, int a, int b, std::size_t bytes, long reps) {
   return static_cast<double>(bytes) / (bench::median(trips) / 2);
 }
 
-int raw(long reps) {
+int raw(long reps, long max_kib) {
   MPI_Init(nullptr, nullptr);
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -84,6 +85,7 @@ int raw(long reps) {
   }
   for (const auto& [a, b, name] : {std::tuple{0, 1, "raw_0_1"}, std::tuple{1, 2, "raw_1_2"}}) {
     for (std::size_t bytes : sizes) {
+      if (bytes > (static_cast<std::size_t>(max_kib) << 10)) break;
       quiet_barrier();
       if (rank != a && rank != b) continue;
       const double bandwidth = ping_pong(rank, a, b, bytes, repetitions(bytes, reps));
@@ -215,7 +217,7 @@ int main(int argc, char** argv) try {
   }
   const auto options = bench::parse_options(static_cast<int>(rest.size()), rest.data(),
                                             {{"reps", 20}, {"chunk-kib", 0}, {"task-only", 0}, {"max-kib", 1 << 20}});
-  if (mode == "raw") return raw(options.at("reps"));
+  if (mode == "raw") return raw(options.at("reps"), options.at("max-kib"));
   if (mode == "plexus") return plexus_side(options.at("reps"), options.at("chunk-kib"), options.at("task-only") != 0,
                                            options.at("max-kib"));
   std::cerr << "plexus-bench-mpi: --mode raw or plexus\n";

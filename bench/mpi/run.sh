@@ -3,16 +3,17 @@
 # host->remote, remote->host and remote->remote against an MPI ping-pong's bandwidth at the
 # same sizes (goal >= 80%), and an empty remote task's launch + wait against an MPI round
 # trip (goal <= 3x). Both jobs have 3 ranks; they alternate for --rounds rounds and each
-# figure is the best round's. --baseline OTHER_BUILD_DIR runs that build's mpi backend and
+# figure is the best round's (--median: the median round's, with the spread of the
+# task's per-round ratio to the raw round trip). --baseline OTHER_BUILD_DIR runs that build's mpi backend and
 # worker too, in the same rounds (before/after a change, side by side): its figures and
 # ratios are printed in the column after each of BUILD_DIR's, marked "before".
 #   bench/mpi/run.sh [BUILD_DIR] [--rounds N] [--reps N] [--backends host] [--chunk-kib K]
-#                    [--baseline OTHER_BUILD_DIR]
+#                    [--baseline OTHER_BUILD_DIR] [--median]
 # More ranks than cores: --oversubscribe is always passed.
 set -euo pipefail
 build=${1:-build}
 [ $# -gt 0 ] && shift
-rounds=3 reps=20 backends=host chunk=() baseline=
+rounds=3 reps=20 backends=host chunk=() baseline= stat=best
 while [ $# -gt 0 ]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -20,7 +21,8 @@ while [ $# -gt 0 ]; do
     --backends) backends=$2; shift 2 ;;
     --chunk-kib) chunk=(--chunk-kib "$2"); shift 2 ;;
     --baseline) baseline=$2; shift 2 ;;
-    *) echo "usage: $0 [BUILD_DIR] [--rounds N] [--reps N] [--backends LIST] [--chunk-kib K] [--baseline BUILD_DIR]" >&2; exit 2 ;;
+    --median) stat=median; shift ;;
+    *) echo "usage: $0 [BUILD_DIR] [--rounds N] [--reps N] [--backends LIST] [--chunk-kib K] [--baseline BUILD_DIR] [--median]" >&2; exit 2 ;;
   esac
 done
 bench=$build/bin/plexus-bench-mpi
@@ -41,9 +43,23 @@ for round in $(seq "$rounds"); do
   [ -z "$baseline" ] || plexus_job "$baseline" | sed '/^#/!s/^/before_/' >> "$results"
 done
 grep '^# devices' "$results" | head -1
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(mpirun --version | head -1); $rounds rounds of $reps+ repetitions, best round"
-awk -v baseline="$baseline" '
-  !/^#/ { if (!($1 SUBSEP $2 in best) || ($1 ~ /raw_round_trip|empty_task/ ? $3 < best[$1, $2] : $3 > best[$1, $2])) best[$1, $2] = $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(mpirun --version | head -1); $rounds rounds of $reps+ repetitions, $stat round"
+awk -v baseline="$baseline" -v stat="$stat" '
+  # The median of the space-separated values in `list`.
+  function median(list,    v, k, i, j, t) {
+    k = split(list, v, " ")
+    for (i = 2; i <= k; ++i) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+  }
+  !/^#/ {
+    if (!($1 SUBSEP $2 in best) || ($1 ~ /raw_round_trip|empty_task/ ? $3 < best[$1, $2] : $3 > best[$1, $2])) best[$1, $2] = $3
+    all[$1, $2] = all[$1, $2] " " $3
+    if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 }
+    # Rounds in order: raw, then this build, then the baseline (their task per raw trip).
+    if ($1 == "raw_round_trip") trip = $3
+    if ($1 == "empty_task") ratios = ratios " " $3 / trip
+    if ($1 == "before_empty_task") before_ratios = before_ratios " " $3 / trip
+  }
   # "GB/s | ratio" of one copy kind, and of the baseline before it when there is one.
   function cell(kind, s, raw) {
     text = sprintf("%.2f | %.0f%%", best[kind, s], 100 * best[kind, s] / raw)
@@ -51,6 +67,7 @@ awk -v baseline="$baseline" '
     return text
   }
   END {
+    if (stat == "median") for (key in all) best[key] = median(all[key])
     if (baseline == "") {
       printf "| size | raw ping-pong 0-1 GB/s | host->remote GB/s | ratio | remote->host GB/s | ratio | raw ping-pong 1-2 GB/s | remote->remote GB/s | ratio |\n|---|---|---|---|---|---|---|---|---|\n"
     } else {
@@ -67,4 +84,13 @@ awk -v baseline="$baseline" '
     printf "\nraw MPI round trip (8 bytes, ranks 0-1): %.2f us; empty remote task (launch + wait): %.2f us: %.1fx", rt, et, et / rt
     if (baseline != "") printf "; before: %.2f us: %.1fx", best["before_empty_task", 0], best["before_empty_task", 0] / rt
     printf "\n"
+    if (stat == "median") {
+      k = split(ratios, v, " "); lo = hi = v[1]; for (i = 2; i <= k; ++i) { lo = v[i] < lo ? v[i] : lo; hi = v[i] > hi ? v[i] : hi }
+      printf "empty task / raw round trip of the same round: median %.1fx [%.1f-%.1fx]", median(ratios), lo, hi
+      if (baseline != "") {
+        k = split(before_ratios, v, " "); lo = hi = v[1]; for (i = 2; i <= k; ++i) { lo = v[i] < lo ? v[i] : lo; hi = v[i] > hi ? v[i] : hi }
+        printf "; before: median %.1fx [%.1f-%.1fx]", median(before_ratios), lo, hi
+      }
+      printf "\n"
+    }
   }' "$results"

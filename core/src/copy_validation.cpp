@@ -23,9 +23,15 @@ std::size_t copy_extent(const CopyLayout& layout) {
 
 void validate_copy(const CopyLayout& layout, const void* allocation, const void* host,
                    std::size_t allocation_bytes, const std::string& what) {
+  validate_copy(layout, allocation, host, allocation_bytes,
+                std::function<std::string()>([&what] { return what; }));
+}
+
+void validate_copy(const CopyLayout& layout, const void* allocation, const void* host,
+                   std::size_t allocation_bytes, const std::function<std::string()>& what) {
   auto refuse = [&](const std::string& problem) {
     throw error(error_category::invalid_argument,
-                what + ": copy layout " + describe(layout) + ": " + problem);
+                what() + ": copy layout " + describe(layout) + ": " + problem);
   };
   if (!allocation) refuse("the device allocation is null");
   if (!host) refuse("the host address is null");

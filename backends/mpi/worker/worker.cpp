@@ -230,7 +230,7 @@ void* Worker::region(std::uint32_t device, std::uint64_t address, const CopyLayo
   const auto holder = std::prev(allocations.upper_bound(address));
   const std::size_t bytes_after = holder->second.bytes - (address - holder->first);
   try {
-    validate_copy(layout, pointer, &layout, bytes_after, in.what());
+    validate_copy(layout, pointer, &layout, bytes_after, "the region");
   } catch (const error& e) {
     in.fail(e.what());
   }
@@ -629,7 +629,9 @@ void Worker::load_module(const Header& header, Reader& in) {
                                                               binary->second, kernels);
       loaded_[{index, hash}] = module;
     }
-    modules_[id] = {index, module, std::move(kernels)};
+    std::vector<const DeviceKernel*> found;
+    for (const KernelInfo& kernel : kernels) found.push_back(&module->kernel(kernel.name));
+    modules_[id] = {index, module, std::move(kernels), std::move(found)};
     reply_ok(header.id);
   } catch (...) {
     reply_failure(header.id, std::current_exception());
@@ -658,9 +660,9 @@ void Worker::launch(Reader& in) {
   };
   auto launch = std::make_shared<Launch>();
   launch->module = module->second.module;
-  launch->kernel = &module->second.module->kernel(module->second.kernels[kernel_index].name);
+  launch->kernel = module->second.found[kernel_index];
   launch->range = range;
-  launch->values.reserve(count);
+  launch->arguments.reserve(count);
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::uint8_t kind = in.u8();
     switch (static_cast<KernelArgumentKind>(kind)) {
@@ -670,6 +672,7 @@ void Worker::launch(Reader& in) {
         break;
       case KernelArgumentKind::scalar: {
         const auto value = in.block(1 << 20);
+        if (launch->values.empty()) launch->values.reserve(count);  // no reallocation: kept pointers
         launch->values.emplace_back(value.begin(), value.end());
         launch->arguments.push_back(
             KernelArgument::of_scalar(launch->values.back().data(), launch->values.back().size()));

@@ -97,6 +97,7 @@ class Worker final : public Engine::Handler {
     std::uint32_t device = 0;
     std::shared_ptr<DeviceModule> module;
     std::vector<KernelInfo> kernels;
+    std::vector<const DeviceKernel*> found;  // module->kernel() of each, looked up once
   };
   std::map<std::uint64_t, Module> modules_;
 };

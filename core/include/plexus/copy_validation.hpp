@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "plexus/device_queue.hpp"
@@ -22,6 +23,10 @@ PLEXUS_API std::size_t copy_extent(const CopyLayout& layout);
 PLEXUS_API void validate_copy(const CopyLayout& layout, const void* allocation,
                               const void* host, std::size_t allocation_bytes,
                               const std::string& what);
+// The same, with `what` built only when a check fails (a backend's per-copy path).
+PLEXUS_API void validate_copy(const CopyLayout& layout, const void* allocation,
+                              const void* host, std::size_t allocation_bytes,
+                              const std::function<std::string()>& what);
 
 // Throw plexus::error(invalid_argument) "<what>: ..." for a null destination or source
 // (pattern), a pattern of 0 bytes, or `bytes` that are not a whole number of patterns.
