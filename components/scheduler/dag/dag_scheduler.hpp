@@ -43,16 +43,16 @@
 // The submitting thread starts the next task of a chain itself (start_inline) when the
 // chain's queue ran its last task, or the one before, to the end within inline_us (a
 // synchronous device: the host backend, whose queues run kernels on the enqueueing thread;
-// one long start alone, as a preempted one on a busy machine, does not count) and the
-// queue's worker is not starting anything: it borrows the worker's queues (Worker::lent),
-// starts first what the worker had not started there yet, then the task. The next task of a
-// chain is one that depends on the queue's last task, or, ready, follows the last device
-// task the same thread submitted to this scheduler (done: the memory model records no
-// dependency on a task that is done; a thread remembers that task for a few schedulers, so
-// that two runtimes used in turn keep their chains). A chain
-// of tiny kernels then costs what inorder's does instead of a hand-off per kernel; a long or
-// asynchronous start (PoCL, CUDA) is handed to the worker, so it never holds up independent
-// work submitted after it.
+// one somewhat long start alone, as a preempted one on a busy machine, does not count, one
+// of 200 x inline_us or more does: StartTimes::hand_off) and the queue's worker is not
+// starting anything: it borrows the worker's queues (Worker::lent), starts first what the
+// worker had not started there yet, then the task. The next task of a chain is one that
+// depends on the queue's last task, or, ready, follows the last device task the same thread
+// submitted to this scheduler (done: the memory model records no dependency on a task that
+// is done; a thread remembers that task for a few schedulers, so that two runtimes used in
+// turn keep their chains). A chain of tiny kernels then costs what inorder's does instead of
+// a hand-off per kernel; a long or asynchronous start (PoCL, CUDA) is handed to the worker,
+// so it never holds up independent work submitted after it.
 //
 // Options ([scheduler.dag]): workers (integer, default: the number of hardware threads);
 // spin_us (integer, default 50; 0: sleep at once); inline_us (integer, default 50; 0: the
