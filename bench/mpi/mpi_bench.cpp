@@ -3,7 +3,8 @@
 //
 //   --mode raw    (every rank runs it; 3 ranks): MPI ping-pong between ranks 0 and 1 and
 //                 between ranks 1 and 2 at each size (bandwidth = size / half a round trip),
-//                 and the round trip of an 8-byte message between ranks 0 and 1. A rank
+//                 the same size answered by 8 bytes (size / the round trip: what a copy +
+//                 wait does), and the round trip of an 8-byte message between ranks 0 and 1. A rank
 //                 with nothing to do waits without spinning (the machine may have fewer
 //                 cores than ranks). --max-kib K: ping-pongs up to K KiB only (sizes
 //                 start at 4 KiB: --max-kib 1 measures the round trip alone).
@@ -11,6 +12,7 @@
 //                 mpi backend alone (no runtime), two remote devices on ranks 1 and 2:
 //                 host->remote (copy_to_device + wait), remote->host (copy_to_host + wait)
 //                 and remote->remote (copy_from_device rank 1 -> rank 2 + wait) at each size,
+//                 8 host->remote copies and one wait,
 //                 and an empty kernel's launch + wait on rank 1's device (alone with
 //                 --task-only 1, or copies up to --max-kib only, for profiling).
 //
@@ -73,6 +75,27 @@ double ping_pong(int rank, int a, int b, std::size_t bytes, long reps) {
   return static_cast<double>(bytes) / (bench::median(trips) / 2);
 }
 
+// `bytes` from a to b, answered by 8 bytes: what a copy + wait is (the data one way, its
+// completion back). a returns size / the median round trip.
+double send_and_answer(int rank, int a, int b, std::size_t bytes, long reps) {
+  std::vector<char> buffer(bytes, 1);
+  char answer[8] = {};
+  std::vector<double> trips;
+  const int count = static_cast<int>(bytes);
+  for (long i = -2; i < reps; ++i) {
+    const auto start = bench::clock::now();
+    if (rank == a) {
+      MPI_Send(buffer.data(), count, MPI_BYTE, b, 9, MPI_COMM_WORLD);
+      MPI_Recv(answer, 8, MPI_BYTE, b, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(buffer.data(), count, MPI_BYTE, a, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(answer, 8, MPI_BYTE, a, 9, MPI_COMM_WORLD);
+    }
+    if (i >= 0) trips.push_back(bench::seconds_since(start));
+  }
+  return static_cast<double>(bytes) / bench::median(trips);
+}
+
 int raw(long reps, long max_kib) {
   MPI_Init(nullptr, nullptr);
   int rank = 0, size = 0;
@@ -91,6 +114,13 @@ int raw(long reps, long max_kib) {
       const double bandwidth = ping_pong(rank, a, b, bytes, repetitions(bytes, reps));
       if (rank == a) std::cout << name << ' ' << bytes << ' ' << bandwidth / 1e9 << std::endl;
     }
+  }
+  for (std::size_t bytes : sizes) {
+    if (bytes > (static_cast<std::size_t>(max_kib) << 10)) break;
+    quiet_barrier();
+    if (rank > 1) continue;
+    const double bandwidth = send_and_answer(rank, 0, 1, bytes, repetitions(bytes, reps));
+    if (rank == 0) std::cout << "raw_answered_0_1 " << bytes << ' ' << bandwidth / 1e9 << std::endl;
   }
   quiet_barrier();
   if (rank < 2) {
@@ -170,10 +200,16 @@ int plexus_side(long reps, long chunk_kib, bool task_only, long max_kib) {
       q2->copy_to_host(back.data(), on_second, layout);
       q2->wait();
     });
+    // Copies in a row, one wait: the completion round trip shared by 8 copies (up to 1 MiB).
+    const double stream = bytes > (std::size_t{1} << 20) ? 0 : median_time(std::max(n / 8, 5L), [&] {
+      for (int i = 0; i < 8; ++i) q1->copy_to_device(on_first, host.data(), layout);
+      q1->wait();
+    });
     correct &= back == host;
     std::cout << "host_to_remote " << bytes << ' ' << bytes / to / 1e9 << '\n'
               << "remote_to_host " << bytes << ' ' << bytes / from / 1e9 << '\n'
               << "remote_to_remote " << bytes << ' ' << bytes / across / 1e9 << std::endl;
+    if (stream > 0) std::cout << "host_to_remote_8 " << bytes << ' ' << 8 * bytes / stream / 1e9 << std::endl;
     first.deallocate(on_first);
     second->deallocate(on_second);
   }

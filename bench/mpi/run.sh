@@ -80,6 +80,18 @@ awk -v baseline="$baseline" -v stat="$stat" '
       printf "| %s | %.2f | %s | %s | %.2f | %s |\n", size, r01, cell("host_to_remote", s, r01),
         cell("remote_to_host", s, r01), r12, cell("remote_to_remote", s, r12)
     }
+    # Like with like: a copy + wait is the data one way and its completion back (the raw
+    # send answered by 8 bytes); 8 copies and one wait share that answer.
+    header = 0
+    for (i = 1; i <= n; ++i) {
+      s = order[i]
+      if (!((("raw_answered_0_1") SUBSEP s) in best) || !((("host_to_remote_8") SUBSEP s) in best)) continue
+      if (!header++) printf "\n| size | raw send + 8-byte answer GB/s | host->remote copy + wait | ratio | raw ping-pong GB/s | 8 host->remote copies + 1 wait | ratio |\n|---|---|---|---|---|---|---|\n"
+      size = s >= 1048576 ? s / 1048576 " MiB" : s / 1024 " KiB"
+      ra = best["raw_answered_0_1", s]; r01 = best["raw_0_1", s]
+      printf "| %s | %.2f | %.2f | %.0f%% | %.2f | %.2f | %.0f%% |\n", size, ra, best["host_to_remote", s],
+        100 * best["host_to_remote", s] / ra, r01, best["host_to_remote_8", s], 100 * best["host_to_remote_8", s] / r01
+    }
     rt = best["raw_round_trip", 8]; et = best["empty_task", 0]
     printf "\nraw MPI round trip (8 bytes, ranks 0-1): %.2f us; empty remote task (launch + wait): %.2f us: %.1fx", rt, et, et / rt
     if (baseline != "") printf "; before: %.2f us: %.1fx", best["before_empty_task", 0], best["before_empty_task", 0] / rt
