@@ -42,6 +42,8 @@ std::string_view to_string(MessageType type) {
     case MessageType::counters: return "counters";
     case MessageType::protocol_error: return "protocol_error";
     case MessageType::done: return "done";
+    case MessageType::copy_within: return "copy_within";
+    case MessageType::fill_within: return "fill_within";
   }
   return "unknown";
 }

@@ -28,12 +28,15 @@ namespace plexus::mpi {
 // 2: copy_in may carry its data inline; the checksum reads words, not bytes; a queue's
 //    operations carry their number, notify its position, and workers send `done`.
 // 3: KernelInfo::cancellable.
-inline constexpr std::uint32_t protocol_version = 3;
+// 4: copy_within and fill_within (buffer commands run on the worker's device).
+inline constexpr std::uint32_t protocol_version = 4;
 
 inline constexpr int control_tag = 1;
 // Copies of at most this many bytes travel inside their control message (one message, no
 // transfer of their own to match and wait for).
 inline constexpr std::size_t eager_copy_bytes = 16 << 10;
+// The largest fill_within pattern a message carries (larger: the caller's own fallback).
+inline constexpr std::size_t max_fill_pattern_bytes = 4096;
 inline constexpr int first_data_tag = 16;
 // A transfer's tag: distinct for 2^30 transfers in flight (MPI guarantees tags to 32767 only;
 // Open MPI gives 2^31-1: session start checks MPI_TAG_UB).
@@ -66,6 +69,9 @@ enum class MessageType : std::uint32_t {
   protocol_error,  // either way: a message the receiver could not accept, and why
   done,            // worker -> rank 0, when a queue falls idle: queue, last seq finished,
                    // failed? (a failure waits for a notify to report it)
+  copy_within,     // queue, seq, address, offset, source address, source offset, bytes: on
+                   // the device (two allocations of it, each given by its start)
+  fill_within,     // queue, seq, address, offset, bytes, pattern: on the device
 };
 
 std::string_view to_string(MessageType type);

@@ -228,6 +228,53 @@ bool MpiQueue::copy_from_device(void* allocation, Device& source, const void* so
   return true;
 }
 
+bool MpiQueue::copy_within(void* allocation, std::size_t offset, const void* source_allocation,
+                           std::size_t source_offset, std::size_t bytes) {
+  const auto what = described("copy_within");
+  const auto target = device_.resolve(allocation, what);
+  const auto origin = device_.resolve(source_allocation, what);
+  validate_copy(CopyLayout::contiguous(offset, bytes), allocation, source_allocation,
+                target.bytes_after, what);
+  validate_copy(CopyLayout::contiguous(source_offset, bytes), source_allocation, allocation,
+                origin.bytes_after, what);
+  Writer message(protocol_version, static_cast<std::uint32_t>(MessageType::copy_within), 0);
+  message.u64(id_);
+  message.u64(next_seq());
+  message.u64(target.address);
+  message.u64(offset);
+  message.u64(origin.address);
+  message.u64(source_offset);
+  message.u64(bytes);
+  post([device = device_.target(), bytes = std::move(message).finish()](Engine& engine) mutable {
+    engine.send(device.rank, std::move(bytes));
+  });
+  return true;
+}
+
+bool MpiQueue::fill_within(void* allocation, std::size_t offset, const void* pattern,
+                           std::size_t pattern_size, std::size_t bytes) {
+  const auto what = described("fill_within");
+  const auto target = device_.resolve(allocation, what);
+  validate_copy(CopyLayout::contiguous(offset, bytes), allocation, pattern, target.bytes_after,
+                what);
+  if (pattern_size == 0 || bytes % pattern_size != 0 || offset % pattern_size != 0)
+    throw error(error_category::invalid_argument,
+                what() + ": the offset and size must be multiples of the " +
+                    std::to_string(pattern_size) + "-byte pattern");
+  if (pattern_size > max_fill_pattern_bytes) return false;  // the caller goes through host memory
+  Writer message(protocol_version, static_cast<std::uint32_t>(MessageType::fill_within), 0);
+  message.u64(id_);
+  message.u64(next_seq());
+  message.u64(target.address);
+  message.u64(offset);
+  message.u64(bytes);
+  message.block({static_cast<const std::byte*>(pattern), pattern_size});
+  post([device = device_.target(), bytes = std::move(message).finish()](Engine& engine) mutable {
+    engine.send(device.rank, std::move(bytes));
+  });
+  return true;
+}
+
 void MpiQueue::launch(const DeviceKernel& kernel, const NdRange& range,
                       std::span<const KernelArgument> arguments) {
   const auto* remote_kernel = dynamic_cast<const MpiKernel*>(&kernel);

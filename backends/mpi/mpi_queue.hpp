@@ -37,6 +37,12 @@ class MpiQueue final : public DeviceQueue {
   void copy_to_host(void* host_base, const void* allocation, const CopyLayout& layout) override;
   bool copy_from_device(void* allocation, Device& source, const void* source_allocation,
                         const CopyLayout& layout) override;
+  // On the worker's device (its own copy or fill, or through its host memory there): no
+  // byte passes through rank 0.
+  bool copy_within(void* allocation, std::size_t offset, const void* source_allocation,
+                   std::size_t source_offset, std::size_t bytes) override;
+  bool fill_within(void* allocation, std::size_t offset, const void* pattern,
+                   std::size_t pattern_size, std::size_t bytes) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
   void wait() override;

@@ -131,6 +131,57 @@ TEST_CASE("data written on one remote device and used on another goes worker to 
   CHECK(stats.device_copies.staged_bytes == 0);
 }
 
+// Job: 1 + 2 workers.
+TEST_CASE("copies and fills within a remote device run on its worker, not through rank 0",
+          "[runtime]") {
+  const auto backend = test::load_backend("mpi");
+  REQUIRE(backend->device_count() == 2);
+  Device& device = backend->device(0);
+  const std::size_t n = 65536;  // 256 KiB: a copy through rank 0 would show in its counters
+  const std::size_t bytes = n * sizeof(int);
+  std::vector<int> data(n);
+  for (std::size_t i = 0; i < n; ++i) data[i] = static_cast<int>(i);
+  void* a = device.allocate(bytes);
+  void* b = device.allocate(bytes);
+  auto queue = device.create_queue();
+  const std::uint64_t sent = counters_of(*backend).at("bytes_to_workers");
+  queue->copy_to_device(a, data.data(), CopyLayout::contiguous(0, bytes));
+  queue->wait();
+  // Its send is counted once MPI completes it on rank 0 (just after the worker's report).
+  const auto start = std::chrono::steady_clock::now();
+  while (counters_of(*backend).at("bytes_to_workers") < sent + bytes &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(5))
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const auto before = counters_of(*backend);
+  REQUIRE(before.at("bytes_to_workers") == sent + bytes);
+  REQUIRE(queue->copy_within(b, 0, a, 0, bytes));                  // b = data
+  REQUIRE(queue->copy_within(a, 0, b, bytes / 2, bytes / 2));      // a's first half = 2nd half
+  const int seven = 7;
+  REQUIRE(queue->fill_within(b, bytes / 2, &seven, sizeof seven, bytes / 4));  // b[n/2, 3n/4)
+  queue->wait();
+  const auto after = counters_of(*backend);
+  CHECK(after.at("bytes_to_workers") == before.at("bytes_to_workers"));
+  CHECK(after.at("bytes_from_workers") == before.at("bytes_from_workers"));
+  std::vector<int> back_a(n), back_b(n);
+  queue->copy_to_host(back_a.data(), a, CopyLayout::contiguous(0, bytes));
+  queue->copy_to_host(back_b.data(), b, CopyLayout::contiguous(0, bytes));
+  queue->wait();
+  for (std::size_t i = 0; i < n; ++i) {
+    const int want_a = i < n / 2 ? data[i + n / 2] : data[i];
+    const int want_b = i >= n / 2 && i < 3 * n / 4 ? 7 : data[i];
+    if (back_a[i] != want_a) FAIL("a[" << i << "] is " << back_a[i] << ", not " << want_a);
+    if (back_b[i] != want_b) FAIL("b[" << i << "] is " << back_b[i] << ", not " << want_b);
+  }
+  // Bad arguments are refused on rank 0, naming the operation, and send nothing.
+  CHECK_THROWS_WITH(queue->copy_within(b, bytes - 4, a, 0, 8),
+                    Catch::Contains("copy_within on") && Catch::Contains("past the allocation"));
+  CHECK_THROWS_WITH(queue->fill_within(b, 2, &seven, sizeof seven, 8),
+                    Catch::Contains("multiples of the 4-byte pattern"));
+  queue->wait();
+  device.deallocate(a);
+  device.deallocate(b);
+}
+
 // Job: 1 + 2 workers; the worker of rank 1 is killed (SIGKILL, PLEXUS_MPI_TEST_KILL=1:5)
 // when its 5th message from rank 0 arrives: the copy to it.
 TEST_CASE("a killed worker fails the work placed on it, naming the node, within the timeout",

@@ -319,6 +319,8 @@ void Worker::on_message(int source, const Header& header, Reader& in) {
       case MessageType::copy_pull: return copy_pull(in);
       case MessageType::copy_push: return copy_push(in);
       case MessageType::copy_local: return copy_local(in);
+      case MessageType::copy_within: return copy_within(in);
+      case MessageType::fill_within: return fill_within(in);
       case MessageType::load_module: return load_module(header, in);
       case MessageType::release_module: {
         const std::uint64_t id = in.u64();
@@ -592,6 +594,83 @@ void Worker::copy_local(Reader& in) {
     reader->wait();
     context.local.copy_to_device(allocation, staging.base(), layout);
     context.local.wait();
+  }, seq);
+}
+
+void* Worker::allocation_start(std::uint32_t device, std::uint64_t address, std::uint64_t offset,
+                               std::uint64_t bytes, Reader& in) {
+  const auto& allocations = allocations_[device];
+  const auto it = allocations.find(address);
+  if (it == allocations.end())
+    in.fail("address " + std::to_string(address) + " is not the start of an allocation of device " +
+            std::to_string(device));
+  if (bytes == 0 || offset > it->second.bytes || bytes > it->second.bytes - offset)
+    in.fail("bytes [" + std::to_string(offset) + ", +" + std::to_string(bytes) +
+            ") of an allocation of " + std::to_string(it->second.bytes));
+  return reinterpret_cast<void*>(address);
+}
+
+void Worker::copy_within(Reader& in) {
+  WorkerQueue& on = queue(in);
+  const std::uint64_t seq = sequence(on, in);
+  const std::uint64_t address = in.u64(), offset = in.u64();
+  const std::uint64_t source_address = in.u64(), source_offset = in.u64();
+  const std::uint64_t bytes = in.u64();
+  in.end();
+  void* target = allocation_start(on.index(), address, offset, bytes, in);
+  void* source = allocation_start(on.index(), source_address, source_offset, bytes, in);
+  const bool host_memory = on.device().shares_host_memory();
+  on.enqueue([=](WorkerQueue::Context& context) {
+    if (host_memory) {
+      if (drained(context))
+        std::memmove(static_cast<std::byte*>(target) + offset,
+                     static_cast<const std::byte*>(source) + source_offset, bytes);
+      return;
+    }
+    if (context.failure) return;
+    if (context.local.copy_within(target, offset, source, source_offset, bytes)) return;
+    // No device copy for it: through host memory here, never rank 0's.
+    const auto from = CopyLayout::contiguous(source_offset, bytes);
+    RegionStaging staging(from);
+    context.local.copy_to_host(staging.base(), source, from);
+    context.local.wait();
+    const auto at = reinterpret_cast<std::uintptr_t>(staging.span()) - offset;
+    context.local.copy_to_device(target, reinterpret_cast<const void*>(at),
+                                 CopyLayout::contiguous(offset, bytes));
+    context.local.wait();  // the staging goes with this operation
+  }, seq);
+}
+
+void Worker::fill_within(Reader& in) {
+  WorkerQueue& on = queue(in);
+  const std::uint64_t seq = sequence(on, in);
+  const std::uint64_t address = in.u64(), offset = in.u64(), bytes = in.u64();
+  const auto pattern_bytes = in.block(max_fill_pattern_bytes);
+  in.end();
+  if (pattern_bytes.empty() || bytes % pattern_bytes.size() != 0 ||
+      offset % pattern_bytes.size() != 0)
+    in.fail("a fill of " + std::to_string(bytes) + " bytes at " + std::to_string(offset) +
+            " with a pattern of " + std::to_string(pattern_bytes.size()) + " bytes");
+  void* target = allocation_start(on.index(), address, offset, bytes, in);
+  std::vector<std::byte> pattern(pattern_bytes.begin(), pattern_bytes.end());
+  const bool host_memory = on.device().shares_host_memory();
+  on.enqueue([=](WorkerQueue::Context& context) {
+    const auto fill = [&](std::byte* into) {
+      for (std::uint64_t at = 0; at < bytes; at += pattern.size())
+        std::memcpy(into + at, pattern.data(), pattern.size());
+    };
+    if (host_memory) {
+      if (drained(context)) fill(static_cast<std::byte*>(target) + offset);
+      return;
+    }
+    if (context.failure) return;
+    if (context.local.fill_within(target, offset, pattern.data(), pattern.size(), bytes)) return;
+    // No device fill for this pattern: a filled block from host memory here.
+    const auto layout = CopyLayout::contiguous(offset, bytes);
+    RegionStaging staging(layout);
+    fill(staging.span());
+    context.local.copy_to_device(target, staging.base(), layout);
+    context.local.wait();  // the staging goes with this operation
   }, seq);
 }
 

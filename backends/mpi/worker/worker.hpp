@@ -76,6 +76,12 @@ class Worker final : public Engine::Handler {
   void copy_pull(Reader& in);
   void copy_push(Reader& in);
   void copy_local(Reader& in);
+  void copy_within(Reader& in);
+  void fill_within(Reader& in);
+  // The start of an allocation of `device` at `address` holding [offset, offset + bytes);
+  // fails the message otherwise.
+  void* allocation_start(std::uint32_t device, std::uint64_t address, std::uint64_t offset,
+                         std::uint64_t bytes, Reader& in);
   void load_module(const Header& header, Reader& in);
   void launch(Reader& in);
   void notify(const Header& header, Reader& in);
