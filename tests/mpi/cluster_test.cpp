@@ -293,6 +293,22 @@ std::string failure_of(Device& device, const std::function<void()>& operation) {
   return device.lost();
 }
 
+// failure_of `operation` on a queue of `device` and an allocation of `bytes` there (made
+// before, released after), checked to fail within 5 s.
+std::string failure_on_queue(Device& device, std::size_t bytes,
+                             const std::function<void(DeviceQueue&, void*)>& operation) {
+  void* memory = device.allocate(bytes);
+  const auto start = std::chrono::steady_clock::now();
+  std::string failure;
+  {
+    auto queue = device.create_queue();
+    failure = failure_of(device, [&] { operation(*queue, memory); });
+  }
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  device.deallocate(memory);
+  return failure;
+}
+
 }  // namespace
 
 // Job: 1 + 3 workers, each damaging one message of protocol 2 with its header and checksum
@@ -311,26 +327,21 @@ TEST_CASE("a worker's damaged reports and replies are errors naming the node, ne
   for (const auto& [index, words] : expected) {
     INFO("device " << index);
     Device& device = backend->device(index);
-    void* memory = device.allocate(layout.bytes());
-    const auto start = std::chrono::steady_clock::now();
-    {
-      auto queue = device.create_queue();
-      const std::string failure = failure_of(device, [&] {
-        // The worker reports `done` when the queue falls idle before rank 0 asks (a wait()
-        // that found no report within its spin asks with a notify, whose answer replaces
-        // the report): a pause lets it fall idle first; the loop bounds the rare miss.
-        for (int attempt = 0; attempt < 100; ++attempt) {
-          queue->copy_to_device(memory, data.data(), layout);
-          std::this_thread::sleep_for(std::chrono::milliseconds(2));
-          queue->wait();  // returns on the `done` report: the damaged one
-        }
-      });
-      CHECK_THAT(failure, Catch::Contains("rank " + std::to_string(index + 1)) &&
-                              Catch::Contains("invalid message 'done'") && Catch::Contains(words));
-    }
-    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+    const std::string failure =
+        failure_on_queue(device, layout.bytes(), [&](DeviceQueue& queue, void* memory) {
+          // The worker reports `done` when the queue falls idle before rank 0 asks (a
+          // wait() that found no report within its spin asks with a notify, whose answer
+          // replaces the report): a pause lets it fall idle first; the loop bounds the
+          // rare miss.
+          for (int attempt = 0; attempt < 100; ++attempt) {
+            queue.copy_to_device(memory, data.data(), layout);
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            queue.wait();  // returns on the `done` report: the damaged one
+          }
+        });
+    CHECK_THAT(failure, Catch::Contains("rank " + std::to_string(index + 1)) &&
+                            Catch::Contains("invalid message 'done'") && Catch::Contains(words));
     CHECK_THAT(device.lost(), Catch::Contains(words));
-    device.deallocate(memory);
   }
   Device& third = backend->device(2);
   std::string failure = failure_of(third, [&] {
@@ -359,30 +370,24 @@ TEST_CASE("rank 0's damaged operations are refused by the worker, and reported",
   for (std::size_t index = 0; index < 3; ++index) {
     INFO("device " << index);
     Device& device = backend->device(index);
-    void* memory = device.allocate(layout.bytes());
-    const auto start = std::chrono::steady_clock::now();
-    {
-      auto queue = device.create_queue();
-      const std::string failure = failure_of(device, [&] {
-        if (index == 0) queue->copy_to_device(memory, data.data(), layout);
-        if (index == 1) queue->copy_to_host(back.data(), memory, layout);
-        if (index < 2) return queue->wait();
-        queue->copy_to_device(memory, data.data(), layout);
-        std::promise<void> completed;
-        queue->on_complete([&](std::exception_ptr failure) {
-          if (failure)
-            completed.set_exception(failure);
-          else
-            completed.set_value();
+    const std::string failure =
+        failure_on_queue(device, layout.bytes(), [&](DeviceQueue& queue, void* memory) {
+          if (index == 0) queue.copy_to_device(memory, data.data(), layout);
+          if (index == 1) queue.copy_to_host(back.data(), memory, layout);
+          if (index < 2) return queue.wait();
+          queue.copy_to_device(memory, data.data(), layout);
+          std::promise<void> completed;
+          queue.on_complete([&](std::exception_ptr failure) {
+            if (failure)
+              completed.set_exception(failure);
+            else
+              completed.set_value();
+          });
+          completed.get_future().get();
         });
-        completed.get_future().get();
-      });
-      CHECK_THAT(failure, Catch::Contains("rank " + std::to_string(index + 1)) &&
-                              Catch::Contains("could not accept") &&
-                              Catch::Contains(expected[index]));
-    }
-    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
-    device.deallocate(memory);
+    CHECK_THAT(failure, Catch::Contains("rank " + std::to_string(index + 1)) &&
+                            Catch::Contains("could not accept") &&
+                            Catch::Contains(expected[index]));
   }
 }
 
