@@ -60,6 +60,23 @@ Engine::Engine(MPI_Comm comm, EngineOptions options, Handler& handler)
   received_ = std::make_unique<std::atomic<std::uint64_t>[]>(static_cast<std::size_t>(size_));
   if (const char* hook = std::getenv("PLEXUS_MPI_TEST_CORRUPT"); hook && *hook)
     damage_ = std::make_unique<MessageDamage>(hook, rank_);
+  post_control_receive();
+}
+
+Engine::~Engine() { cancel_control_receive(); }
+
+void Engine::post_control_receive() {
+  if (!control_buffer_) control_buffer_ = std::make_shared_for_overwrite<std::byte[]>(control_capacity);
+  if (MPI_Irecv(control_buffer_.get(), static_cast<int>(control_capacity), MPI_BYTE, MPI_ANY_SOURCE,
+                control_tag, comm_, &control_request_) != MPI_SUCCESS)
+    control_request_ = MPI_REQUEST_NULL;
+}
+
+void Engine::cancel_control_receive() {
+  if (control_request_ == MPI_REQUEST_NULL) return;
+  MPI_Cancel(&control_request_);
+  MPI_Wait(&control_request_, MPI_STATUS_IGNORE);
+  control_request_ = MPI_REQUEST_NULL;
 }
 
 void Engine::watch(int rank, std::string name) {
@@ -110,6 +127,21 @@ void Engine::send(int destination, std::vector<std::byte> message) {
 
 void Engine::send_control(int destination, std::vector<std::byte> message) {
   if (failed(destination)) return;
+  if (message.size() > control_capacity) {
+    // Over the receiver's posted receive: announced, then on a tag of its own (the same
+    // pair's messages on one tag keep their order).
+    Writer announce(protocol_version, static_cast<std::uint32_t>(MessageType::follows), 0);
+    announce.u64(message.size());
+    send_control(destination, std::move(announce).finish());
+    Pending pending;
+    pending.peer = destination;
+    const int code = MPI_Isend(message.data(), static_cast<int>(message.size()), MPI_BYTE,
+                               destination, large_control_tag, comm_, &pending.request);
+    if (code != MPI_SUCCESS) return fail_peer(destination, "MPI_Isend: " + mpi_error_text(code));
+    pending.message = std::make_shared<std::vector<std::byte>>(std::move(message));
+    pending_.push_back(std::move(pending));
+    return;
+  }
   Pending pending;
   pending.peer = destination;
   const int code = MPI_Isend(message.data(), static_cast<int>(message.size()), MPI_BYTE,
@@ -202,29 +234,50 @@ void Engine::fail_peer(int rank, const std::string& why) {
 }
 
 bool Engine::receive_control(std::chrono::steady_clock::time_point now) {
+  // The receive is posted in advance: a message that arrives matches it at once, and one
+  // MPI_Test both moves it in and finds it (a probe would find it only on a second call).
+  if (control_request_ == MPI_REQUEST_NULL) return false;
   int flag = 0;
   MPI_Status status;
-  int code = MPI_Iprobe(MPI_ANY_SOURCE, control_tag, comm_, &flag, &status);
-  if (code != MPI_SUCCESS || !flag) return false;
+  int code = MPI_Test(&control_request_, &flag, &status);
+  if (code != MPI_SUCCESS) {
+    control_request_ = MPI_REQUEST_NULL;
+    logger().error("mpi: the control receive failed: {}", mpi_error_text(code));
+    return false;
+  }
+  if (!flag) return false;
   const int source = status.MPI_SOURCE;
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);
-  // Shared: a handler may keep the payload past on_message (Reader::owner: inline data).
   const auto bytes = static_cast<std::size_t>(std::max(count, 0));
-  std::shared_ptr<std::byte[]> kept = std::make_shared_for_overwrite<std::byte[]>(bytes);
-  const std::span<const std::byte> message(kept.get(), bytes);
-  code = MPI_Recv(kept.get(), count, MPI_BYTE, source, control_tag, comm_, MPI_STATUS_IGNORE);
-  if (source < 0 || source >= size_) return true;
-  if (code != MPI_SUCCESS) {
-    fail_peer(source, "MPI_Recv: " + mpi_error_text(code));
-    return true;
+  // Shared: a handler may keep the payload past on_message (Reader::owner: inline data). A
+  // small message is copied out and the buffer reused; a larger one keeps the buffer.
+  std::shared_ptr<std::byte[]> kept;
+  if (bytes <= 4096) {
+    kept = std::make_shared_for_overwrite<std::byte[]>(bytes);
+    std::memcpy(kept.get(), control_buffer_.get(), bytes);
+  } else {
+    kept = std::exchange(control_buffer_, nullptr);
   }
+  post_control_receive();
+  if (source < 0 || source >= size_) return true;
   if (failed(source)) return true;  // a peer given up on stays given up on
   peers_[static_cast<std::size_t>(source)].last_heard = now;
+  std::span<const std::byte> message(kept.get(), bytes);
+  // The sender's name only for an error: a valid message builds no strings.
+  const std::function<std::string()> from = [this, source] { return name_of(source); };
   try {
-    // The sender's name only for an error: a valid message builds no strings.
-    const std::function<std::string()> from = [this, source] { return name_of(source); };
-    const Header header = read_header(message, protocol_version, from);
+    Header header = read_header(message, protocol_version, from);
+    if (header.type == static_cast<std::uint32_t>(MessageType::follows)) {
+      Reader announce(message.subspan(header_bytes), header.type, from);
+      const std::uint64_t size = announce.bounded(max_message_bytes, "the size");
+      announce.end();
+      if (size <= control_capacity) announce.fail("a message that fits the control receive");
+      kept = receive_large(source, size, from);
+      if (!kept) return true;  // the peer failed meanwhile
+      message = std::span<const std::byte>(kept.get(), size);
+      header = read_header(message, protocol_version, from);
+    }
     if (header.type == static_cast<std::uint32_t>(MessageType::heartbeat)) return true;
     Reader payload(message.subspan(header_bytes), header.type, from, std::move(kept));
     handler_.on_message(source, header, payload);
@@ -233,6 +286,35 @@ bool Engine::receive_control(std::chrono::steady_clock::time_point now) {
     fail_peer(source, e.what());
   }
   return true;
+}
+
+std::shared_ptr<std::byte[]> Engine::receive_large(int source, std::uint64_t size,
+                                                   const std::function<std::string()>& from) {
+  // Sent right after its announcement: received here, within the heartbeat timeout (a
+  // sender that dies meanwhile is failed, never waited for).
+  auto kept = std::make_shared_for_overwrite<std::byte[]>(size);
+  MPI_Request request = MPI_REQUEST_NULL;
+  int code = MPI_Irecv(kept.get(), static_cast<int>(size), MPI_BYTE, source, large_control_tag,
+                       comm_, &request);
+  const auto start = std::chrono::steady_clock::now();
+  for (int done = 0; code == MPI_SUCCESS && !done;) {
+    code = MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done || code != MPI_SUCCESS) break;
+    if (std::chrono::steady_clock::now() - start > options_.timeout) {
+      MPI_Cancel(&request);
+      MPI_Request_free(&request);
+      fail_peer(source, "its announced " + std::to_string(size) + "-byte message did not come within " +
+                            std::to_string(options_.timeout.count()) + " ms");
+      return nullptr;
+    }
+    std::this_thread::yield();
+  }
+  if (code != MPI_SUCCESS) {
+    fail_peer(source, "MPI_Irecv of a " + std::to_string(size) + "-byte message from " + from() +
+                          ": " + mpi_error_text(code));
+    return nullptr;
+  }
+  return kept;
 }
 
 bool Engine::complete_requests() {
@@ -419,6 +501,11 @@ void Engine::wake_owner() {
 void Engine::close() {
   std::lock_guard lock(drive_mutex_);
   closed_ = true;
+}
+
+void Engine::finish() {
+  std::lock_guard lock(drive_mutex_);
+  cancel_control_receive();
 }
 
 bool Engine::run_until(const std::function<bool()>& until, std::chrono::milliseconds limit) {

@@ -71,6 +71,7 @@ class Engine {
   };
 
   Engine(MPI_Comm comm, EngineOptions options, Handler& handler);
+  ~Engine();  // finish(), when not called before
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
@@ -93,6 +94,9 @@ class Engine {
   // calls from any thread one at a time; close() ends that (before MPI is finalized).
   void allow_driving(bool allowed) { drivable_ = allowed; }
   void close();
+  // Owner thread, after close(): cancels the engine's posted control receive (before the
+  // communicator is freed or MPI finalized); nothing is received from then on.
+  void finish();
 
   // Inside the engine's work. send() takes the message as Writer::finish() made it.
   void send(int destination, std::vector<std::byte> message);
@@ -165,6 +169,11 @@ class Engine {
   void post_chunks(int peer, int tag, std::byte* data, std::size_t bytes, Done done, bool receive);
   bool progress(int messages, std::chrono::steady_clock::time_point now);
   bool receive_control(std::chrono::steady_clock::time_point now);
+  void post_control_receive();
+  void cancel_control_receive();
+  // The message a `follows` announced (null, with `source` failed, when it does not come).
+  std::shared_ptr<std::byte[]> receive_large(int source, std::uint64_t size,
+                                             const std::function<std::string()>& from);
   bool complete_requests();
   void heartbeats(std::chrono::steady_clock::time_point now);
   void check(int code, int peer, const char* call);
@@ -180,6 +189,9 @@ class Engine {
   mutable std::mutex names_mutex_;
   std::atomic<int> failures_{0};  // peers failed: failure() takes no lock while none
   std::list<Pending> pending_;
+  // The control receive, posted in advance (control_capacity bytes, any source).
+  MPI_Request control_request_ = MPI_REQUEST_NULL;
+  std::shared_ptr<std::byte[]> control_buffer_;
   std::unique_ptr<std::atomic<std::uint64_t>[]> sent_, received_;
 
   std::mutex posted_mutex_;

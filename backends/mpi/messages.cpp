@@ -44,6 +44,7 @@ std::string_view to_string(MessageType type) {
     case MessageType::done: return "done";
     case MessageType::copy_within: return "copy_within";
     case MessageType::fill_within: return "fill_within";
+    case MessageType::follows: return "follows";
   }
   return "unknown";
 }

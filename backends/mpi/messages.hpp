@@ -29,9 +29,14 @@ namespace plexus::mpi {
 //    operations carry their number, notify its position, and workers send `done`.
 // 3: KernelInfo::cancellable.
 // 4: copy_within and fill_within (buffer commands run on the worker's device).
-inline constexpr std::uint32_t protocol_version = 4;
+// 5: control messages over control_capacity travel on large_control_tag, announced by
+//    `follows` (the receiver's control receive is posted in advance, of that capacity).
+inline constexpr std::uint32_t protocol_version = 5;
 
 inline constexpr int control_tag = 1;
+inline constexpr int large_control_tag = 2;
+// The largest control message on control_tag (an inline copy and its header fit).
+inline constexpr std::size_t control_capacity = 32 << 10;
 // Copies of at most this many bytes travel inside their control message (one message, no
 // transfer of their own to match and wait for).
 inline constexpr std::size_t eager_copy_bytes = 16 << 10;
@@ -72,6 +77,8 @@ enum class MessageType : std::uint32_t {
   copy_within,     // queue, seq, address, offset, source address, source offset, bytes: on
                    // the device (two allocations of it, each given by its start)
   fill_within,     // queue, seq, address, offset, bytes, pattern: on the device
+  follows,         // either way: size; the next message of this sender, of that size (over
+                   // control_capacity), comes on large_control_tag (engine.cpp)
 };
 
 std::string_view to_string(MessageType type);

@@ -197,6 +197,7 @@ void Session::thread_main() {
     entry.second(std::make_exception_ptr(error(error_category::device,
                                                "mpi: the session ended (the process exits)")),
                  nullptr);
+  engine_->finish();
   MPI_Comm_free(&comm_);
   if (initialized_mpi_) MPI_Finalize();
   {

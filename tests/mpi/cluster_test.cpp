@@ -131,6 +131,29 @@ TEST_CASE("data written on one remote device and used on another goes worker to 
   CHECK(stats.device_copies.staged_bytes == 0);
 }
 
+// Job: 1 + 2 workers. A module whose binary holds a 64 KiB table: its load_module message
+// is over the control receive's capacity, so it travels announced, on a tag of its own.
+TEST_CASE("a control message over the posted receive's capacity arrives whole", "[runtime]") {
+  Runtime rt(cluster_config("inorder", "exact"));
+  std::string source = "__constant int table[16384] = {";
+  for (int i = 0; i < 16384; ++i) source += std::to_string(i * 7 % 1000) + ",";
+  source += "};\n__kernel void look(__global int* v) { size_t i = get_global_id(0); "
+            "v[i] = table[i * 13 % 16384]; }\n";
+  auto bundle = rt.build(source);
+  const std::size_t n = 4096;
+  std::vector<int> v(n, -1);
+  {
+    Buffer<int> buffer(v.data(), n);
+    Queue q = rt.queue(*rt.devices()[1]);
+    q.submit([&](Handler& h) {
+      h.parallel_for(bundle.kernel("look"), Range{n}, buffer.access(h, plexus::write));
+    });
+    buffer.copy_to(v.data());
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (v[i] != static_cast<int>((i * 13 % 16384) * 7 % 1000)) FAIL("v[" << i << "] is " << v[i]);
+}
+
 // Job: 1 + 2 workers.
 TEST_CASE("copies and fills within a remote device run on its worker, not through rank 0",
           "[runtime]") {

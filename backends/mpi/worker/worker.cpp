@@ -138,6 +138,7 @@ int Worker::serve(MPI_Comm comm) {
   retired_.clear();
   engine.run_until([] { return false; }, std::chrono::milliseconds(100));
   engine.close();
+  engine.finish();
   engine_ = nullptr;
   if (!failure_.empty()) {
     std::cerr << "plexus worker (rank " << engine.rank() << "): " << failure_ << '\n';
