@@ -239,11 +239,23 @@ bool Engine::receive_control(std::chrono::steady_clock::time_point now) {
   if (control_request_ == MPI_REQUEST_NULL) return false;
   int flag = 0;
   MPI_Status status;
+  status.MPI_SOURCE = MPI_ANY_SOURCE;
   int code = MPI_Test(&control_request_, &flag, &status);
   if (code != MPI_SUCCESS) {
+    // Completed in error (a message over the receive's size, unannounced: a sender of
+    // another protocol): its sender fails, the others go on.
     control_request_ = MPI_REQUEST_NULL;
-    logger().error("mpi: the control receive failed: {}", mpi_error_text(code));
-    return false;
+    post_control_receive();
+    const int source = status.MPI_SOURCE;
+    if (source >= 0 && source < size_) {
+      const std::string why = "a control message it sent did not fit the " +
+                              std::to_string(control_capacity) + "-byte receive (" +
+                              mpi_error_text(code) + ")";
+      handler_.on_bad_message(source, why);
+      fail_peer(source, why);
+    } else
+      logger().error("mpi: the control receive failed: {}", mpi_error_text(code));
+    return true;
   }
   if (!flag) return false;
   const int source = status.MPI_SOURCE;
