@@ -55,16 +55,10 @@ HipGraph::~HipGraph() {
 
 void HipGraph::launch(hipStream_t stream, std::span<const GraphLaunch> launches) {
   const HipRuntime& runtime = device_.runtime();
-  if (launches.size() != nodes_.size())
-    throw error(error_category::invalid_argument,
-                "HIP graph replay: " + std::to_string(launches.size()) + " launches given, " +
-                    std::to_string(nodes_.size()) + " recorded");
+  check_graph_replay(launches, nodes_.size(), [&](std::size_t i) { return nodes_[i].kernel; },
+                     "HIP graph replay");
   for (std::size_t i = 0; i < launches.size(); ++i) {
     const GraphLaunch& launch = launches[i];
-    if (launch.kernel != nodes_[i].kernel)
-      throw error(error_category::invalid_argument,
-                  "HIP graph replay: launch " + std::to_string(i + 1) +
-                      " has another kernel than the recorded one");
     HipLaunchPlan plan;
     plan_launch(device_, *launch.kernel, launch.range, launch.arguments, plan);
     std::vector<std::byte> values = parameter_value_bytes(launch.arguments, plan.parameters.params());

@@ -18,10 +18,7 @@ HostGraph::HostGraph(HostDevice& device, std::span<const GraphLaunch> launches) 
 }
 
 void HostGraph::run(std::span<const GraphLaunch> launches) {
-  if (launches.size() != prepared_.size())
-    throw error(error_category::invalid_argument,
-                "host graph replay: " + std::to_string(launches.size()) + " launches given, " +
-                    std::to_string(prepared_.size()) + " recorded");
+  check_graph_replay(launches, prepared_.size(), nullptr, "host graph replay");
   for (std::size_t i = 0; i < launches.size(); ++i) {
     const auto& given = launches[i].arguments;
     const auto& recorded = prepared_[i].block.slots;

@@ -116,16 +116,9 @@ void ZeGraph::replay(std::span<const GraphLaunch> launches) {
   ZeDevice& device = queue_.device();
   const ZeLoader& loader = device.loader();
   const std::string named = "Level Zero device '" + device.info().name + "': graph replay";
-  if (launches.size() != kernels_.size())
-    throw error(error_category::invalid_argument,
-                named + ": " + std::to_string(launches.size()) + " launches given, " +
-                    std::to_string(kernels_.size()) + " recorded");
+  check_graph_replay(launches, kernels_.size(), [&](std::size_t i) { return kernels_[i]; }, named);
   bool changed = false;
   for (std::size_t i = 0; i < launches.size(); ++i) {
-    if (launches[i].kernel != kernels_[i])
-      throw error(error_category::invalid_argument,
-                  named + ": launch " + std::to_string(i + 1) +
-                      " has another kernel than the recorded one");
     changed = changed || argument_bytes(launches[i].arguments) != values_[i];
   }
   // The previous replay must be over: the list done (fence) and `done` seen by the queue.

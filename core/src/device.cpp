@@ -2,7 +2,10 @@
 // of the device-side interfaces.
 #include "plexus/device.hpp"
 
+#include <string>
+
 #include "plexus/backend.hpp"
+#include "plexus/device_graph.hpp"
 #include "plexus/error.hpp"
 #include "plexus/task_body.hpp"
 
@@ -15,6 +18,21 @@ DeviceQueue::~DeviceQueue() = default;
 QueueMarker::~QueueMarker() = default;
 OperationTiming::~OperationTiming() = default;
 DeviceGraph::~DeviceGraph() = default;
+
+void check_graph_replay(std::span<const GraphLaunch> launches, std::size_t recorded,
+                        const std::function<const DeviceKernel*(std::size_t)>& recorded_kernel,
+                        const std::string& graph) {
+  if (launches.size() != recorded)
+    throw error(error_category::invalid_argument,
+                graph + ": " + std::to_string(launches.size()) + " launches given, " +
+                    std::to_string(recorded) + " recorded");
+  if (!recorded_kernel) return;
+  for (std::size_t i = 0; i < launches.size(); ++i)
+    if (launches[i].kernel != recorded_kernel(i))
+      throw error(error_category::invalid_argument,
+                  graph + ": launch " + std::to_string(i + 1) +
+                      " has another kernel than the recorded one");
+}
 TaskBody::~TaskBody() = default;
 
 void Device::unsupported(const char* operation) const {

@@ -15,7 +15,9 @@
 // replay is still running on the device is allowed (the backend frees it afterwards).
 #pragma once
 
+#include <functional>
 #include <span>
+#include <string>
 
 #include "plexus/device_module.hpp"
 #include "plexus/export.hpp"
@@ -38,5 +40,13 @@ class PLEXUS_API DeviceGraph {
   DeviceGraph& operator=(const DeviceGraph&) = delete;
   virtual ~DeviceGraph();
 };
+
+// For DeviceGraph implementations: checks a replay's launches against what was recorded, in
+// order: as many launches as `recorded`, and (when `recorded_kernel` is given) launch i of
+// the kernel recorded_kernel(i). Throws plexus::error(invalid_argument) "<graph>: N launches
+// given, M recorded" or "<graph>: launch I has another kernel than the recorded one".
+PLEXUS_API void check_graph_replay(std::span<const GraphLaunch> launches, std::size_t recorded,
+                                   const std::function<const DeviceKernel*(std::size_t)>& recorded_kernel,
+                                   const std::string& graph);
 
 }  // namespace plexus
