@@ -102,6 +102,7 @@ struct ClangCompiler::Settings {
   bool binary_cache = true;
   bool direct_cache = true;
   bool sycl_pch = true;
+  bool sycl_collectives = true;
 };
 
 ClangCompiler::Settings ClangCompiler::read_settings(const ComponentOptions& options) {
@@ -113,6 +114,7 @@ ClangCompiler::Settings ClangCompiler::read_settings(const ComponentOptions& opt
   settings.binary_cache = options.get<bool>("binary_cache", true);
   settings.direct_cache = options.get<bool>("direct_cache", true);
   settings.sycl_pch = options.get<bool>("sycl_pch", true);
+  settings.sycl_collectives = options.get<bool>("sycl_collectives", true);
   return settings;
 }
 
@@ -137,7 +139,7 @@ ClangCompiler::ClangCompiler(PluginContext& context, const Settings& settings)
     if (settings.direct_cache) direct_ = std::make_unique<DirectCache>(*cache_);
   }
   frontend_ = std::make_unique<Frontend>(resource_dir_, settings.limits, settings.sycl_pch,
-                                         cache_.get());
+                                         cache_.get(), settings.sycl_collectives);
   logger().debug("compiler clang: resource_dir {}, libclc_dir {}, cache {}", resource_dir_,
                  libclc_dir_,
                  cache_ ? "on" : (use_cache ? "off (no cache store)" : "off (frontend_cache)"));

@@ -21,6 +21,7 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 
 #include <algorithm>
 #include <chrono>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "clang_diagnostic_consumer.hpp"
+#include "collectives_library.hpp"
 #include "frontend_cache.hpp"
 #include "frontend_options.hpp"
 #include "key_hasher.hpp"
@@ -157,15 +159,19 @@ std::string Frontend::shown_name(const CompileRequest& request, const std::strin
 }
 
 Frontend::Frontend(std::string resource_dir, FrontendLimits limits, bool sycl_pch,
-                   const FrontendCache* cache)
+                   const FrontendCache* cache, bool sycl_collectives)
     : resource_dir_(std::move(resource_dir)),
       limits_(limits),
       pchs_(sycl_pch ? std::make_unique<PrecompiledHeaders>() : nullptr),
+      collectives_(sycl_collectives ? std::make_unique<PrecompiledHeaders>() : nullptr),
       cache_(cache) {}
 
 Frontend::~Frontend() = default;
 
 std::size_t Frontend::pch_builds() const { return pchs_ ? pchs_->builds() : 0; }
+std::size_t Frontend::collectives_builds() const {
+  return collectives_ ? collectives_->builds() : 0;
+}
 
 // Everything a frontend run over the request needs: the parsed invocation and the
 // in-memory file system overlaid on the real one.
@@ -177,6 +183,9 @@ struct Frontend::Setup {
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay;
   llvm::IntrusiveRefCntPtr<RegularFilesOnly> disk;  // under `overlay`: says what it refused
   std::shared_ptr<const PrecompiledHeader> pch;     // <sycl/sycl.hpp> precompiled, or none
+  // The collectives library's key and arguments where the headers call it (else empty).
+  std::string collectives_key;
+  std::vector<std::string> collectives_args;
 };
 
 namespace {
@@ -188,6 +197,38 @@ std::string pch_path(const std::string& key) {
 
 std::string prefix_path() {
   return std::string(Frontend::virtual_dir) + "/" + compiler_shared::SyclPrefix::file_name;
+}
+
+// The SYCL headers and the prefix in a new in-memory file system, and `pch` (may be null).
+llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> in_memory_headers(
+    const std::shared_ptr<const PrecompiledHeader>& pch) {
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  memory->addFile(prefix_path(), 0,
+                  llvm::MemoryBuffer::getMemBuffer(compiler_shared::SyclPrefix::text, prefix_path()));
+  for (const compiler_shared::SyclHeaderFile& header : compiler_shared::sycl_header_files()) {
+    const std::string path = std::string(Frontend::virtual_dir) + "/" +
+                             compiler_shared::SyclSource::header_dir + "/" + header.path;
+    memory->addFile(path, 0, llvm::MemoryBuffer::getMemBuffer(header.content, path));
+  }
+  if (pch)
+    memory->addFileNoOwn(pch_path(pch->key), 0, llvm::MemoryBufferRef(pch->bytes, pch_path(pch->key)));
+  return memory;
+}
+
+// Gives `instance` `invocation`, `consumer` and `memory` overlaid on the real file system
+// (regular files of `max_bytes` at most); returns the real file system's layer (it says
+// what it refused).
+llvm::IntrusiveRefCntPtr<RegularFilesOnly> use_files(
+    clang::CompilerInstance& instance, std::shared_ptr<clang::CompilerInvocation> invocation,
+    clang::DiagnosticConsumer& consumer,
+    const llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem>& memory, std::size_t max_bytes) {
+  auto disk = llvm::makeIntrusiveRefCnt<RegularFilesOnly>(llvm::vfs::getRealFileSystem(), max_bytes);
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(disk);
+  overlay->pushOverlay(memory);
+  instance.setInvocation(std::move(invocation));
+  instance.createDiagnostics(&consumer, /*ShouldOwnClient=*/false);
+  instance.createFileManager(overlay);
+  return disk;
 }
 
 // An invocation from -cc1 arguments; nullptr with errors in `log` when they are refused.
@@ -227,10 +268,17 @@ std::shared_ptr<const PrecompiledHeader> Frontend::precompiled_sycl(
   for (const compiler_shared::SyclHeaderFile& header : compiler_shared::sycl_header_files())
     hasher.add(header.path).add(header.content);
   const std::string key = hasher.hex();
-  return pchs_->get(key, [&]() -> std::shared_ptr<const PrecompiledHeader> {
+  return kept_or_built(*pchs_, "pch/sycl", key, args, [&] { return build_pch(key, args); });
+}
+
+std::shared_ptr<const PrecompiledHeader> Frontend::kept_or_built(
+    PrecompiledHeaders& kept, const std::string& device, const std::string& key,
+    const std::vector<std::string>& args,
+    const std::function<std::shared_ptr<const PrecompiledHeader>()>& build) const {
+  return kept.get(key, [&]() -> std::shared_ptr<const PrecompiledHeader> {
     std::optional<FrontendCache::Key> stored;
     if (cache_) {
-      stored = cache_->pch_key(key, args);
+      stored = cache_->pch_key(key, args, device);
       if (std::optional<PchEntry> entry = cache_->load_pch(*stored)) {
         auto header = std::make_shared<PrecompiledHeader>();
         header->key = key;
@@ -239,10 +287,75 @@ std::shared_ptr<const PrecompiledHeader> Frontend::precompiled_sycl(
         if (disk_files_unchanged(*header)) return header;
       }
     }
-    std::shared_ptr<const PrecompiledHeader> built = build_pch(key, args);
+    std::shared_ptr<const PrecompiledHeader> built = build();
     if (built && stored) cache_->store_pch(*stored, {{}, built->disk_files, built->bytes});
     return built;
   });
+}
+
+std::string Frontend::collectives_key(const std::vector<std::string>& args,
+                                     const std::shared_ptr<const PrecompiledHeader>& pch) {
+  // Everything the library's bytes depend on: what the PCH's do (its key, or the same inputs
+  // when there is none) and the library's source.
+  KeyHasher hasher;
+  hasher.add("plexus sycl collectives 1").add(clang::getClangFullVersion());
+  hasher.add(args.size());
+  for (const std::string& arg : args) hasher.add(arg);
+  hasher.add(pch ? pch->key : std::string("no pch")).add(collectives_source());
+  hasher.add(compiler_shared::SyclPrefix::text);
+  for (const compiler_shared::SyclHeaderFile& header : compiler_shared::sycl_header_files())
+    hasher.add(header.path).add(header.content);
+  return hasher.hex();
+}
+
+std::shared_ptr<const PrecompiledHeader> Frontend::collectives_library(
+    const std::string& key, const std::vector<std::string>& args,
+    const std::shared_ptr<const PrecompiledHeader>& pch) const {
+  return kept_or_built(*collectives_, "library/sycl_collectives", key, args,
+                       [&] { return build_collectives(key, args, pch); });
+}
+
+std::shared_ptr<const PrecompiledHeader> Frontend::build_collectives(
+    const std::string& key, const std::vector<std::string>& common,
+    const std::shared_ptr<const PrecompiledHeader>& pch) const {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string main_file = std::string(virtual_dir) + "/__plexus_sycl_collectives.cpp";
+  std::vector<std::string> args = common;
+  if (pch) args.insert(args.end(), {"-include-pch", pch_path(pch->key)});
+  args.push_back(main_file);
+  DiagnosticLog log;
+  ClangDiagnosticConsumer consumer(log, virtual_dir, main_file, "__plexus_sycl_collectives.cpp");
+  std::shared_ptr<clang::CompilerInvocation> invocation = invocation_of(args, consumer, log);
+  if (!invocation) return nullptr;
+  auto memory = in_memory_headers(pch);
+  memory->addFile(main_file, 0, llvm::MemoryBuffer::getMemBuffer(collectives_source(), main_file));
+  clang::CompilerInstance instance;
+  auto disk = use_files(instance, std::move(invocation), consumer, memory, limits_.max_source_bytes);
+  llvm::LLVMContext context;
+  auto emit = std::make_unique<clang::EmitLLVMOnlyAction>(&context);
+  clang::EmitLLVMOnlyAction& action = *emit;
+  LimitedAction limited(std::move(emit), limits_);
+  std::unique_ptr<llvm::Module> module;
+  if (instance.ExecuteAction(limited) && !log.has_errors() && disk->refusals().empty())
+    module = action.takeModule();
+  if (!module) {
+    // Not expected (the headers are Plexus's); the compile that needs it fails.
+    logger().warn("compiler clang: the SYCL collectives were not precompiled: {}", log.text());
+    return nullptr;
+  }
+  auto library = std::make_shared<PrecompiledHeader>();
+  library->key = key;
+  llvm::raw_string_ostream out(library->bytes);
+  llvm::WriteBitcodeToFile(*module, out);
+  out.flush();
+  if (pch) library->disk_files = pch->disk_files;
+  for (const std::string& file : disk_files_of(instance.getSourceManager(), {}))
+    library->disk_files.emplace_back(file, disk_identity(file));
+  library->build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  logger().debug("compiler clang: precompiled the SYCL collectives ({} bytes) in {:.1f} ms",
+                 library->bytes.size(), library->build_ms);
+  return library;
 }
 
 std::shared_ptr<const PrecompiledHeader> Frontend::build_pch(
@@ -256,22 +369,9 @@ std::shared_ptr<const PrecompiledHeader> Frontend::build_pch(
                                    compiler_shared::SyclPrefix::file_name);
   std::shared_ptr<clang::CompilerInvocation> invocation = invocation_of(args, consumer, log);
   if (!invocation) return nullptr;
-  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  memory->addFile(main_file, 0,
-                  llvm::MemoryBuffer::getMemBuffer(compiler_shared::SyclPrefix::text, main_file));
-  for (const compiler_shared::SyclHeaderFile& header : compiler_shared::sycl_header_files()) {
-    const std::string path = std::string(virtual_dir) + "/" +
-                             compiler_shared::SyclSource::header_dir + "/" + header.path;
-    memory->addFile(path, 0, llvm::MemoryBuffer::getMemBuffer(header.content, path));
-  }
-  auto disk = llvm::makeIntrusiveRefCnt<RegularFilesOnly>(llvm::vfs::getRealFileSystem(),
-                                                         limits_.max_source_bytes);
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(disk);
-  overlay->pushOverlay(memory);
+  auto memory = in_memory_headers(nullptr);
   clang::CompilerInstance instance;
-  instance.setInvocation(std::move(invocation));
-  instance.createDiagnostics(&consumer, /*ShouldOwnClient=*/false);
-  instance.createFileManager(overlay);
+  auto disk = use_files(instance, std::move(invocation), consumer, memory, limits_.max_source_bytes);
   auto buffer = std::make_shared<clang::PCHBuffer>();
   std::vector<std::string> disk_files;
   LimitedAction action(std::make_unique<InMemoryPchAction>(buffer, disk_files), limits_);
@@ -326,12 +426,20 @@ std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
   const std::vector<std::string> includes =
       compiler_shared::FrontendOptions::include_arguments(request, dir);
   args.insert(args.end(), includes.begin(), includes.end());
+  bool pch_applies = false;
   if (pchs_ && request.language == SourceLanguage::sycl) {
     std::string why;
-    if (compiler_shared::SyclPrefix::applies(request, why))
-      setup.pch = precompiled_sycl(args);
-    else
+    pch_applies = compiler_shared::SyclPrefix::applies(request, why);
+    if (!pch_applies)
       logger().debug("compiler clang: <sycl/sycl.hpp> not precompiled for this source: {}", why);
+  }
+  // The library is built (or loaded) only for a module that calls it (compile_here).
+  if (collectives_ && links_collectives(request, target))
+    args.push_back(std::string("-D") + collectives_macro);
+  if (pch_applies) setup.pch = precompiled_sycl(args);
+  if (collectives_ && links_collectives(request, target)) {
+    setup.collectives_key = collectives_key(args, setup.pch);
+    setup.collectives_args = args;
   }
   if (setup.pch) args.insert(args.end(), {"-include-pch", pch_path(setup.pch->key)});
   args.push_back(setup.main_file);
@@ -397,6 +505,15 @@ std::unique_ptr<llvm::Module> Frontend::compile_here(const CompileRequest& reque
   }
   std::unique_ptr<llvm::Module> module = action.takeModule();
   if (!module) log.error("the frontend produced no LLVM module");
+  if (module && !setup->collectives_key.empty() && calls_collectives(*module)) {
+    const std::shared_ptr<const PrecompiledHeader> library =
+        collectives_library(setup->collectives_key, setup->collectives_args, setup->pch);
+    if (!library) {
+      log.error("internal: the precompiled SYCL collectives could not be built (see the log)");
+      return nullptr;
+    }
+    if (!link_collectives(*module, library->bytes, log)) return nullptr;
+  }
   return module;
 }
 
@@ -438,6 +555,8 @@ std::optional<Frontend::Preprocessed> Frontend::preprocess_here(const CompileReq
                             result.disk_files.end());
   }
   result.arguments = std::move(setup->arguments);
+  if (!setup->collectives_key.empty())  // the library the frontend may link: part of the key
+    result.arguments.push_back("collectives library " + setup->collectives_key);
   return result;
 }
 

@@ -12,6 +12,13 @@
 // (-include-pch <its key>), so the frontend cache key of a source changes with it. With a
 // FrontendCache, PCHs are also kept in the cache store (another process finds them there).
 //
+// SYCL sources for SPIR targets (collectives_library.hpp) are compiled with the headers'
+// collectives precompiled: a device library (bitcode) built in memory once per command line
+// from the same arguments, kept like the PCH (and in the cache store), and linked into the
+// module compile() returns, after its O2, when that module calls it (a source without the
+// collectives never builds it). Its key (a hash of all its bytes come from) is part of the
+// preprocessed arguments, so of the frontend cache key. sycl_collectives = false turns it off.
+//
 // Both run on a thread of their own under FrontendLimits (frontend_limits.hpp): regular
 // files only, size, token, time and nesting limits, so no input ends or hangs the process.
 //
@@ -20,6 +27,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,11 +53,13 @@ class Frontend {
  public:
   // `cache` (may be null) keeps PCHs across processes too; it must outlive the Frontend.
   Frontend(std::string resource_dir, FrontendLimits limits, bool sycl_pch = true,
-           const FrontendCache* cache = nullptr);
+           const FrontendCache* cache = nullptr, bool sycl_collectives = true);
   ~Frontend();
 
   // How many PCHs of <sycl/sycl.hpp> were built since construction (tests, logs).
   std::size_t pch_builds() const;
+  // How many precompiled collectives libraries were built since construction (tests, logs).
+  std::size_t collectives_builds() const;
 
   struct Preprocessed {
     // The preprocessed source with every include resolved, comments dropped and line
@@ -98,9 +108,29 @@ class Frontend {
   std::shared_ptr<const PrecompiledHeader> build_pch(const std::string& key,
                                                      const std::vector<std::string>& args) const;
 
+  // The key of the collectives library for `args` (the PCH's arguments, collectives_macro
+  // among them) and `pch` (may be null): a hash of everything its bytes come from.
+  static std::string collectives_key(const std::vector<std::string>& args,
+                                     const std::shared_ptr<const PrecompiledHeader>& pch);
+  // That library, built when none is kept; nullptr when it cannot be built.
+  std::shared_ptr<const PrecompiledHeader> collectives_library(
+      const std::string& key, const std::vector<std::string>& args,
+      const std::shared_ptr<const PrecompiledHeader>& pch) const;
+  std::shared_ptr<const PrecompiledHeader> build_collectives(
+      const std::string& key, const std::vector<std::string>& args,
+      const std::shared_ptr<const PrecompiledHeader>& pch) const;
+  // The kept PCH or collectives library for `key`: from `kept`, else the cache store (as
+  // `device`, FrontendCache::pch_key), else `build` (stored).
+  std::shared_ptr<const PrecompiledHeader> kept_or_built(
+      PrecompiledHeaders& kept, const std::string& device, const std::string& key,
+      const std::vector<std::string>& args,
+      const std::function<std::shared_ptr<const PrecompiledHeader>()>& build) const;
+
   std::string resource_dir_;
   FrontendLimits limits_;
   std::unique_ptr<PrecompiledHeaders> pchs_;  // null: no PCH
+  // The collectives libraries (PrecompiledHeader: their bitcode); null: none.
+  std::unique_ptr<PrecompiledHeaders> collectives_;
   const FrontendCache* cache_;                // may be null
 };
 

@@ -93,12 +93,13 @@ FrontendCache::Key FrontendCache::binary_key(const Key& level1, const CompileReq
 }
 
 FrontendCache::Key FrontendCache::pch_key(const std::string& hash,
-                                          const std::vector<std::string>& arguments) const {
+                                          const std::vector<std::string>& arguments,
+                                          const std::string& device) const {
   KeyHasher hasher;
-  hasher.add("pch").add(identity_).add(hash);
+  hasher.add(device == "pch/sycl" ? std::string("pch") : device).add(identity_).add(hash);
   Key key;
   key.hash = hasher.hex();
-  key.store_key = {"pch/sycl", key.hash, "", joined(arguments)};
+  key.store_key = {device, key.hash, "", joined(arguments)};
   return key;
 }
 

@@ -12,6 +12,8 @@
 //
 // PCHs: the precompiled <sycl/sycl.hpp> of each frontend command line (Frontend), keyed by
 // BLAKE3 over the Frontend's own key of it and the identity below; device "pch/sycl".
+// The precompiled SYCL collectives (a bitcode library per command line) are kept the same
+// way, device "library/sycl_collectives".
 //
 // CacheKey fields: device = "frontend/<triple>[/<cpu>]" or "binary/<format>/<triple>[/<cpu>]",
 // image = the 64-hex-digit hash, build_options = the rendered arguments, so a store that
@@ -60,8 +62,10 @@ class FrontendCache {
   Key binary_key(const Key& level1, const CompileRequest& request, const TargetSpec& spec,
                  const std::string& libraries) const;
 
-  // `hash`: Frontend's key of the PCH; `arguments`: its command line (shown by the store).
-  Key pch_key(const std::string& hash, const std::vector<std::string>& arguments) const;
+  // `hash`: Frontend's key of the PCH; `arguments`: its command line (shown by the store);
+  // `device`: what it is ("pch/sycl", or "library/sycl_collectives" for the collectives).
+  Key pch_key(const std::string& hash, const std::vector<std::string>& arguments,
+              const std::string& device = "pch/sycl") const;
 
   std::optional<FrontendEntry> load_frontend(const Key& key) const;
   void store_frontend(const Key& key, FrontendEntry entry) const;

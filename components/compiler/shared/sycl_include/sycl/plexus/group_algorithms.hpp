@@ -156,15 +156,17 @@ struct round_of_slots {
 };
 
 // The work-group's reduction, in every work-item: per round, each sub-group's result in its
-// slot, then work-item 0 adds the slots to its total in order; after the last round slot 0
-// holds the total. Every work-item runs every round (the same number, from the group's
-// size) and every barrier: none is under a condition that differs between work-items,
-// which PoCL would compile very slowly (CPU devices run a work-group on one core anyway).
-template <int D, typename T, typename Op>
-inline T group_reduce(const group<D>& g, T value, Op op) {
+// slot of `scratch`, then work-item 0 adds the slots to its total in order; after the last
+// round slot 0 holds the total. Every work-item runs every round (the same number, from the
+// group's size) and every barrier: none is under a condition that differs between
+// work-items, which PoCL would compile very slowly (CPU devices run a work-group on one core
+// anyway). Only the work-group's linear ids and barrier are used, which are those of every
+// group<D>: group<1> stands for all (so the precompiled collectives serve every D).
+template <typename T, typename Op>
+inline T group_reduce_in(group_scratch<T>& scratch, T value, Op op) {
+  const group<1> g;
   const sub_group sg;
   const T partial = sub_group_reduce(sg, value, op);
-  group_scratch<T>& scratch = scratch_for<T>();
   const size_t sub_groups = sg.get_group_linear_range(), mine = sg.get_group_linear_id();
   const bool first_item = g.get_local_linear_id() == 0;
   T total = partial;  // work-item 0's: sub-group 0's result comes first
@@ -187,14 +189,14 @@ inline T group_reduce(const group<D>& g, T value, Op op) {
 }
 
 // The work-group's inclusive scan; `before` as for sub_group_scan, over the work-group in
-// the order of local linear ids. Per round (as in group_reduce), work-item 0 turns the
+// the order of local linear ids. Per round (as in group_reduce_in), work-item 0 turns the
 // sub-groups' totals into exclusive prefixes, carrying its sum from round to round.
-template <int D, typename T, typename Op>
-inline T group_scan(const group<D>& g, T value, Op op, maybe<T>& before) {
+template <typename T, typename Op>
+inline T group_scan_in(group_scratch<maybe<T>>& scratch, T value, Op op, maybe<T>& before) {
+  const group<1> g;
   const sub_group sg;
   maybe<T> in_sub_group;
   const T inclusive = sub_group_scan(sg, value, op, in_sub_group);
-  group_scratch<maybe<T>>& scratch = scratch_for<maybe<T>>();
   const size_t sub_groups = sg.get_group_linear_range(), mine = sg.get_group_linear_id();
   const bool last_lane = sg.get_local_linear_id() + 1 == sg.get_local_linear_range();
   const bool first_item = g.get_local_linear_id() == 0;
@@ -219,6 +221,38 @@ inline T group_scan(const group<D>& g, T value, Op op, maybe<T>& before) {
   before = combine(prefix, in_sub_group, op);
   if (before.has) return op(before.value, value);
   return value;
+}
+
+}  // namespace detail
+}  // namespace sycl
+
+#include <sycl/plexus/group_library.hpp>
+
+namespace sycl {
+namespace detail {
+
+// The work-group algorithms: the scratch is the calling kernel's own (scratch_for, a
+// function static that SyclSource::finish gives each kernel), passed to the body, which is
+// the precompiled library's where it has the instance (group_library.hpp).
+template <int D, typename T, typename Op>
+inline T group_reduce(const group<D>&, T value, Op op) {
+  group_scratch<T>& scratch = scratch_for<T>();
+#ifdef __PLEXUS_SYCL_COLLECTIVES_LIBRARY
+  if constexpr (library_op<T, Op>::has)
+    return library_reduce(scratch, value, typename library_op<T, Op>::type());
+  else
+#endif
+    return group_reduce_in(scratch, value, op);
+}
+template <int D, typename T, typename Op>
+inline T group_scan(const group<D>&, T value, Op op, maybe<T>& before) {
+  group_scratch<maybe<T>>& scratch = scratch_for<maybe<T>>();
+#ifdef __PLEXUS_SYCL_COLLECTIVES_LIBRARY
+  if constexpr (library_op<T, Op>::has)
+    return library_scan(scratch, value, typename library_op<T, Op>::type(), before);
+  else
+#endif
+    return group_scan_in(scratch, value, op, before);
 }
 
 template <typename T, typename Op>
