@@ -63,23 +63,6 @@ inline T shuffle(T value, int lane, shuffle_kind kind, uint mask) {
 }
 #endif
 
-// The sub-group's reduction, in every work-item of it.
-template <typename T, typename Op>
-inline T sub_group_reduce(const sub_group& g, T value, Op op) {
-#ifdef __NVPTX__
-  const uint lane = g.get_local_linear_id(), lanes = g.get_local_linear_range();
-  const uint mask = warp_mask(lanes);
-  for (uint offset = 16; offset > 0; offset /= 2) {
-    const T other = shuffle(value, static_cast<int>(offset), shuffle_kind::down, mask);
-    if (lane + offset < lanes) value = op(value, other);
-  }
-  return shuffle(value, 0, shuffle_kind::index, mask);
-#else
-  (void)g, (void)op;
-  return value;
-#endif
-}
-
 // The sub-group's inclusive scan of `value`; `before` gets the combination of the
 // work-items before this one in the sub-group (nothing for the first).
 template <typename T, typename Op>
@@ -98,6 +81,23 @@ inline T sub_group_scan(const sub_group& g, T value, Op op, maybe<T>& before) {
 #else
   (void)g, (void)op;
   before.has = false;
+  return value;
+#endif
+}
+
+// The sub-group's reduction, in every work-item of it, combined in lane order (an inclusive
+// scan, then the last lane's): the operation must be associative but need not commute (a
+// tree of shuffles down combined lane 0 with lane 16 first, wrong for a user's operation
+// that does not commute).
+template <typename T, typename Op>
+inline T sub_group_reduce(const sub_group& g, T value, Op op) {
+#ifdef __NVPTX__
+  maybe<T> before;
+  const T inclusive = sub_group_scan(g, value, op, before);
+  const uint lanes = g.get_local_linear_range();
+  return shuffle(inclusive, static_cast<int>(lanes - 1), shuffle_kind::index, warp_mask(lanes));
+#else
+  (void)g, (void)op;
   return value;
 #endif
 }
