@@ -110,4 +110,61 @@ inline void require_same_kernels(const std::vector<KernelInfo>& a,
   }
 }
 
+// A compiler option that makes binaries of their own (checks = "bounds", cancel = ...):
+// compiler/clang without and with `option` over one cache store compile `source`.
+// `require(result, with_option)` checks a result's flags. Asserts that the optioned binary is
+// compiled, not the plain one's cache entry, and that a second compile of each is a binary-
+// cache hit with the same bytes and flags.
+template <class Require>
+void check_own_cache_entry(const std::string& option, const CompileRequest& source,
+                           Require require) {
+  const auto components = cached_compiler_set();
+  CacheStore* store = components->cache();
+  REQUIRE(store != nullptr);
+  const auto plain = load_compiler("clang", "", store);
+  const auto optioned = load_compiler("clang", option, store);
+
+  const CompileResult cold = plain->compile(source);
+  require(cold, false);
+  const CompileResult first = optioned->compile(source);
+  CHECK_FALSE(first.binary_cache_hit);  // not the plain binary
+  require(first, true);
+  CHECK(first.binary != cold.binary);
+
+  const CompileResult again = optioned->compile(source);
+  CHECK(again.binary_cache_hit);
+  CHECK(again.binary == first.binary);
+  require(again, true);
+  const CompileResult plain_again = plain->compile(source);
+  CHECK(plain_again.binary_cache_hit);
+  CHECK(plain_again.binary == cold.binary);
+  require(plain_again, false);
+}
+
+// `check(result)` for `source` compiled with `option` by compiler/clang and, where it is
+// built, compiler/process, for each SPIR-V, SPIR bitcode, PTX and host-bitcode target (a
+// section each; SPIR-V must pass spirv-val); both compilers must give the same KernelInfo.
+template <class Check>
+void check_every_target_both_compilers(const std::string& option, const std::string& source,
+                                       Check check) {
+  std::vector<std::string> names = {"clang"};
+  if (std::filesystem::exists(compiler_plugin_dir() / "libplexus_compiler_process.so"))
+    names.push_back("process");
+  for (BinaryFormat target : {BinaryFormat::spirv, BinaryFormat::spir_bitcode, BinaryFormat::ptx,
+                              BinaryFormat::llvm_bitcode}) {
+    DYNAMIC_SECTION(to_string(target)) {
+      std::vector<CompileResult> results;
+      for (const std::string& name : names) {
+        INFO("compiler/" << name);
+        CompileResult result = load_compiler(name, option)->compile(request(source, target));
+        check(result, target);
+        if (target == BinaryFormat::spirv) require_valid_spirv(result);
+        results.push_back(std::move(result));
+      }
+      for (std::size_t i = 1; i < results.size(); ++i)
+        require_same_kernels(results[0].kernels, results[i].kernels);
+    }
+  }
+}
+
 }  // namespace plexus::test

@@ -44,49 +44,17 @@ void require_cancellable(const CompileResult& result, bool cancellable) {
 }  // namespace
 
 TEST_CASE("cancellable kernels: their own binary in the cache, the flag kept through a hit") {
-  const auto components = cached_compiler_set();
-  CacheStore* store = components->cache();
-  REQUIRE(store != nullptr);
-  const auto plain = load_compiler("clang", "", store);
-  const auto cancellable = load_compiler("clang", cancel_option, store);
-  const CompileRequest spir = request(kernels, BinaryFormat::spir_bitcode);
-
-  const CompileResult cold = plain->compile(spir);
-  require_cancellable(cold, false);  // off by default: no hidden parameter
-  const CompileResult first = cancellable->compile(spir);
-  CHECK_FALSE(first.binary_cache_hit);  // not the plain binary
-  require_cancellable(first, true);
-  CHECK(first.binary != cold.binary);
-
-  const CompileResult again = cancellable->compile(spir);
-  CHECK(again.binary_cache_hit);
-  CHECK(again.binary == first.binary);
-  require_cancellable(again, true);
-  const CompileResult plain_again = plain->compile(spir);
-  CHECK(plain_again.binary_cache_hit);
-  require_cancellable(plain_again, false);
+  // Off by default: no hidden parameter.
+  check_own_cache_entry(cancel_option, request(kernels, BinaryFormat::spir_bitcode),
+                        require_cancellable);
 }
 
 TEST_CASE("cancellable kernels on SPIR targets only, the same from both compilers") {
-  std::vector<std::string> names = {"clang"};
-  if (std::filesystem::exists(compiler_plugin_dir() / "libplexus_compiler_process.so"))
-    names.push_back("process");
-  for (BinaryFormat target : {BinaryFormat::spirv, BinaryFormat::spir_bitcode, BinaryFormat::ptx,
-                              BinaryFormat::llvm_bitcode}) {
-    DYNAMIC_SECTION(to_string(target)) {
-      const bool spir = target == BinaryFormat::spirv || target == BinaryFormat::spir_bitcode;
-      std::vector<CompileResult> results;
-      for (const std::string& name : names) {
-        INFO("compiler/" << name);
-        CompileResult result = load_compiler(name, cancel_option)->compile(request(kernels, target));
-        require_cancellable(result, spir);
-        if (target == BinaryFormat::spirv) require_valid_spirv(result);
-        results.push_back(std::move(result));
-      }
-      for (std::size_t i = 1; i < results.size(); ++i)
-        require_same_kernels(results[0].kernels, results[i].kernels);
-    }
-  }
+  check_every_target_both_compilers(cancel_option, kernels,
+                                    [](const CompileResult& result, BinaryFormat target) {
+    require_cancellable(result,
+                        target == BinaryFormat::spirv || target == BinaryFormat::spir_bitcode);
+  });
 }
 
 TEST_CASE("a cancellable SPIR-V input keeps its one cancel cell") {

@@ -30,53 +30,24 @@ void require_checked(const CompileResult& result, const std::string& kernel, std
 }  // namespace
 
 TEST_CASE("checked kernels: their own binary in the cache, the flag kept through a hit") {
-  const auto components = cached_compiler_set();
-  CacheStore* store = components->cache();
-  REQUIRE(store != nullptr);
-  const auto plain = load_compiler("clang", "", store);
-  const auto checked = load_compiler("clang", checks_option, store);
-  const CompileRequest vadd = request(vector_add_source, BinaryFormat::llvm_bitcode);
-
-  const CompileResult cold = plain->compile(vadd);
-  REQUIRE(cold.succeeded);
-  CHECK_FALSE(find_kernel(cold, "vadd")->bounds_checked);
-  const CompileResult first = checked->compile(vadd);
-  CHECK_FALSE(first.binary_cache_hit);  // not the unchecked binary
-  require_checked(first, "vadd", 3);
-  CHECK(first.binary != cold.binary);
-
-  const CompileResult again = checked->compile(vadd);
-  CHECK(again.binary_cache_hit);
-  CHECK(again.binary == first.binary);
-  require_checked(again, "vadd", 3);
-  const CompileResult plain_again = plain->compile(vadd);
-  CHECK(plain_again.binary_cache_hit);
-  CHECK(plain_again.binary == cold.binary);
-  CHECK_FALSE(find_kernel(plain_again, "vadd")->bounds_checked);
+  check_own_cache_entry(checks_option, request(vector_add_source, BinaryFormat::llvm_bitcode),
+                        [](const CompileResult& result, bool checked) {
+    if (checked) {
+      require_checked(result, "vadd", 3);
+    } else {
+      REQUIRE(result.succeeded);
+      CHECK_FALSE(find_kernel(result, "vadd")->bounds_checked);
+    }
+  });
 }
 
 TEST_CASE("checked kernels compile for every target, with the same KernelInfo from both compilers") {
-  std::vector<std::string> names = {"clang"};
-  if (std::filesystem::exists(compiler_plugin_dir() / "libplexus_compiler_process.so"))
-    names.push_back("process");
-  for (BinaryFormat target : {BinaryFormat::spirv, BinaryFormat::spir_bitcode, BinaryFormat::ptx,
-                              BinaryFormat::llvm_bitcode}) {
-    DYNAMIC_SECTION(to_string(target)) {
-      std::vector<CompileResult> results;
-      for (const std::string& name : names) {
-        INFO("compiler/" << name);
-        CompileResult result =
-            load_compiler(name, checks_option)->compile(request(checks::kernels, target));
-        require_checked(result, "shift_copy", 3);
-        require_checked(result, "local_neighbour", 4);
-        require_checked(result, "local_variable", 3);
-        if (target == BinaryFormat::spirv) require_valid_spirv(result);
-        if (target == BinaryFormat::ptx)  // the record is the last .param of the entry
-          CHECK_THAT(as_text(result.binary), Catch::Contains("shift_copy_param_3"));
-        results.push_back(std::move(result));
-      }
-      for (std::size_t i = 1; i < results.size(); ++i)
-        require_same_kernels(results[0].kernels, results[i].kernels);
-    }
-  }
+  check_every_target_both_compilers(checks_option, checks::kernels,
+                                    [](const CompileResult& result, BinaryFormat target) {
+    require_checked(result, "shift_copy", 3);
+    require_checked(result, "local_neighbour", 4);
+    require_checked(result, "local_variable", 3);
+    if (target == BinaryFormat::ptx)  // the record is the last .param of the entry
+      CHECK_THAT(as_text(result.binary), Catch::Contains("shift_copy_param_3"));
+  });
 }
