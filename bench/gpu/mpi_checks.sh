@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Issue 17 on the GPU machine: the mpi backend with a worker whose device is the GPU. Runs in
+# the environment of bench/gpu/run.sh (the pack's bin/ first in PATH), from the repository
+# root, with Open MPI from bench/gpu/openmpi_pack.sh (the GPU machine has none):
+#   bash bench/gpu/run.sh PACK [OVERLAY...] -- 'bash bench/gpu/mpi_checks.sh OPENMPI_PACK_DIR'
+# The overlay must carry device_conformance, backend_conformance, mpi_cluster, cholesky,
+# vector_add, jacobi and plexus-bench-mpi. Each job is one rank 0 (the program) and workers
+# (`plexus worker`), started by tests/mpi/run_mpi.sh as CTest starts them here; every program
+# verifies its own results and exits non-zero when one is wrong. Prints one PASS/FAIL line
+# per job, then a summary; exits non-zero when any failed.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+source "$root/bench/gpu/openmpi_env.sh" "${1:?usage: $0 OPENMPI_PACK_DIR}"
+plexus_tool=$(command -v plexus)
+export PLEXUS_LOG_LEVEL=${PLEXUS_LOG_LEVEL:-warn} PLEXUS_MPI_TEST_LIMIT=${PLEXUS_MPI_TEST_LIMIT:-240}
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+mpirun --version | head -1
+failed=0 passed=0
+job() {  # job NAME WORKERS [worker options] -- RANK0 COMMAND...
+  local name=$1 log
+  shift
+  log=$(mktemp)
+  local start=$SECONDS
+  if bash "$root/tests/mpi/run_mpi.sh" mpirun "$plexus_tool" "$@" >"$log" 2>&1; then
+    passed=$((passed + 1)); echo "PASS ($((SECONDS - start)) s) $name"
+  else
+    failed=$((failed + 1)); echo "FAIL ($((SECONDS - start)) s) $name"; tail -25 "$log"
+  fi
+  grep -E "test cases|assertions|verified|GFLOP|devices?:|rank [0-9]+:" "$log" | head -8 | sed 's/^/    /'
+  rm -f "$log"
+}
+job "plexus info lists the remote GPU" 1 --backends cuda -- env PLEXUS_BACKENDS=mpi plexus info
+job "device conformance on a remote CUDA device" 1 --backends cuda -- \
+  env PLEXUS_TEST_BACKENDS=mpi device_conformance
+job "backend conformance with a remote CUDA device" 1 --backends cuda -- \
+  backend_conformance "every built backend plugin honours the Backend contract"
+job "runtime programs on remote CUDA devices (2 workers)" 2 --backends cuda -- mpi_cluster "[runtime]"
+job "vector_add on a remote CUDA device" 1 --backends cuda -- env PLEXUS_BACKENDS=mpi vector_add
+job "jacobi on a remote CUDA device" 1 --backends cuda -- env PLEXUS_BACKENDS=mpi jacobi
+job "cholesky n 2048 on a remote CUDA device" 1 --backends cuda -- \
+  env PLEXUS_BACKENDS=mpi cholesky --n 2048 --tile 256
+job "cholesky n 2048, heft over a remote CUDA device and a remote host device" 1 --backends cuda,host -- \
+  env PLEXUS_BACKENDS=mpi PLEXUS_SCHEDULER=heft cholesky --n 2048 --tile 256
+job "killed CUDA worker reported within the bound" 2 --backends cuda PLEXUS_MPI_TEST_KILL=1:5 -- \
+  mpi_cluster "[killed]"
+echo "== copies to and from a remote GPU against a raw MPI ping-pong (plexus-bench-mpi)"
+mpirun --allow-run-as-root --oversubscribe -np 3 plexus-bench-mpi --mode raw 2>&1 | tail -12
+mpirun --allow-run-as-root --oversubscribe -np 1 plexus-bench-mpi --mode plexus : \
+  -np 2 "$plexus_tool" worker --backends cuda 2>&1 | tail -14
+echo "== mpi checks: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
