@@ -103,6 +103,7 @@ struct ClangCompiler::Settings {
   bool direct_cache = true;
   bool sycl_pch = true;
   bool sycl_collectives = true;
+  PrebuiltCollectives prebuilt_collectives;
 };
 
 ClangCompiler::Settings ClangCompiler::read_settings(const ComponentOptions& options) {
@@ -115,6 +116,7 @@ ClangCompiler::Settings ClangCompiler::read_settings(const ComponentOptions& opt
   settings.direct_cache = options.get<bool>("direct_cache", true);
   settings.sycl_pch = options.get<bool>("sycl_pch", true);
   settings.sycl_collectives = options.get<bool>("sycl_collectives", true);
+  settings.prebuilt_collectives = PrebuiltCollectives::from_options(options);
   return settings;
 }
 
@@ -139,9 +141,10 @@ ClangCompiler::ClangCompiler(PluginContext& context, const Settings& settings)
     if (settings.direct_cache) direct_ = std::make_unique<DirectCache>(*cache_);
   }
   frontend_ = std::make_unique<Frontend>(resource_dir_, settings.limits, settings.sycl_pch,
-                                         cache_.get(), settings.sycl_collectives);
-  logger().debug("compiler clang: resource_dir {}, libclc_dir {}, cache {}", resource_dir_,
-                 libclc_dir_,
+                                         cache_.get(), settings.sycl_collectives,
+                                         settings.prebuilt_collectives);
+  logger().debug("compiler clang: resource_dir {}, libclc_dir {}, prebuilt collectives '{}', "
+                 "cache {}", resource_dir_, libclc_dir_, settings.prebuilt_collectives.dir(),
                  cache_ ? "on" : (use_cache ? "off (no cache store)" : "off (frontend_cache)"));
 }
 

@@ -16,8 +16,8 @@ std::string_view collectives_source() {
          "PLEXUS_SYCL_LIBRARY_COLLECTIVES(PLEXUS_SYCL_LIBRARY_DEFINE)\n";
 }
 
-bool links_collectives(const CompileRequest& request, const TargetSpec& target) {
-  return request.language == SourceLanguage::sycl && target.triple.starts_with("spir");
+bool links_collectives(const CompileRequest& request) {
+  return request.language == SourceLanguage::sycl;
 }
 
 bool calls_collectives(const llvm::Module& module) {

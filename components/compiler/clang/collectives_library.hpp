@@ -1,7 +1,8 @@
 // The precompiled collectives (sycl_include/sycl/plexus/group_library.hpp): what the SYCL
-// frontend links into a module after its O2 on SPIR targets. Frontend builds the library
-// (bitcode, once per command line, kept like the PCH); this file has its source, says where
-// it applies, and links it.
+// frontend links into a module after its O2, on every target. The build makes the library
+// for the default command lines (PrebuiltCollectives), Frontend the others (bitcode, once per
+// command line, kept like the PCH); this file has its source, says where it applies, and
+// links it.
 //
 // Thread-safety: stateless functions; link_collectives changes only `module`.
 #pragma once
@@ -11,7 +12,6 @@
 
 #include "diagnostic_log.hpp"
 #include "plexus/compiler.hpp"
-#include "target_spec.hpp"
 
 namespace llvm {
 class Module;
@@ -25,10 +25,9 @@ inline constexpr const char* collectives_macro = "__PLEXUS_SYCL_COLLECTIVES_LIBR
 // The library's source: the headers' PLEXUS_SYCL_LIBRARY_DEFINE for every instance.
 std::string_view collectives_source();
 
-// Whether a compile of `request` for `target` links the library: SYCL source for a SPIR
-// target (SPIR-V, SPIR bitcode). PTX, AMDGCN and the host compile the collectives from the
-// headers.
-bool links_collectives(const CompileRequest& request, const TargetSpec& target);
+// Whether a compile of `request` links the library: SYCL source, on every target (SPIR-V,
+// SPIR bitcode, PTX, AMDGCN, the host).
+bool links_collectives(const CompileRequest& request);
 
 // Whether `module` calls (declares) a library function.
 bool calls_collectives(const llvm::Module& module);

@@ -159,12 +159,13 @@ std::string Frontend::shown_name(const CompileRequest& request, const std::strin
 }
 
 Frontend::Frontend(std::string resource_dir, FrontendLimits limits, bool sycl_pch,
-                   const FrontendCache* cache, bool sycl_collectives)
+                   const FrontendCache* cache, bool sycl_collectives, PrebuiltCollectives prebuilt)
     : resource_dir_(std::move(resource_dir)),
       limits_(limits),
       pchs_(sycl_pch ? std::make_unique<PrecompiledHeaders>() : nullptr),
       collectives_(sycl_collectives ? std::make_unique<PrecompiledHeaders>() : nullptr),
-      cache_(cache) {}
+      cache_(cache),
+      prebuilt_(std::move(prebuilt)) {}
 
 Frontend::~Frontend() = default;
 
@@ -268,29 +269,28 @@ std::shared_ptr<const PrecompiledHeader> Frontend::precompiled_sycl(
   for (const compiler_shared::SyclHeaderFile& header : compiler_shared::sycl_header_files())
     hasher.add(header.path).add(header.content);
   const std::string key = hasher.hex();
-  return kept_or_built(*pchs_, "pch/sycl", key, args, [&] { return build_pch(key, args); });
+  return pchs_->get(key, [&] {
+    return stored_or_built("pch/sycl", key, args, [&] { return build_pch(key, args); });
+  });
 }
 
-std::shared_ptr<const PrecompiledHeader> Frontend::kept_or_built(
-    PrecompiledHeaders& kept, const std::string& device, const std::string& key,
-    const std::vector<std::string>& args,
+std::shared_ptr<const PrecompiledHeader> Frontend::stored_or_built(
+    const std::string& device, const std::string& key, const std::vector<std::string>& args,
     const std::function<std::shared_ptr<const PrecompiledHeader>()>& build) const {
-  return kept.get(key, [&]() -> std::shared_ptr<const PrecompiledHeader> {
-    std::optional<FrontendCache::Key> stored;
-    if (cache_) {
-      stored = cache_->pch_key(key, args, device);
-      if (std::optional<PchEntry> entry = cache_->load_pch(*stored)) {
-        auto header = std::make_shared<PrecompiledHeader>();
-        header->key = key;
-        header->bytes = std::move(entry->bytes);
-        header->disk_files = std::move(entry->disk_files);
-        if (disk_files_unchanged(*header)) return header;
-      }
+  std::optional<FrontendCache::Key> stored;
+  if (cache_) {
+    stored = cache_->pch_key(key, args, device);
+    if (std::optional<PchEntry> entry = cache_->load_pch(*stored)) {
+      auto header = std::make_shared<PrecompiledHeader>();
+      header->key = key;
+      header->bytes = std::move(entry->bytes);
+      header->disk_files = std::move(entry->disk_files);
+      if (disk_files_unchanged(*header)) return header;
     }
-    std::shared_ptr<const PrecompiledHeader> built = build();
-    if (built && stored) cache_->store_pch(*stored, {{}, built->disk_files, built->bytes});
-    return built;
-  });
+  }
+  std::shared_ptr<const PrecompiledHeader> built = build();
+  if (built && stored) cache_->store_pch(*stored, {{}, built->disk_files, built->bytes});
+  return built;
 }
 
 std::string Frontend::collectives_key(const std::vector<std::string>& args,
@@ -311,8 +311,16 @@ std::string Frontend::collectives_key(const std::vector<std::string>& args,
 std::shared_ptr<const PrecompiledHeader> Frontend::collectives_library(
     const std::string& key, const std::vector<std::string>& args,
     const std::shared_ptr<const PrecompiledHeader>& pch) const {
-  return kept_or_built(*collectives_, "library/sycl_collectives", key, args,
-                       [&] { return build_collectives(key, args, pch); });
+  // The build's library for this command line, else the store's, else built (and saved
+  // where the build step asks for it).
+  return collectives_->get(key, [&]() -> std::shared_ptr<const PrecompiledHeader> {
+    if (std::shared_ptr<const PrecompiledHeader> prebuilt = prebuilt_.load(key)) return prebuilt;
+    return stored_or_built("library/sycl_collectives", key, args, [&] {
+      std::shared_ptr<const PrecompiledHeader> built = build_collectives(key, args, pch);
+      if (built) prebuilt_.save(*built);
+      return built;
+    });
+  });
 }
 
 std::shared_ptr<const PrecompiledHeader> Frontend::build_collectives(
@@ -434,10 +442,10 @@ std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
       logger().debug("compiler clang: <sycl/sycl.hpp> not precompiled for this source: {}", why);
   }
   // The library is built (or loaded) only for a module that calls it (compile_here).
-  if (collectives_ && links_collectives(request, target))
+  if (collectives_ && links_collectives(request))
     args.push_back(std::string("-D") + collectives_macro);
   if (pch_applies) setup.pch = precompiled_sycl(args);
-  if (collectives_ && links_collectives(request, target)) {
+  if (collectives_ && links_collectives(request)) {
     setup.collectives_key = collectives_key(args, setup.pch);
     setup.collectives_args = args;
   }

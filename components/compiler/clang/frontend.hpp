@@ -12,12 +12,13 @@
 // (-include-pch <its key>), so the frontend cache key of a source changes with it. With a
 // FrontendCache, PCHs are also kept in the cache store (another process finds them there).
 //
-// SYCL sources for SPIR targets (collectives_library.hpp) are compiled with the headers'
-// collectives precompiled: a device library (bitcode) built in memory once per command line
-// from the same arguments, kept like the PCH (and in the cache store), and linked into the
-// module compile() returns, after its O2, when that module calls it (a source without the
-// collectives never builds it). Its key (a hash of all its bytes come from) is part of the
-// preprocessed arguments, so of the frontend cache key. sycl_collectives = false turns it off.
+// SYCL sources (collectives_library.hpp) are compiled with the headers' collectives
+// precompiled: a device library (bitcode) per command line, linked into the module
+// compile() returns, after its O2, when that module calls it. The build made it for the
+// default command lines (PrebuiltCollectives); for others it is built in memory from the same
+// arguments when a module first calls it, and kept like the PCH (and in the cache store). Its
+// key (a hash of all its bytes come from) is part of the preprocessed arguments, so of the
+// frontend cache key. sycl_collectives = false turns it off.
 //
 // Both run on a thread of their own under FrontendLimits (frontend_limits.hpp): regular
 // files only, size, token, time and nesting limits, so no input ends or hangs the process.
@@ -36,6 +37,7 @@
 #include "diagnostic_log.hpp"
 #include "frontend_limits.hpp"
 #include "plexus/compiler.hpp"
+#include "prebuilt_collectives.hpp"
 #include "target_spec.hpp"
 
 namespace llvm {
@@ -53,7 +55,8 @@ class Frontend {
  public:
   // `cache` (may be null) keeps PCHs across processes too; it must outlive the Frontend.
   Frontend(std::string resource_dir, FrontendLimits limits, bool sycl_pch = true,
-           const FrontendCache* cache = nullptr, bool sycl_collectives = true);
+           const FrontendCache* cache = nullptr, bool sycl_collectives = true,
+           PrebuiltCollectives prebuilt = {});
   ~Frontend();
 
   // How many PCHs of <sycl/sycl.hpp> were built since construction (tests, logs).
@@ -119,11 +122,10 @@ class Frontend {
   std::shared_ptr<const PrecompiledHeader> build_collectives(
       const std::string& key, const std::vector<std::string>& args,
       const std::shared_ptr<const PrecompiledHeader>& pch) const;
-  // The kept PCH or collectives library for `key`: from `kept`, else the cache store (as
-  // `device`, FrontendCache::pch_key), else `build` (stored).
-  std::shared_ptr<const PrecompiledHeader> kept_or_built(
-      PrecompiledHeaders& kept, const std::string& device, const std::string& key,
-      const std::vector<std::string>& args,
+  // The PCH or collectives library for `key` from the cache store (as `device`,
+  // FrontendCache::pch_key), else `build` (stored). Callers keep it (PrecompiledHeaders).
+  std::shared_ptr<const PrecompiledHeader> stored_or_built(
+      const std::string& device, const std::string& key, const std::vector<std::string>& args,
       const std::function<std::shared_ptr<const PrecompiledHeader>()>& build) const;
 
   std::string resource_dir_;
@@ -132,6 +134,7 @@ class Frontend {
   // The collectives libraries (PrecompiledHeader: their bitcode); null: none.
   std::unique_ptr<PrecompiledHeaders> collectives_;
   const FrontendCache* cache_;                // may be null
+  PrebuiltCollectives prebuilt_;              // the build's collectives libraries
 };
 
 }  // namespace plexus::clang_compiler

@@ -7,7 +7,7 @@
 // With __PLEXUS_SYCL_COLLECTIVES_LIBRARY defined (compiler/clang defines it where it links
 // the library) group_reduce/group_scan call the library_reduce/library_scan declared here
 // for the instances PLEXUS_SYCL_LIBRARY_COLLECTIVES lists; otherwise (the process compiler,
-// PTX, AMDGCN and the host) every instance is compiled from the header as before. The
+// or sycl_collectives = false) every instance is compiled from the header as before. The
 // scratch is a parameter: each kernel still passes its own local memory (a library function
 // holds no work-group variable of its own). sycl::name<> and sycl::name<T> are the same
 // operation for these types (no promotion), so both use the library.
