@@ -60,14 +60,15 @@ Engine::Engine(MPI_Comm comm, EngineOptions options, Handler& handler)
   received_ = std::make_unique<std::atomic<std::uint64_t>[]>(static_cast<std::size_t>(size_));
   if (const char* hook = std::getenv("PLEXUS_MPI_TEST_CORRUPT"); hook && *hook)
     damage_ = std::make_unique<MessageDamage>(hook, rank_);
+  control_bytes_ = control_receive_bytes(std::getenv("PLEXUS_MPI_TEST_RECEIVE_BYTES"), rank_);
   post_control_receive();
 }
 
 Engine::~Engine() { cancel_control_receive(); }
 
 void Engine::post_control_receive() {
-  if (!control_buffer_) control_buffer_ = std::make_shared_for_overwrite<std::byte[]>(control_capacity);
-  if (MPI_Irecv(control_buffer_.get(), static_cast<int>(control_capacity), MPI_BYTE, MPI_ANY_SOURCE,
+  if (!control_buffer_) control_buffer_ = std::make_shared_for_overwrite<std::byte[]>(control_bytes_);
+  if (MPI_Irecv(control_buffer_.get(), static_cast<int>(control_bytes_), MPI_BYTE, MPI_ANY_SOURCE,
                 control_tag, comm_, &control_request_) != MPI_SUCCESS)
     control_request_ = MPI_REQUEST_NULL;
 }
@@ -121,26 +122,18 @@ void Engine::send(int destination, std::vector<std::byte> message) {
     if (type != static_cast<std::uint32_t>(MessageType::heartbeat))
       again = damage_->apply(message, destination);
   }
-  send_control(destination, std::move(message));
+  if (damage_ && damage_->take_short())
+    send_announced(destination, std::move(message), control_capacity + 1);  // overstated
+  else
+    send_control(destination, std::move(message));
   if (again) send_control(destination, std::move(*again));
 }
 
 void Engine::send_control(int destination, std::vector<std::byte> message) {
   if (failed(destination)) return;
   if (message.size() > control_capacity) {
-    // Over the receiver's posted receive: announced, then on a tag of its own (the same
-    // pair's messages on one tag keep their order).
-    Writer announce(protocol_version, static_cast<std::uint32_t>(MessageType::follows), 0);
-    announce.u64(message.size());
-    send_control(destination, std::move(announce).finish());
-    Pending pending;
-    pending.peer = destination;
-    const int code = MPI_Isend(message.data(), static_cast<int>(message.size()), MPI_BYTE,
-                               destination, large_control_tag, comm_, &pending.request);
-    if (code != MPI_SUCCESS) return fail_peer(destination, "MPI_Isend: " + mpi_error_text(code));
-    pending.message = std::make_shared<std::vector<std::byte>>(std::move(message));
-    pending_.push_back(std::move(pending));
-    return;
+    const std::size_t size = message.size();
+    return send_announced(destination, std::move(message), size);
   }
   Pending pending;
   pending.peer = destination;
@@ -151,6 +144,21 @@ void Engine::send_control(int destination, std::vector<std::byte> message) {
   int done = 0;
   if (MPI_Test(&pending.request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done) return;
   // Kept until sent (a vector's move keeps its buffer where MPI reads it).
+  pending.message = std::make_shared<std::vector<std::byte>>(std::move(message));
+  pending_.push_back(std::move(pending));
+}
+
+void Engine::send_announced(int destination, std::vector<std::byte> message, std::size_t announced) {
+  // Over the receiver's posted receive: announced, then on a tag of its own (the same
+  // pair's messages on one tag keep their order).
+  Writer announce(protocol_version, static_cast<std::uint32_t>(MessageType::follows), 0);
+  announce.u64(announced);
+  send_control(destination, std::move(announce).finish());
+  Pending pending;
+  pending.peer = destination;
+  const int code = MPI_Isend(message.data(), static_cast<int>(message.size()), MPI_BYTE,
+                             destination, large_control_tag, comm_, &pending.request);
+  if (code != MPI_SUCCESS) return fail_peer(destination, "MPI_Isend: " + mpi_error_text(code));
   pending.message = std::make_shared<std::vector<std::byte>>(std::move(message));
   pending_.push_back(std::move(pending));
 }
@@ -249,7 +257,7 @@ bool Engine::receive_control(std::chrono::steady_clock::time_point now) {
     const int source = status.MPI_SOURCE;
     if (source >= 0 && source < size_) {
       const std::string why = "a control message it sent did not fit the " +
-                              std::to_string(control_capacity) + "-byte receive (" +
+                              std::to_string(control_bytes_) + "-byte receive (" +
                               mpi_error_text(code) + ")";
       handler_.on_bad_message(source, why);
       fail_peer(source, why);
@@ -303,14 +311,16 @@ bool Engine::receive_control(std::chrono::steady_clock::time_point now) {
 std::shared_ptr<std::byte[]> Engine::receive_large(int source, std::uint64_t size,
                                                    const std::function<std::string()>& from) {
   // Sent right after its announcement: received here, within the heartbeat timeout (a
-  // sender that dies meanwhile is failed, never waited for).
+  // sender that dies meanwhile is failed, never waited for). One of another size is a
+  // corrupt message (thrown: the caller fails the sender, telling it why).
   auto kept = std::make_shared_for_overwrite<std::byte[]>(size);
   MPI_Request request = MPI_REQUEST_NULL;
   int code = MPI_Irecv(kept.get(), static_cast<int>(size), MPI_BYTE, source, large_control_tag,
                        comm_, &request);
+  MPI_Status status;
   const auto start = std::chrono::steady_clock::now();
   for (int done = 0; code == MPI_SUCCESS && !done;) {
-    code = MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    code = MPI_Test(&request, &done, &status);
     if (done || code != MPI_SUCCESS) break;
     if (std::chrono::steady_clock::now() - start > options_.timeout) {
       MPI_Cancel(&request);
@@ -326,6 +336,12 @@ std::shared_ptr<std::byte[]> Engine::receive_large(int source, std::uint64_t siz
                           ": " + mpi_error_text(code));
     return nullptr;
   }
+  int count = 0;
+  MPI_Get_count(&status, MPI_BYTE, &count);
+  if (static_cast<std::uint64_t>(count) != size)
+    throw error(error_category::device, "mpi: corrupt message from " + from() + ": its announced " +
+                                            std::to_string(size) + "-byte message came with " +
+                                            std::to_string(count) + " bytes");
   return kept;
 }
 

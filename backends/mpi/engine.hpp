@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "message_damage.hpp"
+#include "messages.hpp"
 #include "wire.hpp"
 
 namespace plexus::mpi {
@@ -180,6 +181,8 @@ class Engine {
   void finish(Pending& pending, std::exception_ptr failure);
   // send() after the test hook.
   void send_control(int destination, std::vector<std::byte> message);
+  // `follows` (claiming `announced` bytes), then the message on large_control_tag.
+  void send_announced(int destination, std::vector<std::byte> message, std::size_t announced);
 
   MPI_Comm comm_;
   EngineOptions options_;
@@ -189,8 +192,10 @@ class Engine {
   mutable std::mutex names_mutex_;
   std::atomic<int> failures_{0};  // peers failed: failure() takes no lock while none
   std::list<Pending> pending_;
-  // The control receive, posted in advance (control_capacity bytes, any source).
+  // The control receive, posted in advance (control_bytes_, any source): control_capacity
+  // unless the test hook PLEXUS_MPI_TEST_RECEIVE_BYTES says less.
   MPI_Request control_request_ = MPI_REQUEST_NULL;
+  std::size_t control_bytes_ = control_capacity;
   std::shared_ptr<std::byte[]> control_buffer_;
   std::unique_ptr<std::atomic<std::uint64_t>[]> sent_, received_;
 

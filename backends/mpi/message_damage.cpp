@@ -12,7 +12,7 @@ namespace plexus::mpi {
 
 namespace {
 
-constexpr const char* modes[] = {"flip", "truncate", "type", "cut", "pad", "ahead", "dup"};
+constexpr const char* modes[] = {"flip", "truncate", "type", "cut", "pad", "ahead", "dup", "short"};
 
 [[noreturn]] void bad_item(const std::string& item, const std::string& why) {
   throw error(error_category::invalid_argument,
@@ -116,10 +116,33 @@ std::optional<std::vector<std::byte>> MessageDamage::apply(std::vector<std::byte
     reseal(message);
   } else if (mode == "dup") {
     return message;
+  } else if (mode == "short") {
+    short_ = true;  // the message itself stays whole; its announcement overstates it
   } else {
     message.back() ^= std::byte{0x5a};
   }
   return std::nullopt;
+}
+
+std::size_t control_receive_bytes(const char* hook, int rank) {
+  if (!hook || !*hook) return control_capacity;
+  const std::string spec = hook;
+  const auto digits = [](const std::string& text) {
+    return !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
+  };
+  const auto at = spec.find('@');
+  const std::string bytes = spec.substr(0, at), owner = at == std::string::npos ? "" : spec.substr(at + 1);
+  if (!digits(bytes) || !digits(owner))
+    throw error(error_category::invalid_argument,
+                "PLEXUS_MPI_TEST_RECEIVE_BYTES: '" + spec + "' is not BYTES@RANK");
+  if (std::stoi(owner) != rank) return control_capacity;
+  const std::size_t value = std::stoul(bytes);
+  if (value < header_bytes || value > control_capacity)
+    throw error(error_category::invalid_argument,
+                "PLEXUS_MPI_TEST_RECEIVE_BYTES: '" + spec + "': the receive must hold a header (" +
+                    std::to_string(header_bytes) + " bytes) and at most " +
+                    std::to_string(control_capacity) + " bytes");
+  return value;
 }
 
 }  // namespace plexus::mpi

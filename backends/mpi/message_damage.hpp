@@ -18,6 +18,12 @@
 //             operations (copy_in, copy_out, launch, ...), the position of a notify, the
 //             last operation a `done` reports
 //   dup       the message sent twice (an unexpected repeat)
+//   short     the message sent announced (`follows`, as one over the control receive's
+//             capacity), the announcement claiming capacity + 1 bytes: fewer follow
+//
+// A second hook, PLEXUS_MPI_TEST_RECEIVE_BYTES="BYTES@RANK": the process of that rank posts
+// its control receive of BYTES instead of control_capacity, so that a peer's message over
+// BYTES (unannounced: as from a sender of another protocol) fails that receive.
 //
 // Thread-safety: one thread at a time (the engine's). Ownership: a value.
 #pragma once
@@ -27,6 +33,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace plexus::mpi {
@@ -41,6 +48,8 @@ class MessageDamage {
   // Counts `message` (a finished control message, never a heartbeat) and damages it when an
   // item names it; returns a second copy to send after it for `dup`.
   std::optional<std::vector<std::byte>> apply(std::vector<std::byte>& message, int destination);
+  // True once after apply() damaged a message by `short`: it must go announced, overstated.
+  bool take_short() { return std::exchange(short_, false); }
 
  private:
   struct Item {
@@ -52,6 +61,12 @@ class MessageDamage {
   std::vector<Item> items_;
   // Messages sent by (type, destination); type 0: of any type, destination -1: to any rank.
   std::map<std::pair<std::uint32_t, int>, std::uint64_t> sent_;
+  bool short_ = false;
 };
+
+// The size of the control receive that the process of `rank` posts: control_capacity, or
+// what PLEXUS_MPI_TEST_RECEIVE_BYTES (`hook`; null or empty: unset) says for that rank. A
+// value that cannot be read is an error (plexus::error(invalid_argument)) naming it.
+std::size_t control_receive_bytes(const char* hook, int rank);
 
 }  // namespace plexus::mpi

@@ -414,6 +414,54 @@ TEST_CASE("rank 0's damaged operations are refused by the worker, and reported",
   }
 }
 
+// Job: 1 + 4 workers. Rank 1 posts its control receive of 2 KiB (the test hook
+// PLEXUS_MPI_TEST_RECEIVE_BYTES), so that rank 0's copy with 3 KiB inline fails that receive,
+// as a message from a sender of another protocol would; rank 2's first reply and rank 0's
+// first allocate to rank 3 go announced, the announcement claiming more bytes than follow
+// (PLEXUS_MPI_TEST_CORRUPT's `short`). Each fails its node only, naming it and why, within
+// 5 s; rank 4 goes on.
+TEST_CASE("a failed control receive and an announced message that comes short fail their node only",
+          "[receive]") {
+  const auto backend = test::load_backend("mpi", "timeout_ms = 5000");
+  REQUIRE(backend->status().available);
+  REQUIRE(backend->device_count() == 4);
+  std::vector<std::byte> data(3072), back(3072);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::byte>(i * 13);
+  const auto layout = CopyLayout::contiguous(0, data.size());
+  const std::string refused =
+      failure_on_queue(backend->device(0), layout.bytes(), [&](DeviceQueue& queue, void* memory) {
+        queue.copy_to_device(memory, data.data(), layout);
+        queue.wait();
+      });
+  CHECK_THAT(refused, Catch::Contains("rank 1") && Catch::Contains("could not accept") &&
+                          Catch::Contains("did not fit the 2048-byte receive"));
+  const std::map<std::size_t, std::string> expected = {{1, "rank 2"}, {2, "rank 3"}};
+  for (const auto& [index, node] : expected) {
+    INFO("device " << index);
+    Device& device = backend->device(index);
+    const auto start = std::chrono::steady_clock::now();
+    const std::string failure = failure_of(device, [&] {
+      void* memory = device.allocate(64);
+      device.deallocate(memory);
+    });
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+    CHECK_THAT(failure, Catch::Contains(node) &&
+                            Catch::Contains("its announced 32769-byte message came with"));
+    if (index == 2) CHECK_THAT(failure, Catch::Contains("could not accept"));
+  }
+  Device& healthy = backend->device(3);
+  CHECK(healthy.lost().empty());
+  void* memory = healthy.allocate(layout.bytes());
+  {
+    auto queue = healthy.create_queue();
+    queue->copy_to_device(memory, data.data(), layout);
+    queue->copy_to_host(back.data(), memory, layout);
+    queue->wait();
+  }
+  CHECK(back == data);
+  healthy.deallocate(memory);
+}
+
 // Job: 1 + 2 workers; run several times in a row by CTest. The program ends right after its
 // queues go: their destroy_queue (posted to the progress thread) must reach the workers
 // before shutdown (a worker that gets it after shutdown refuses it: "queue N does not
