@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The mpi backend against raw MPI, side by side in one run (issue 17's goals): copies
 # host->remote, remote->host and remote->remote against an MPI ping-pong's bandwidth at the
-# same sizes (goal >= 80%), and an empty remote task's launch + wait against an MPI round
+# same sizes (goal >= 80%), alone and as streams of 8 copies sharing one wait (the second
+# table), and an empty remote task's launch + wait against an MPI round
 # trip (goal <= 3x). Both jobs have 3 ranks; they alternate for --rounds rounds and each
 # figure is the best round's (--median: the median round's, with the spread of the
 # task's per-round ratio to the raw round trip). --baseline OTHER_BUILD_DIR runs that build's mpi backend and
@@ -31,10 +32,11 @@ flags=(--oversubscribe)
 export PLEXUS_LOG_LEVEL=${PLEXUS_LOG_LEVEL:-warn}
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
-# plexus_job BUILD_DIR: the mpi backend of that build against its workers.
+# plexus_job BUILD_DIR: the mpi backend of that build against its workers, measured by this
+# build's bench program (the same figures for both).
 plexus_job() {
   PLEXUS_BUILD_PLUGIN_DIR=$1/lib/plexus/plugins mpirun "${flags[@]}" -x PLEXUS_BUILD_PLUGIN_DIR \
-    -np 1 "$1/bin/plexus-bench-mpi" --mode plexus --reps "$reps" "${chunk[@]}" : \
+    -np 1 "$bench" --mode plexus --reps "$reps" "${chunk[@]}" : \
     -np 2 "$1/bin/plexus" worker --backends "$backends"
 }
 for round in $(seq "$rounds"); do
@@ -80,17 +82,34 @@ awk -v baseline="$baseline" -v stat="$stat" '
       printf "| %s | %.2f | %s | %s | %.2f | %s |\n", size, r01, cell("host_to_remote", s, r01),
         cell("remote_to_host", s, r01), r12, cell("remote_to_remote", s, r12)
     }
-    # Like with like: a copy + wait is the data one way and its completion back (the raw
-    # send answered by 8 bytes); 8 copies and one wait share that answer.
+    # Streams: 8 copies in a row share one wait (the copies a runtime makes before a kernel share
+    # their completion), against the ping-pong of the same size.
     header = 0
     for (i = 1; i <= n; ++i) {
       s = order[i]
-      if (!((("raw_answered_0_1") SUBSEP s) in best) || !((("host_to_remote_8") SUBSEP s) in best)) continue
-      if (!header++) printf "\n| size | raw send + 8-byte answer GB/s | host->remote copy + wait | ratio | raw ping-pong GB/s | 8 host->remote copies + 1 wait | ratio |\n|---|---|---|---|---|---|---|\n"
+      if (!((("host_to_remote_8") SUBSEP s) in best)) continue
+      if (!header++) {
+        if (baseline == "") printf "\n| size | raw ping-pong 0-1 GB/s | 8 host->remote + 1 wait GB/s | ratio | 8 remote->host + 1 wait GB/s | ratio | raw ping-pong 1-2 GB/s | 8 remote->remote + 1 wait GB/s | ratio |\n|---|---|---|---|---|---|---|---|---|\n"
+        else printf "\n| size | raw 0-1 GB/s | 8 host->remote before | ratio | after | ratio | 8 remote->host before | ratio | after | ratio | raw 1-2 GB/s | 8 remote->remote before | ratio | after | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+      }
+      r01 = best["raw_0_1", s]; r12 = best["raw_1_2", s]
       size = s >= 1048576 ? s / 1048576 " MiB" : s / 1024 " KiB"
-      ra = best["raw_answered_0_1", s]; r01 = best["raw_0_1", s]
-      printf "| %s | %.2f | %.2f | %.0f%% | %.2f | %.2f | %.0f%% |\n", size, ra, best["host_to_remote", s],
-        100 * best["host_to_remote", s] / ra, r01, best["host_to_remote_8", s], 100 * best["host_to_remote_8", s] / r01
+      printf "| %s | %.2f | %s | %s | %.2f | %s |\n", size, r01, cell("host_to_remote_8", s, r01),
+        cell("remote_to_host_8", s, r01), r12, cell("remote_to_remote_8", s, r12)
+    }
+    # Like with like for a lone copy: a copy + wait is the data one way and its completion
+    # back, as the raw send answered by 8 bytes.
+    header = 0
+    for (i = 1; i <= n; ++i) {
+      s = order[i]
+      if (!((("raw_answered_0_1") SUBSEP s) in best) || !((("host_to_remote") SUBSEP s) in best)) continue
+      if (!header++) {
+        if (baseline == "") printf "\n| size | raw send + 8-byte answer GB/s | host->remote copy + wait | ratio | remote->host copy + wait | ratio |\n|---|---|---|---|---|---|\n"
+        else printf "\n| size | raw send + 8-byte answer GB/s | host->remote copy + wait before | ratio | after | ratio | remote->host copy + wait before | ratio | after | ratio |\n|---|---|---|---|---|---|---|---|---|---|\n"
+      }
+      size = s >= 1048576 ? s / 1048576 " MiB" : s / 1024 " KiB"
+      ra = best["raw_answered_0_1", s]
+      printf "| %s | %.2f | %s | %s |\n", size, ra, cell("host_to_remote", s, ra), cell("remote_to_host", s, ra)
     }
     rt = best["raw_round_trip", 8]; et = best["empty_task", 0]
     printf "\nraw MPI round trip (8 bytes, ranks 0-1): %.2f us; empty remote task (launch + wait): %.2f us: %.1fx", rt, et, et / rt

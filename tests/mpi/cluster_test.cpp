@@ -205,6 +205,49 @@ TEST_CASE("copies and fills within a remote device run on its worker, not throug
   device.deallocate(b);
 }
 
+// Job: 1 + 2 workers. Copies out of a worker's host device send straight from its memory
+// and go beside each other; a later write on the queue waits until they have gone, so each
+// copy carries what the region held when the queue reached it (256 KiB each: sends that
+// wait for their receiver, both to rank 0 and to the other worker).
+TEST_CASE("copies out of a remote device stream, and a later write waits for them", "[runtime]") {
+  const auto backend = test::load_backend("mpi");
+  REQUIRE(backend->device_count() == 2);
+  Device& device = backend->device(0);
+  Device& other = backend->device(1);
+  const std::size_t n = 65536, bytes = n * sizeof(int);
+  const auto layout = CopyLayout::contiguous(0, bytes);
+  std::vector<int> first(n), second(n);
+  for (std::size_t i = 0; i < n; ++i) first[i] = static_cast<int>(i), second[i] = -static_cast<int>(i);
+  void* memory = device.allocate(bytes);
+  void* across = other.allocate(bytes);
+  std::vector<std::vector<int>> backs(6, std::vector<int>(n, 0));
+  {
+    auto queue = device.create_queue();
+    auto other_queue = other.create_queue();
+    for (int round = 0; round < 20; ++round) {
+      queue->copy_to_device(memory, first.data(), layout);
+      queue->copy_to_host(backs[0].data(), memory, layout);
+      queue->copy_to_host(backs[1].data(), memory, layout);
+      queue->copy_to_host(backs[2].data(), memory, layout);
+      queue->copy_to_device(memory, second.data(), layout);  // after the three have gone
+      queue->copy_to_host(backs[3].data(), memory, layout);
+      queue->wait();
+      REQUIRE(other_queue->copy_from_device(across, device, memory, layout));
+      other_queue->copy_to_host(backs[4].data(), across, layout);
+      other_queue->wait();
+      queue->copy_to_device(memory, first.data(), layout);
+      queue->copy_to_host(backs[5].data(), memory, layout);
+      queue->wait();
+      for (int i = 0; i < 3; ++i) REQUIRE(backs[i] == first);
+      REQUIRE(backs[3] == second);
+      REQUIRE(backs[4] == second);
+      REQUIRE(backs[5] == first);
+    }
+  }
+  device.deallocate(memory);
+  other.deallocate(across);
+}
+
 // Job: 1 + 2 workers; the worker of rank 1 is killed (SIGKILL, PLEXUS_MPI_TEST_KILL=1:5)
 // when its 5th message from rank 0 arrives: the copy to it.
 TEST_CASE("a killed worker fails the work placed on it, naming the node, within the timeout",

@@ -449,10 +449,11 @@ void Worker::copy_out_then_send(WorkerQueue& on, std::uint64_t seq, void* alloca
   const bool host_memory = on.device().shares_host_memory();
   on.enqueue([engine, allocation, layout, destination, tag, report,
               host_memory](WorkerQueue::Context& context) {
-    // What goes: the allocation itself (host memory, contiguous: this operation then waits
-    // until it has gone, so that later ones cannot change it under the send), the staging
-    // of the device copy (contiguous), or the region packed. The data goes even after a
-    // failure (the receiver waits for it); the failure's report says it is not valid.
+    // What goes: the allocation itself (host memory, contiguous: counted in the queue's
+    // sends, so that no later operation that may write it runs until it has gone, while
+    // later copies out stream beside it), the staging of the device copy (contiguous), or
+    // the region packed. The data goes even after a failure (the receiver waits for it);
+    // the failure's report says it is not valid.
     const std::size_t bytes = layout.bytes();
     std::shared_ptr<void> keep;
     const std::byte* from = nullptr;
@@ -488,16 +489,16 @@ void Worker::copy_out_then_send(WorkerQueue& on, std::uint64_t seq, void* alloca
       keep = zeros;
       in_place = false;
     }
-    auto sent = std::make_shared<std::promise<void>>();
-    auto gone = sent->get_future();
-    engine->run_or_post([engine, keep, from, bytes, destination, tag, sent] {
-      engine->send_data(destination, tag, from, bytes,
-                        [keep, sent](std::exception_ptr) { sent->set_value(); });
-    }, in_place);
-    if (in_place) await(*engine, gone);
+    std::atomic<int>* sends = in_place ? &context.sends : nullptr;
+    if (sends) sends->fetch_add(1, std::memory_order_relaxed);
+    engine->run_or_post([engine, keep, from, bytes, destination, tag, sends] {
+      engine->send_data(destination, tag, from, bytes, [keep, sends](std::exception_ptr) {
+        if (sends) sends->fetch_sub(1, std::memory_order_release);
+      });
+    });
     // A push (no report: its queue serves no remote queue) leaves nothing failed behind.
     context.failure = report ? failure : nullptr;
-  }, seq);
+  }, seq, true);
 }
 
 void Worker::copy_in(Reader& in) {

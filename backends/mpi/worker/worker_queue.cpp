@@ -34,10 +34,10 @@ bool WorkerQueue::accept(std::uint64_t seq) {
   return true;
 }
 
-void WorkerQueue::enqueue(Operation operation, std::uint64_t seq) {
+void WorkerQueue::enqueue(Operation operation, std::uint64_t seq, bool reads_only) {
   {
     std::lock_guard lock(mutex_);
-    operations_.emplace_back(std::move(operation), seq);
+    operations_.push_back({std::move(operation), seq, reads_only});
     queued_.fetch_add(1, std::memory_order_release);
   }
   cv_.notify_one();
@@ -45,7 +45,15 @@ void WorkerQueue::enqueue(Operation operation, std::uint64_t seq) {
 
 bool WorkerQueue::idle() {
   std::lock_guard lock(mutex_);
-  return operations_.empty() && !running_;
+  return operations_.empty() && !running_ && sends_.load(std::memory_order_acquire) == 0;
+}
+
+void WorkerQueue::await_sends() {
+  if (sends_.load(std::memory_order_acquire) == 0) return;
+  // Driving until they have gone (a send whose peer fails ends too: fail_peer ends it); a
+  // pause between tries where nothing progressed (the owner may be driving instead).
+  const auto gone = [&] { return sends_.load(std::memory_order_acquire) == 0; };
+  while (!engine_.drive_until(gone, idle_spin)) std::this_thread::sleep_for(idle_spin / 2);
 }
 
 void WorkerQueue::run() {
@@ -60,13 +68,18 @@ void WorkerQueue::run() {
       lock.lock();
     }
     cv_.wait(lock, [&] { return stop_ || !operations_.empty(); });
-    if (operations_.empty()) return;
-    auto [operation, seq] = std::move(operations_.front());
+    if (operations_.empty()) {
+      lock.unlock();
+      await_sends();  // from memory that may go with the queue
+      return;
+    }
+    auto [operation, seq, reads_only] = std::move(operations_.front());
     operations_.pop_front();
     queued_.fetch_sub(1, std::memory_order_relaxed);
     running_ = true;
     lock.unlock();
-    Context context{*local_, failure_, reported_};
+    if (!reads_only) await_sends();
+    Context context{*local_, failure_, reported_, sends_};
     try {
       operation(context);
     } catch (...) {
