@@ -68,35 +68,29 @@ awk -v baseline="$baseline" -v stat="$stat" '
     if (baseline != "") text = sprintf("%.2f | %.0f%% | ", best["before_" kind, s], 100 * best["before_" kind, s] / raw) text
     return text
   }
-  END {
-    if (stat == "median") for (key in all) best[key] = median(all[key])
-    if (baseline == "") {
-      printf "| size | raw ping-pong 0-1 GB/s | host->remote GB/s | ratio | remote->host GB/s | ratio | raw ping-pong 1-2 GB/s | remote->remote GB/s | ratio |\n|---|---|---|---|---|---|---|---|---|\n"
-    } else {
-      printf "| size | raw 0-1 GB/s | host->remote before | ratio | after | ratio | remote->host before | ratio | after | ratio | raw 1-2 GB/s | remote->remote before | ratio | after | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
-    }
-    for (i = 1; i <= n; ++i) {
-      s = order[i]; if (s == 0 || s == 8) continue
-      r01 = best["raw_0_1", s]; r12 = best["raw_1_2", s]
-      size = s >= 1048576 ? s / 1048576 " MiB" : s / 1024 " KiB"
-      printf "| %s | %.2f | %s | %s | %.2f | %s |\n", size, r01, cell("host_to_remote", s, r01),
-        cell("remote_to_host", s, r01), r12, cell("remote_to_remote", s, r12)
-    }
-    # Streams: 8 copies in a row share one wait (the copies a runtime makes before a kernel share
-    # their completion), against the ping-pong of the same size.
-    header = 0
+  # One table of host->remote, remote->host and remote->remote copies (names ending in
+  # `suffix`; `pre` and `post` around each name in the header, `lead` before it) against the
+  # ping-pong of their size.
+  function table(suffix, pre, post, lead,    i, s, r01, r12, size, header) {
     for (i = 1; i <= n; ++i) {
       s = order[i]
-      if (!((("host_to_remote_8") SUBSEP s) in best)) continue
+      if (!((("host_to_remote" suffix) SUBSEP s) in best)) continue
       if (!header++) {
-        if (baseline == "") printf "\n| size | raw ping-pong 0-1 GB/s | 8 host->remote + 1 wait GB/s | ratio | 8 remote->host + 1 wait GB/s | ratio | raw ping-pong 1-2 GB/s | 8 remote->remote + 1 wait GB/s | ratio |\n|---|---|---|---|---|---|---|---|---|\n"
-        else printf "\n| size | raw 0-1 GB/s | 8 host->remote before | ratio | after | ratio | 8 remote->host before | ratio | after | ratio | raw 1-2 GB/s | 8 remote->remote before | ratio | after | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        if (baseline == "") printf "%s| size | raw ping-pong 0-1 GB/s | %shost->remote%s GB/s | ratio | %sremote->host%s GB/s | ratio | raw ping-pong 1-2 GB/s | %sremote->remote%s GB/s | ratio |\n|---|---|---|---|---|---|---|---|---|\n", lead, pre, post, pre, post, pre, post
+        else printf "%s| size | raw 0-1 GB/s | %shost->remote%s before | ratio | after | ratio | %sremote->host%s before | ratio | after | ratio | raw 1-2 GB/s | %sremote->remote%s before | ratio | after | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n", lead, pre, post, pre, post, pre, post
       }
       r01 = best["raw_0_1", s]; r12 = best["raw_1_2", s]
       size = s >= 1048576 ? s / 1048576 " MiB" : s / 1024 " KiB"
-      printf "| %s | %.2f | %s | %s | %.2f | %s |\n", size, r01, cell("host_to_remote_8", s, r01),
-        cell("remote_to_host_8", s, r01), r12, cell("remote_to_remote_8", s, r12)
+      printf "| %s | %.2f | %s | %s | %.2f | %s |\n", size, r01, cell("host_to_remote" suffix, s, r01),
+        cell("remote_to_host" suffix, s, r01), r12, cell("remote_to_remote" suffix, s, r12)
     }
+  }
+  END {
+    if (stat == "median") for (key in all) best[key] = median(all[key])
+    table("", "", "", "")
+    # Streams: 8 copies in a row share one wait (the copies a runtime makes before a kernel
+    # share their completion), against the ping-pong of the same size.
+    table("_8", "8 ", " + 1 wait", "\n")
     # Like with like for a lone copy: a copy + wait is the data one way and its completion
     # back, as the raw send answered by 8 bytes.
     header = 0

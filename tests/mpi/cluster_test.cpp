@@ -59,6 +59,22 @@ Config cluster_config(const std::string& scheduler, const std::string& memory) {
                              "cluster-test.toml");
 }
 
+// `data` copied to `device` and back, on a fresh queue and allocation: what came back.
+template <class T>
+std::vector<T> round_trip(Device& device, const std::vector<T>& data) {
+  const auto layout = CopyLayout::contiguous(0, data.size() * sizeof(T));
+  std::vector<T> back(data.size());
+  void* memory = device.allocate(layout.bytes());
+  {
+    auto queue = device.create_queue();
+    queue->copy_to_device(memory, data.data(), layout);
+    queue->copy_to_host(back.data(), memory, layout);
+    queue->wait();
+  }
+  device.deallocate(memory);
+  return back;
+}
+
 }  // namespace
 
 // Job: 1 + 2 workers.
@@ -259,7 +275,6 @@ TEST_CASE("a killed worker fails the work placed on it, naming the node, within 
   Device& survivor = backend->device(1);
   std::vector<int> data(1000, 7), back(1000, 0);
   const auto layout = CopyLayout::contiguous(0, data.size() * sizeof(int));
-  void* on_survivor = survivor.allocate(layout.bytes());
   {
     void* on_doomed = doomed.allocate(layout.bytes());  // message 2 (hello is 1)
     auto queue = doomed.create_queue();                  // 3
@@ -281,13 +296,7 @@ TEST_CASE("a killed worker fails the work placed on it, naming the node, within 
     CHECK_THROWS_WITH(doomed.allocate(16), Catch::Contains("rank 1"));
     doomed.deallocate(on_doomed);
   }
-  // The other worker goes on.
-  auto queue = survivor.create_queue();
-  queue->copy_to_device(on_survivor, data.data(), layout);
-  queue->copy_to_host(back.data(), on_survivor, layout);
-  queue->wait();
-  CHECK(back == data);
-  survivor.deallocate(on_survivor);
+  CHECK(round_trip(survivor, data) == data);  // the other worker goes on
 }
 
 // Job: 1 + 1 worker claiming another Plexus version (PLEXUS_MPI_TEST_VERSION).
@@ -468,7 +477,7 @@ TEST_CASE("a failed control receive and an announced message that comes short fa
   const auto backend = test::load_backend("mpi", "timeout_ms = 5000");
   REQUIRE(backend->status().available);
   REQUIRE(backend->device_count() == 4);
-  std::vector<std::byte> data(3072), back(3072);
+  std::vector<std::byte> data(3072);
   for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::byte>(i * 13);
   const auto layout = CopyLayout::contiguous(0, data.size());
   const std::string refused =
@@ -492,17 +501,8 @@ TEST_CASE("a failed control receive and an announced message that comes short fa
                             Catch::Contains("its announced 32769-byte message came with"));
     if (index == 2) CHECK_THAT(failure, Catch::Contains("could not accept"));
   }
-  Device& healthy = backend->device(3);
-  CHECK(healthy.lost().empty());
-  void* memory = healthy.allocate(layout.bytes());
-  {
-    auto queue = healthy.create_queue();
-    queue->copy_to_device(memory, data.data(), layout);
-    queue->copy_to_host(back.data(), memory, layout);
-    queue->wait();
-  }
-  CHECK(back == data);
-  healthy.deallocate(memory);
+  CHECK(backend->device(3).lost().empty());
+  CHECK(round_trip(backend->device(3), data) == data);
 }
 
 // Job: 1 + 2 workers; run several times in a row by CTest. The program ends right after its
