@@ -393,10 +393,22 @@ auto joint_reduce(const Group& g, Ptr first, Ptr last, BinaryOperation op) {
   using T = typename detail::pointee<Ptr>::type;
   const size_t count = static_cast<size_t>(last - first);
   const size_t item = g.get_local_linear_id(), items = g.get_local_linear_range();
-  detail::maybe<T> mine = {T(), false};
-  for (size_t i = item; i < count; i += items) mine = detail::combine(mine, {first[i], true}, op);
-  const auto join = [op](detail::maybe<T> a, detail::maybe<T> b) { return detail::combine(a, b, op); };
-  return reduce_over_group(g, mine, join).value;
+#ifdef __PLEXUS_SYCL_COLLECTIVES_LIBRARY
+  // Integers under an operation of the precompiled library (group_library.hpp): each
+  // work-item's part starts at the operation's identity (exact for integers: the same value
+  // as skipping an empty part) and the group's reduction is the library's.
+  if constexpr (__is_integral(T) && detail::library_op<T, BinaryOperation>::has) {
+    T mine = detail::identity<BinaryOperation, T>::value();
+    for (size_t i = item; i < count; i += items) mine = op(mine, first[i]);
+    return reduce_over_group(g, mine, op);
+  } else
+#endif
+  {
+    detail::maybe<T> mine = {T(), false};
+    for (size_t i = item; i < count; i += items) mine = detail::combine(mine, {first[i], true}, op);
+    const auto join = [op](detail::maybe<T> a, detail::maybe<T> b) { return detail::combine(a, b, op); };
+    return reduce_over_group(g, mine, join).value;
+  }
 }
 template <typename Group, typename Ptr, typename T, typename BinaryOperation>
 T joint_reduce(const Group& g, Ptr first, Ptr last, T init, BinaryOperation op) {

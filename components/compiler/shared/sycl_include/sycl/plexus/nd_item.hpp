@@ -33,6 +33,26 @@ inline size_t linear(const id<Dimensions>& i, const range<Dimensions>& r) {
   for (int d = 0; d < Dimensions; ++d) n = n * r[d] + i[d];
   return n;
 }
+// The same from OpenCL's work-item functions: `index(c)` in `size(c)` per OpenCL dimension c,
+// SYCL's first dimension the slowest. The one-dimension accessors below call the work-item
+// function of their dimension directly (no id or range built): less IR for every kernel.
+template <int Dimensions, typename Index, typename Size>
+inline size_t linear_of(Index index, Size size) {
+  size_t n = 0;
+  for (int d = 0; d < Dimensions; ++d) {
+    const int c = cl_dimension<Dimensions>(d);
+    n = n * size(c) + index(c);
+  }
+  return n;
+}
+inline size_t global_offset(int dimension) {
+#ifdef __NVPTX__
+  (void)dimension;
+  return 0;  // CUDA launches have no offset (and libclc 15 no function)
+#else
+  return ::get_global_offset(dimension);
+#endif
+}
 
 inline size_t local_linear_id() {
   return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) +
@@ -53,21 +73,32 @@ class group {
   id<Dimensions> get_group_id() const {
     return detail::make_id<Dimensions>([](int d) { return ::get_group_id(d); });
   }
-  size_t get_group_id(int dimension) const { return get_group_id()[dimension]; }
+  size_t get_group_id(int dimension) const {
+    return ::get_group_id(detail::cl_dimension<Dimensions>(dimension));
+  }
   id<Dimensions> get_local_id() const {
     return detail::make_id<Dimensions>([](int d) { return ::get_local_id(d); });
   }
-  size_t get_local_id(int dimension) const { return get_local_id()[dimension]; }
+  size_t get_local_id(int dimension) const {
+    return ::get_local_id(detail::cl_dimension<Dimensions>(dimension));
+  }
   range<Dimensions> get_local_range() const {
     return detail::make_range<Dimensions>([](int d) { return ::get_local_size(d); });
   }
-  size_t get_local_range(int dimension) const { return get_local_range()[dimension]; }
+  size_t get_local_range(int dimension) const {
+    return ::get_local_size(detail::cl_dimension<Dimensions>(dimension));
+  }
   range<Dimensions> get_group_range() const {
     return detail::make_range<Dimensions>([](int d) { return ::get_num_groups(d); });
   }
-  size_t get_group_range(int dimension) const { return get_group_range()[dimension]; }
+  size_t get_group_range(int dimension) const {
+    return ::get_num_groups(detail::cl_dimension<Dimensions>(dimension));
+  }
   range<Dimensions> get_max_local_range() const { return get_local_range(); }
-  size_t get_group_linear_id() const { return detail::linear(get_group_id(), get_group_range()); }
+  size_t get_group_linear_id() const {
+    return detail::linear_of<Dimensions>([](int c) { return ::get_group_id(c); },
+                                         [](int c) { return ::get_num_groups(c); });
+  }
   size_t get_local_linear_id() const { return detail::local_linear_id(); }
   size_t get_group_linear_range() const { return get_group_range().size(); }
   size_t get_local_linear_range() const { return detail::local_linear_size(); }
@@ -118,14 +149,20 @@ class nd_item {
   id<Dimensions> get_global_id() const {
     return detail::make_id<Dimensions>([](int d) { return ::get_global_id(d); });
   }
-  size_t get_global_id(int dimension) const { return get_global_id()[dimension]; }
+  size_t get_global_id(int dimension) const {
+    return ::get_global_id(detail::cl_dimension<Dimensions>(dimension));
+  }
   size_t get_global_linear_id() const {
-    return detail::linear(get_global_id() - get_offset(), get_global_range());
+    return detail::linear_of<Dimensions>(
+        [](int c) { return ::get_global_id(c) - detail::global_offset(c); },
+        [](int c) { return ::get_global_size(c); });
   }
   id<Dimensions> get_local_id() const {
     return detail::make_id<Dimensions>([](int d) { return ::get_local_id(d); });
   }
-  size_t get_local_id(int dimension) const { return get_local_id()[dimension]; }
+  size_t get_local_id(int dimension) const {
+    return ::get_local_id(detail::cl_dimension<Dimensions>(dimension));
+  }
   size_t get_local_linear_id() const { return detail::local_linear_id(); }
   group<Dimensions> get_group() const { return group<Dimensions>(); }
   size_t get_group(int dimension) const { return get_group().get_group_id(dimension); }
@@ -134,17 +171,15 @@ class nd_item {
   range<Dimensions> get_global_range() const {
     return detail::make_range<Dimensions>([](int d) { return ::get_global_size(d); });
   }
-  size_t get_global_range(int dimension) const { return get_global_range()[dimension]; }
+  size_t get_global_range(int dimension) const {
+    return ::get_global_size(detail::cl_dimension<Dimensions>(dimension));
+  }
   range<Dimensions> get_local_range() const { return get_group().get_local_range(); }
-  size_t get_local_range(int dimension) const { return get_local_range()[dimension]; }
+  size_t get_local_range(int dimension) const { return get_group().get_local_range(dimension); }
   range<Dimensions> get_group_range() const { return get_group().get_group_range(); }
-  size_t get_group_range(int dimension) const { return get_group_range()[dimension]; }
+  size_t get_group_range(int dimension) const { return get_group().get_group_range(dimension); }
   id<Dimensions> get_offset() const {
-#ifdef __NVPTX__
-    return id<Dimensions>();  // CUDA launches have no offset (and libclc 15 no function)
-#else
-    return detail::make_id<Dimensions>([](int d) { return ::get_global_offset(d); });
-#endif
+    return detail::make_id<Dimensions>([](int d) { return detail::global_offset(d); });
   }
 };
 
