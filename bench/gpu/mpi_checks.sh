@@ -44,8 +44,13 @@ job "cholesky n 2048, heft over a remote CUDA device and a remote host device" 1
 job "killed CUDA worker reported within the bound" 2 --backends cuda PLEXUS_MPI_TEST_KILL=1:5 -- \
   mpi_cluster "[killed]"
 echo "== copies to and from a remote GPU against a raw MPI ping-pong (plexus-bench-mpi)"
-mpirun --allow-run-as-root --oversubscribe -np 3 plexus-bench-mpi --mode raw 2>&1 | tail -12
-mpirun --allow-run-as-root --oversubscribe -np 1 plexus-bench-mpi --mode plexus : \
-  -np 2 "$plexus_tool" worker --backends cuda 2>&1 | tail -14
+mpirun --allow-run-as-root --oversubscribe -np 3 plexus-bench-mpi --mode raw 2>&1 | grep -E "^raw"
+for round in 1 2; do
+  for backend in cuda host; do
+    echo "-- workers' devices: $backend (round $round)"
+    mpirun --allow-run-as-root --oversubscribe -np 1 plexus-bench-mpi --mode plexus : \
+      -np 2 "$plexus_tool" worker --backends "$backend" 2>&1 | grep -E "^(host_to|remote_to|empty)"
+  done
+done
 echo "== mpi checks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,6 +1,7 @@
 // The mpi backend in real MPI jobs: tests/mpi/CMakeLists.txt starts mpirun with this program
 // as rank 0 and `plexus worker` on the other ranks, one job per tag (each tag expects its
-// own job: workers, hooks, options). Every remote device here is a worker's host device.
+// own job: workers, hooks, options). The remote devices are the workers' host devices, or PoCL
+// devices for the [runtime] job run a second time (CMakeLists.txt).
 #include <catch2/catch.hpp>
 
 #include <signal.h>

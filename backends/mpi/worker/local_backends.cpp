@@ -39,8 +39,12 @@ LocalBackends::LocalBackends(const Config& config, std::vector<std::string> name
     if (!status.available) {
       unavailable_.push_back(name + ": " + status.reason);
     } else {
-      for (std::size_t i = 0; i < backend->device_count(); ++i)
-        devices_.push_back({name, &backend->device(i)});
+      for (std::size_t i = 0; i < backend->device_count(); ++i) {
+        Device& device = backend->device(i);
+        devices_.push_back({name, &device,
+                            device.shares_host_memory() ? nullptr
+                                                        : std::make_shared<StagingPool>(device)});
+      }
     }
     components_.push_back(std::move(component));
   }

@@ -1,7 +1,8 @@
 // LocalBackends: the backends a worker serves, opened from the worker's own config like an
 // application's (plugin search path, each backend's option table), without the other
 // component kinds and never the mpi backend itself.
-// Ownership: owns the backends and keeps their libraries loaded. Thread-safety: immutable
+// Ownership: owns the backends (and their devices' staging pools, freed first) and keeps
+// their libraries loaded. Thread-safety: immutable
 // after construction.
 #pragma once
 
@@ -11,12 +12,15 @@
 
 #include "plexus/backend.hpp"
 #include "plexus/config.hpp"
+#include "staging_pool.hpp"
 
 namespace plexus::mpi {
 
 struct LocalDevice {
   std::string backend;
   Device* device = nullptr;
+  // Host buffers for its copies; only for a device whose memory is not host memory.
+  std::shared_ptr<StagingPool> staging;
 };
 
 class LocalBackends {

@@ -10,6 +10,8 @@
 #include <iostream>
 
 #include "../packing.hpp"
+#include "engine_await.hpp"
+#include "staged_copies.hpp"
 #include "plexus/copy_validation.hpp"
 #include "plexus/error.hpp"
 
@@ -33,29 +35,6 @@ struct Arrival {
   std::shared_ptr<std::promise<void>> arrived = std::make_shared<std::promise<void>>();
   std::shared_future<void> ready = arrived->get_future().share();
 };
-
-// How long an operation that waits for the engine (data arriving or leaving) drives it
-// itself before it blocks and leaves the engine to the main thread.
-constexpr std::chrono::microseconds await_spin{200};
-
-// Waits for `future`, driving `engine` meanwhile (this thread then completes the transfer
-// itself, with no hand-off to the main thread and back), then blocking.
-template <class Future>
-void await(Engine& engine, const Future& future) {
-  engine.drive_until(
-      [&] { return future.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
-      await_spin);
-  future.wait();
-}
-
-Engine::Done fulfil(const std::shared_ptr<std::promise<void>>& promise) {
-  return [promise](std::exception_ptr failure) {
-    if (failure)
-      promise->set_exception(failure);
-    else
-      promise->set_value();
-  };
-}
 
 // Waits for the operations before this one on the local queue; false, with the failure
 // kept for the next report, when one failed (or failed earlier).
@@ -413,10 +392,20 @@ void Worker::receive_then_copy_in(WorkerQueue& on, std::uint64_t seq, void* allo
     }, seq);
     return;
   }
+  StagingPool* pool = backends_.devices()[on.index()].staging.get();
+  if (pool && contiguous(layout)) {
+    // Into a device whose memory is not host memory: the receives are posted now (the
+    // sender may send at once) into a pooled staging; in queue order each chunk's device
+    // copy starts as it arrives (staged_copies.hpp).
+    auto staged = std::make_shared<StagedReceive>(*engine_, *pool, source, tag, bytes);
+    on.enqueue([engine, staged, allocation, layout](WorkerQueue::Context& context) {
+      staged->copy_in(*engine, context.local, allocation, layout, context.failure != nullptr);
+    }, seq);
+    return;
+  }
   // Otherwise the receive is posted now (the sender may send at once), into host memory;
-  // the copy runs in queue order: a contiguous region arrives in place in the staging of
-  // the device copy, a strided one packed, then unpacked (into the allocation itself when
-  // it is host memory).
+  // the copy runs in queue order: a strided region arrives packed, then is unpacked (into
+  // the allocation itself when it is host memory, else into a staging copied to it).
   auto arrival = std::make_shared<Arrival>();
   if (!host_memory) arrival->staging = std::make_unique<RegionStaging>(layout);
   std::byte* into = nullptr;
@@ -447,6 +436,26 @@ void Worker::copy_out_then_send(WorkerQueue& on, std::uint64_t seq, void* alloca
   Engine* engine = engine_;
   const int tag = data_tag(transfer, engine_->tag_upper_bound());
   const bool host_memory = on.device().shares_host_memory();
+  StagingPool* pool = backends_.devices()[on.index()].staging.get();
+  if (pool && contiguous(layout)) {
+    // From a device whose memory is not host memory: chunk by chunk through a pooled
+    // staging, each chunk sent while the next is copied (staged_copies.hpp).
+    on.enqueue([engine, pool, allocation, layout, destination, tag, report](WorkerQueue::Context& context) {
+      std::exception_ptr failure = context.failure;
+      if (!failure) {
+        try {
+          context.local.wait();
+        } catch (...) {
+          failure = std::current_exception();
+        }
+      }
+      failure = staged_send(*engine, *pool, context.local, allocation, layout, destination, tag,
+                            failure);
+      // A push (no report: its queue serves no remote queue) leaves nothing failed behind.
+      context.failure = report ? failure : nullptr;
+    }, seq);
+    return;
+  }
   on.enqueue([engine, allocation, layout, destination, tag, report,
               host_memory](WorkerQueue::Context& context) {
     // What goes: the allocation itself (host memory, contiguous: counted in the queue's
