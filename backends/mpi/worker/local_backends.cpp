@@ -51,6 +51,8 @@ LocalBackends::LocalBackends(const Config& config, std::vector<std::string> name
 }
 
 LocalBackends::~LocalBackends() {
+  // The devices' staging pools free their host memory while the devices are there.
+  devices_.clear();
   // Backends go in reverse order of creation, each before its library (the component
   // handle keeps it).
   while (!components_.empty()) components_.pop_back();
