@@ -103,4 +103,12 @@ NativeHandles DeviceQueue::native_handles() {
               "tasks (DeviceQueue::native_handles is not implemented)");
 }
 
+void DeviceQueue::enqueue_native_call(const std::string& task, const NativeCall& call,
+                                      std::span<void* const>) {
+  throw error(error_category::unsupported,
+              "native task '" + task + "' (function '" + call.function +
+                  "'): this device's queue does not forward native functions to another "
+                  "process (DeviceQueue::enqueue_native_call is not implemented)");
+}
+
 }  // namespace plexus

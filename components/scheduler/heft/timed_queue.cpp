@@ -54,6 +54,12 @@ void TimedQueue::enqueue_native(const std::function<void(const NativeHandles&)>&
   inner_.enqueue_native(work);
 }
 
+void TimedQueue::enqueue_native_call(const std::string& task, const NativeCall& call,
+                                     std::span<void* const> allocations) {
+  begin_launch();
+  inner_.enqueue_native_call(task, call, allocations);
+}
+
 void TimedQueue::wait() {
   inner_.wait();
   if (launching_) {

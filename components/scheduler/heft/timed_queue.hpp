@@ -1,9 +1,9 @@
 // TimedQueue: a DeviceQueue that forwards every operation to another queue of the same
 // device and measures one task's run for scheduler/heft: the time from its creation to the
 // first launch (allocations and copies in) and from that launch to the wait() after it
-// (the kernel; a native task's enqueue_native counts as its launch). Before forwarding a
-// launch it waits for what was enqueued before it, so the two phases do not overlap (the
-// inner queue is in-order: this costs one synchronisation),
+// (the kernel; a native task's enqueue_native or enqueue_native_call counts as its launch).
+// Before forwarding a launch it waits for what was enqueued before it, so the two phases do
+// not overlap (the inner queue is in-order: this costs one synchronisation),
 // then takes a slot of the device's ComputeGate (when given), held until that wait() (or
 // the destructor): copies of one task overlap with another task's kernel, kernels do not
 // exceed the gate's slots, and the kernel time excludes the wait for a slot. Device timing
@@ -42,6 +42,9 @@ class TimedQueue final : public DeviceQueue {
   // Timed as a launch: the native work is the task's kernel phase.
   void enqueue_native(const std::function<void(const NativeHandles&)>& work) override;
   NativeHandles native_handles() override { return inner_.native_handles(); }
+  // A native function forwarded to another process: timed as a launch too.
+  void enqueue_native_call(const std::string& task, const NativeCall& call,
+                           std::span<void* const> allocations) override;
   void wait() override;
   void on_complete(std::function<void(std::exception_ptr)> done) override;
   bool orders_by_markers() const override { return inner_.orders_by_markers(); }

@@ -105,6 +105,11 @@ class PLEXUS_API Device {
   // (schedulers model it so, TaskBody::tasks_at_once). False (the default): it enqueues
   // its work on the device's queue.
   virtual bool native_work_on_caller() const { return false; }
+  // False when the device belongs to another process (the mpi backend's remote devices): a
+  // closure of this process cannot run there, only a native function registered by name in
+  // both processes (native_function.hpp), which its queues forward
+  // (DeviceQueue::enqueue_native_call). True (the default): any implementation runs.
+  virtual bool runs_native_closures() const { return true; }
   virtual NativeHandle native_memory(void* allocation) const { return NativeHandle::of(allocation); }
 
  protected:

@@ -41,11 +41,13 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "plexus/device_graph.hpp"
 #include "plexus/device_module.hpp"
 #include "plexus/export.hpp"
 #include "plexus/kernel_argument.hpp"
+#include "plexus/native_call.hpp"
 #include "plexus/native_handle.hpp"
 #include "plexus/nd_range.hpp"
 
@@ -201,6 +203,18 @@ class PLEXUS_API DeviceQueue {
   virtual void enqueue_native(const std::function<void(const NativeHandles&)>& work) {
     work(native_handles());
   }
+  // For a device of another process (Device::runs_native_closures() false): enqueues a call
+  // of the registered native function `call` (native_function.hpp) for the native task
+  // `task`, run in that process on its device, in this queue's order, with `allocations[i]`
+  // (allocations of this queue's device, or nullptr) as the memory of the task's accessor i.
+  // Returns at once: the function's failure there (not registered there, its error code,
+  // its exception) becomes this queue's failure, reported by wait()/on_complete() as
+  // plexus::error naming the task, the function and where it ran. Bad arguments (an
+  // allocation of another device): invalid_argument. The default throws
+  // plexus::error(unsupported): a device of this process runs the implementation's closure
+  // through enqueue_native() instead.
+  virtual void enqueue_native_call(const std::string& task, const NativeCall& call,
+                                   std::span<void* const> allocations);
 
   // Blocks until every operation enqueued so far has finished; rethrows a failure.
   virtual void wait() = 0;

@@ -100,7 +100,9 @@ class PLEXUS_API Handler {
   // does. Otherwise plexus::error(unsupported) here, naming the task, the device's backend
   // and the implementations offered; an empty name, no implementations, an empty callable
   // or two for one backend are invalid_argument. scheduler/heft chooses among every device
-  // with an implementation (unless respect_queue_device).
+  // with an implementation (unless respect_queue_device). On a device of another process
+  // (Device::runs_native_closures() false: the mpi backend's) only an implementation made
+  // from a registered native function (native_function.hpp) counts.
   void native_task(std::string name, std::vector<NativeImplementation> implementations);
 
   // USM commands (usm.hpp), each the group's one command. Pointers are USM of the queue's

@@ -25,6 +25,11 @@
 // native_memory() is the allocation of the whole buffer on the chosen device, laid out as
 // the host copy: apply the accessor's offset yourself. Only the accessors' ranges are valid.
 //
+// An implementation made from a registered native function (native_function.hpp) carries
+// its call as data (NativeImplementation::call): it is the only kind that runs on a device of
+// another process (Device::runs_native_closures() false: the mpi backend's remote devices),
+// where the function runs in the process that has the device, with that device's handles.
+//
 // Thread-safety: an InteropHandle is used by the one thread running the implementation,
 // during that call only. Implementations are copied into the task (captures by value).
 #pragma once
@@ -38,6 +43,7 @@
 #include <utility>
 
 #include "plexus/export.hpp"
+#include "plexus/native_call.hpp"
 #include "plexus/native_handle.hpp"
 
 namespace plexus {
@@ -55,6 +61,9 @@ class BufferStorage;
 struct NativeImplementation {
   std::string backend;                         // a device's Device::native_backend()
   std::function<int(InteropHandle&)> run;      // 0: success
+  // Set by NativeFunction (native_function.hpp): the registered function `run` calls, as
+  // data that another process can run; nullptr for a closure.
+  std::shared_ptr<const NativeCall> call;
 
   template <class Work>
   NativeImplementation(std::string backend_name, Work work) : backend(std::move(backend_name)) {
@@ -84,12 +93,22 @@ struct NativeImplementation {
 //   host:   native_memory<T*> (no queue, context or device objects)
 class PLEXUS_API InteropHandle {
  public:
-  // The memory of the task's accessors (by requirement index) on the chosen device; the core
-  // provides it.
+  // The memory of the task's accessors (by requirement index: the order the command group
+  // made them in) on the chosen device; the core provides it, and a process that runs a
+  // native function for another one (an mpi worker) provides its own.
   class Memory {
    public:
     virtual ~Memory();
+    // How many accessors the task has.
+    virtual std::size_t accessors() const = 0;
+    // The native handle of accessor `requirement`'s allocation. `storage`: the accessor's
+    // buffer, checked against that requirement's; nullptr when the caller has only the
+    // index. plexus::error(invalid_argument) for another group's accessor or an index past
+    // accessors().
     virtual NativeHandle memory(const detail::BufferStorage* storage, std::size_t requirement) const = 0;
+    // The allocation itself (Device::allocate's) of accessor `requirement`: what a queue
+    // forwards to another process (DeviceQueue::enqueue_native_call).
+    virtual void* allocation(std::size_t requirement) const = 0;
   };
 
   InteropHandle(const std::string& task, Device& device, const NativeHandles& handles,
@@ -122,6 +141,15 @@ class PLEXUS_API InteropHandle {
     return checked<T>(memory_.memory(accessor.storage().get(), accessor.requirement_index()),
                       "native_memory");
   }
+  // The same by the accessor's index in the command group (the order it made them in:
+  // Accessor::requirement_index()), for code that has no Accessor object: a registered
+  // native function (native_function.hpp), which may run in another process.
+  template <class T>
+  T native_memory(std::size_t accessor) const {
+    return checked<T>(memory_.memory(nullptr, accessor), "native_memory");
+  }
+  // How many accessors the task has.
+  std::size_t accessors() const { return memory_.accessors(); }
 
  private:
   template <class T>

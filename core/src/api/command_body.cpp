@@ -226,14 +226,23 @@ void CommandBody::start_work(DeviceQueue& queue) {
 }
 
 NativeHandle CommandBody::memory(const BufferStorage* storage, std::size_t requirement) const {
-  if (requirement >= planned_ || group_.requirements[requirement].storage.get() != storage) {
+  if (storage && (requirement >= planned_ || group_.requirements[requirement].storage.get() != storage)) {
     throw error(error_category::invalid_argument,
                 "native task '" + group_.native_name +
                     "': native_memory() was given an accessor of another command group; use "
                     "the accessors made in this task's command group");
   }
-  return placement_->native_memory(
-      group_.requirements[requirement].storage->allocation(location_, runtime_));
+  return placement_->native_memory(allocation(requirement));
+}
+
+void* CommandBody::allocation(std::size_t requirement) const {
+  if (requirement >= planned_) {
+    throw error(error_category::invalid_argument,
+                "native task '" + group_.native_name + "': native_memory(" +
+                    std::to_string(requirement) + "): the task has " + std::to_string(planned_) +
+                    " accessor(s), numbered from 0 in the order its command group made them");
+  }
+  return group_.requirements[requirement].storage->allocation(location_, runtime_);
 }
 
 void CommandBody::fill_arguments(const ArgumentSlots& slots,

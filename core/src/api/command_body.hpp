@@ -72,8 +72,11 @@ class CommandBody final : public TaskBody, private InteropHandle::Memory {
   // Throws an error naming the scheduler's missing call (place_task, the device queue) when
   // the body cannot run as it is.
   void check_runnable(const DeviceQueue* queue) const;
-  // InteropHandle::Memory: the native handle of a requirement's allocation on the placement.
+  // InteropHandle::Memory: a requirement's allocation on the placement, as the device's
+  // native handle or as it is.
+  std::size_t accessors() const override { return planned_; }
   NativeHandle memory(const BufferStorage* storage, std::size_t requirement) const override;
+  void* allocation(std::size_t requirement) const override;
   // Allocations and copies of the plans; copies to `queue` are left enqueued there.
   void stage(DeviceQueue* queue);
   // The kernel's launch or the native task's implementation, enqueued on `queue`.

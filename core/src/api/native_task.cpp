@@ -5,6 +5,7 @@
 #include "demangle.hpp"
 #include "plexus/device.hpp"
 #include "plexus/error.hpp"
+#include "plexus/native_enqueue.hpp"
 #include "trace/tracer.hpp"
 
 namespace plexus {
@@ -35,6 +36,44 @@ void InteropHandle::refuse(const NativeHandle& handle, const std::type_info& ask
   throw InteropRefusal(error_category::invalid_argument, message);
 }
 
+void enqueue_native_work(const std::string& task, const std::function<int(InteropHandle&)>& run,
+                         Device& device, DeviceQueue& queue, const InteropHandle::Memory& memory,
+                         const std::function<std::string()>& describe) {
+  struct Call {
+    const std::string& task;
+    Device& device;
+    const InteropHandle::Memory& memory;
+    const std::function<int(InteropHandle&)>& run;
+    int code = 0;
+  } call{task, device, memory, run};
+  std::exception_ptr failure;
+  try {
+    // One pointer captured: the std::function holds it in place (no allocation).
+    queue.enqueue_native([state = &call](const NativeHandles& handles) {
+      InteropHandle handle(state->task, state->device, handles, state->memory);
+      state->code = state->run(handle);
+    });
+    if (call.code == 0) return;
+    failure = std::make_exception_ptr(
+        error(error_category::device, describe() + " returned error code " + std::to_string(call.code)));
+  } catch (const InteropRefusal&) {
+    failure = std::current_exception();
+  } catch (const error& problem) {
+    failure = std::make_exception_ptr(error(problem.category(), describe() + " failed: " + problem.what()));
+  } catch (const std::exception& problem) {
+    failure = std::make_exception_ptr(error(error_category::device, describe() + " failed: " + problem.what()));
+  } catch (...) {
+    failure = std::make_exception_ptr(
+        error(error_category::device, describe() + " failed with an exception that is not a std::exception"));
+  }
+  try {
+    queue.wait();  // what the implementation enqueued before failing may still use the memory
+  } catch (...) {
+    // the task fails with its own failure
+  }
+  std::rethrow_exception(failure);
+}
+
 namespace detail {
 
 namespace {
@@ -49,8 +88,12 @@ std::string offered(const std::vector<NativeImplementation>& implementations) {
 
 std::string backend_of(const Device& device) {
   const std::string_view backend = device.native_backend();
-  return backend.empty() ? std::string("a backend without native tasks")
-                         : "backend '" + std::string(backend) + "'";
+  if (backend.empty()) return "a backend without native tasks";
+  if (!device.runs_native_closures())
+    return "backend '" + std::string(backend) +
+           "' in another process, where only native functions registered by name run "
+           "(plexus::NativeFunction, native_function.hpp), not closures";
+  return "backend '" + std::string(backend) + "'";
 }
 
 }  // namespace
@@ -60,7 +103,9 @@ const NativeImplementation* implementation_for(const std::vector<NativeImplement
   const std::string_view backend = device.native_backend();
   if (backend.empty()) return nullptr;
   for (const auto& implementation : implementations) {
-    if (implementation.backend == backend) return &implementation;
+    if (implementation.backend != backend) continue;
+    // A closure cannot run on a device of another process; a registered function can.
+    return implementation.call || device.runs_native_closures() ? &implementation : nullptr;
   }
   return nullptr;
 }
@@ -124,39 +169,19 @@ void enqueue_native_task(const std::string& name,
   TraceOpScope traced(TraceOp::Kind::launch, &queue, device.info().name, 0,
                       current_task_trace ? name + " (" + implementation->backend + ")"
                                          : std::string());
-  struct Call {
-    const std::string& name;
-    Device& device;
-    const InteropHandle::Memory& memory;
-    const NativeImplementation& implementation;
-    int code = 0;
-  } call{name, device, memory, *implementation};
-  std::exception_ptr failure;
-  try {
-    // One pointer captured: the std::function holds it in place (no allocation).
-    queue.enqueue_native([state = &call](const NativeHandles& handles) {
-      InteropHandle handle(state->name, state->device, handles, state->memory);
-      state->code = state->implementation.run(handle);
-    });
-    if (call.code == 0) return;
-    failure = std::make_exception_ptr(
-        error(error_category::device, task() + " returned error code " + std::to_string(call.code)));
-  } catch (const InteropRefusal&) {
-    failure = std::current_exception();
-  } catch (const error& problem) {
-    failure = std::make_exception_ptr(error(problem.category(), task() + " failed: " + problem.what()));
-  } catch (const std::exception& problem) {
-    failure = std::make_exception_ptr(error(error_category::device, task() + " failed: " + problem.what()));
-  } catch (...) {
-    failure = std::make_exception_ptr(
-        error(error_category::device, task() + " failed with an exception that is not a std::exception"));
+  if (!device.runs_native_closures()) {
+    // A device of another process: the registered function runs there (its failures come
+    // back as the queue's).
+    std::vector<void*> allocations(memory.accessors());
+    for (std::size_t i = 0; i < allocations.size(); ++i) allocations[i] = memory.allocation(i);
+    try {
+      queue.enqueue_native_call(name, *implementation->call, allocations);
+    } catch (const error& problem) {
+      throw error(problem.category(), task() + ": " + problem.what());
+    }
+    return;
   }
-  try {
-    queue.wait();  // what the implementation enqueued before failing may still use the memory
-  } catch (...) {
-    // the task fails with its own failure
-  }
-  std::rethrow_exception(failure);
+  enqueue_native_work(name, implementation->run, device, queue, memory, task);
 }
 
 }  // namespace detail

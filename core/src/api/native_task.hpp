@@ -25,9 +25,11 @@ Device* native_task_device(const std::string& name,
                            Device& queue_device, bool bound, const std::vector<Device*>& devices);
 
 // Runs the implementation for `device` through queue.enqueue_native (traced as a launch
-// named "NAME (BACKEND)"). A nonzero return or an exception is thrown as plexus::error
-// "native task 'NAME' (BACKEND) ...", once `queue` has finished what the implementation may
-// have enqueued (it may still use the task's memory).
+// named "NAME (BACKEND)"): enqueue_native_work (native_enqueue.hpp), whose errors say
+// "native task 'NAME' (BACKEND) ...". On a device of another process
+// (Device::runs_native_closures() false) the implementation's registered function is
+// forwarded with the accessors' allocations (DeviceQueue::enqueue_native_call): its failure
+// there comes back as the queue's.
 void enqueue_native_task(const std::string& name,
                          const std::vector<NativeImplementation>& implementations, Device& device,
                          DeviceQueue& queue, const InteropHandle::Memory& memory);
