@@ -45,6 +45,7 @@ std::string_view to_string(MessageType type) {
     case MessageType::copy_within: return "copy_within";
     case MessageType::fill_within: return "fill_within";
     case MessageType::follows: return "follows";
+    case MessageType::native_call: return "native_call";
   }
   return "unknown";
 }

@@ -31,7 +31,9 @@ namespace plexus::mpi {
 // 4: copy_within and fill_within (buffer commands run on the worker's device).
 // 5: control messages over control_capacity travel on large_control_tag, announced by
 //    `follows` (the receiver's control receive is posted in advance, of that capacity).
-inline constexpr std::uint32_t protocol_version = 5;
+// 6: native_call (registered native functions run on the worker); `welcome` gives each
+//    device's native backend.
+inline constexpr std::uint32_t protocol_version = 6;
 
 inline constexpr int control_tag = 1;
 inline constexpr int large_control_tag = 2;
@@ -42,6 +44,10 @@ inline constexpr std::size_t control_capacity = 32 << 10;
 inline constexpr std::size_t eager_copy_bytes = 16 << 10;
 // The largest fill_within pattern a message carries (larger: the caller's own fallback).
 inline constexpr std::size_t max_fill_pattern_bytes = 4096;
+// Limits of a native_call: its names (task, function, backend, argument type) and the bytes
+// of its arguments.
+inline constexpr std::size_t max_native_name_bytes = 4096;
+inline constexpr std::size_t max_native_arguments_bytes = 1 << 20;
 inline constexpr int first_data_tag = 16;
 // A transfer's tag: distinct for 2^30 transfers in flight (MPI guarantees tags to 32767 only;
 // Open MPI gives 2^31-1: session start checks MPI_TAG_UB).
@@ -79,6 +85,8 @@ enum class MessageType : std::uint32_t {
   fill_within,     // queue, seq, address, offset, bytes, pattern: on the device
   follows,         // either way: size; the next message of this sender, of that size (over
                    // control_capacity), comes on large_control_tag (engine.cpp)
+  native_call,     // queue, seq, task, function, backend, argument type, [arguments],
+                   // accessors, their addresses (0: none): a registered native function
 };
 
 std::string_view to_string(MessageType type);

@@ -36,6 +36,10 @@ class MpiDevice final : public Device {
   std::shared_ptr<DeviceModule> load_module(BinaryFormat format, std::span<const std::byte> binary,
                                             const std::vector<KernelInfo>& kernels) override;
   std::unique_ptr<DeviceQueue> create_queue() override;
+  // Native tasks: the remote device's own backend name; only registered native functions
+  // run (its queues forward them: MpiQueue::enqueue_native_call).
+  std::string_view native_backend() const override { return remote_.native_backend; }
+  bool runs_native_closures() const override { return false; }
 
   // Where `handle` (an allocation of this device plus an offset) is on the worker, and how
   // many bytes of its allocation follow it. Throws invalid_argument naming `what` for a

@@ -319,6 +319,41 @@ void MpiQueue::launch(const DeviceKernel& kernel, const NdRange& range,
   });
 }
 
+void MpiQueue::enqueue_native_call(const std::string& task, const NativeCall& call,
+                                   std::span<void* const> allocations) {
+  const std::function<std::string()> what = [&] {
+    return "native task '" + task + "' (function '" + call.function + "') on " + device_.info().name;
+  };
+  for (const std::string* name : {&task, &call.function, &call.backend, &call.arguments_type})
+    if (name->size() > max_native_name_bytes)
+      throw error(error_category::invalid_argument,
+                  what() + ": a name of " + std::to_string(name->size()) + " bytes (at most " +
+                      std::to_string(max_native_name_bytes) + ")");
+  if (call.arguments.size() > max_native_arguments_bytes)
+    throw error(error_category::invalid_argument,
+                what() + ": arguments of " + std::to_string(call.arguments.size()) +
+                    " bytes (at most " + std::to_string(max_native_arguments_bytes) +
+                    "): pass large data in a buffer");
+  // Every allocation resolved before the operation takes its number (a bad one throws).
+  std::vector<std::uint64_t> addresses;
+  addresses.reserve(allocations.size());
+  for (void* allocation : allocations)
+    addresses.push_back(allocation ? device_.resolve(allocation, what).address : 0);
+  Writer message(protocol_version, static_cast<std::uint32_t>(MessageType::native_call), 0);
+  message.u64(id_);
+  message.u64(next_seq());
+  message.text(task);
+  message.text(call.function);
+  message.text(call.backend);
+  message.text(call.arguments_type);
+  message.block(call.arguments);
+  message.u64(addresses.size());
+  for (const std::uint64_t address : addresses) message.u64(address);
+  post([device = device_.target(), bytes = std::move(message).finish()](Engine& engine) mutable {
+    engine.send(device.rank, std::move(bytes));
+  });
+}
+
 void MpiQueue::on_complete(std::function<void(std::exception_ptr)> done) {
   complete(std::move(done), false);
 }

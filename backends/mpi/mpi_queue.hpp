@@ -45,6 +45,10 @@ class MpiQueue final : public DeviceQueue {
                    std::size_t pattern_size, std::size_t bytes) override;
   void launch(const DeviceKernel& kernel, const NdRange& range,
               std::span<const KernelArgument> arguments) override;
+  // One message: the worker runs the registered function on its device, in this queue's
+  // order (worker_native.cpp).
+  void enqueue_native_call(const std::string& task, const NativeCall& call,
+                           std::span<void* const> allocations) override;
   void wait() override;
   void on_complete(std::function<void(std::exception_ptr)> done) override;
 

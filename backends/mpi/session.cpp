@@ -258,6 +258,7 @@ void Session::on_message(int source, const Header& header, Reader& payload) {
       device.index = i;
       device.backend = payload.text(256);
       device.info = read_device_info(payload);
+      device.native_backend = payload.text(256);
       node.devices.push_back(std::move(device));
     }
     payload.end();

@@ -33,6 +33,7 @@ struct RemoteDevice {
   int rank = 0;
   std::uint32_t index = 0;  // on its worker
   std::string backend;      // the worker's backend that has it
+  std::string native_backend;  // its Device::native_backend() there
   DeviceInfo info;          // as its worker reports it
 };
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "backend_loader.hpp"
+#include "cluster_config.hpp"
 #include "plexus/plexus.hpp"
 #include "plexus/version.hpp"
 
@@ -52,13 +53,7 @@ __kernel void saxpy(float a, __global const float* x, __global float* y) {
 __kernel void add(__global int* v, int amount) { v[get_global_id(0)] += amount; }
 )";
 
-Config cluster_config(const std::string& scheduler, const std::string& memory) {
-  return Config::from_string("[log]\nlevel = \"warn\"\n[backends]\nuse = [\"mpi\"]\n"
-                             "[scheduler]\nuse = \"" + scheduler + "\"\n[memory]\nuse = \"" +
-                                 memory + "\"\n[compiler]\nuse = \"clang\"\n"
-                                 "[cache]\nuse = \"memory\"\n",
-                             "cluster-test.toml");
-}
+using test::cluster_config;
 
 // `data` copied to `device` and back, on a fresh queue and allocation: what came back.
 template <class T>

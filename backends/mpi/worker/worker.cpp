@@ -309,6 +309,7 @@ void Worker::on_message(int source, const Header& header, Reader& in) {
         return;
       }
       case MessageType::launch: return launch(in);
+      case MessageType::native_call: return native_call(in);
       case MessageType::notify: return notify(header, in);
       case MessageType::counters: {
         in.end();
@@ -364,6 +365,7 @@ void Worker::hello(const Header& header, Reader& in) {
   for (const LocalDevice& each : backends_.devices()) {
     out.text(each.backend);
     write(out, each.device->info());
+    out.text(each.device->native_backend());
   }
   engine_->send(0, std::move(out).finish());
   greeted_ = true;

@@ -84,6 +84,9 @@ class Worker final : public Engine::Handler {
                          std::uint64_t bytes, Reader& in);
   void load_module(const Header& header, Reader& in);
   void launch(Reader& in);
+  // A registered native function (native_function.hpp) on the queue's device, in its order
+  // (worker_native.cpp); its failure is the queue's (rank 0 adds this node's name).
+  void native_call(Reader& in);
   void notify(const Header& header, Reader& in);
 
   const LocalBackends& backends_;

@@ -13,6 +13,7 @@
 
 #include "../mpi_environment.hpp"
 #include "plexus/config.hpp"
+#include "native_libraries.hpp"
 #include "plexus/error.hpp"
 #include "worker.hpp"
 
@@ -20,7 +21,8 @@ namespace plexus::mpi {
 
 namespace {
 
-constexpr const char* usage = R"(usage: plexus worker [--backends LIST] [--config FILE] [--init-timeout SECONDS]
+constexpr const char* usage = R"(usage: plexus worker [--backends LIST] [--config FILE] [--native-library LIB.so]...
+                     [--init-timeout SECONDS]
 
 Serves this node's devices to rank 0 of an MPI job, the application, whose mpi backend
 (PLEXUS_BACKENDS=mpi, or mpi beside local backends) lists them as its own devices. Start
@@ -34,6 +36,9 @@ not end the job: rank 0 then reports the tasks placed on it as failed, naming th
   --backends LIST        the local backends to serve, comma-separated (default: the config's
                          backends without mpi, else host)
   --config FILE          the worker's config (default: PLEXUS_CONFIG, ./plexus.toml, ...)
+  --native-library LIB   a shared library whose native functions (plexus::NativeFunction)
+                         rank 0's native tasks call by name on this worker's devices; repeat
+                         for several
   --init-timeout SECONDS how long to wait for rank 0 to start MPI (default 120)
   -h, --help             show this help
 )";
@@ -51,6 +56,7 @@ std::vector<std::string> split(const std::string& list) {
 int worker_main(const std::vector<std::string>& args) {
   std::vector<std::string> backends;
   std::optional<std::filesystem::path> config_path;
+  std::vector<std::string> native_libraries;
   long init_timeout = 120;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -68,6 +74,8 @@ int worker_main(const std::vector<std::string>& args) {
       backends = split(value());
     } else if (arg == "--config") {
       config_path = value();
+    } else if (arg == "--native-library") {
+      native_libraries.push_back(value());
     } else if (arg == "--init-timeout") {
       init_timeout = std::strtol(value().c_str(), nullptr, 10);
     } else {
@@ -133,11 +141,18 @@ int worker_main(const std::vector<std::string>& args) {
       startup_failure = std::string("the worker cannot open its backends: ") + e.what();
       local = std::make_unique<LocalBackends>();
     }
+    std::unique_ptr<NativeLibraries> natives;
+    try {
+      natives = std::make_unique<NativeLibraries>(native_libraries);
+    } catch (const std::exception& e) {
+      startup_failure += std::string(startup_failure.empty() ? "" : "; ") + e.what();
+    }
     {
       Worker worker(*local, startup_failure);
       code = worker.serve(comm);
     }
     local.reset();
+    natives.reset();  // after every queue that may have called its functions
     MPI_Comm_free(&comm);
   }
   MPI_Finalize();
