@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "host_blas.hpp"
+#include "native_tiles.hpp"
 
 #if PLEXUS_EXAMPLES_HAVE_CUDA
 #include "cuda_blas.hpp"
@@ -76,13 +77,9 @@ void BlasTiles::record(plexus::Handler& h, const TileOp& op, std::size_t /*step:
                        const plexus::Accessor<double, 2>& target) {
   std::vector<plexus::NativeImplementation> implementations;
   const TileLayout layout = layout_;
+  // Host devices, this process's and other nodes' alike: a registered native function.
   if (host_blas::available())
-    implementations.emplace_back("host", [=](plexus::InteropHandle& ih) {
-      const int info = host_blas::run(op, layout, ih.native_memory<double*>(target));
-      if (info != 0)
-        throw plexus::error(plexus::error_category::device,
-                            potrf_failure("LAPACKE_dpotrf", op.k, info));
-    });
+    implementations.push_back(host_tile({op, layout, target.requirement_index()}));
 #if PLEXUS_EXAMPLES_HAVE_CUDA
   if (cuda_)
     implementations.emplace_back("cuda", [=, cuda = cuda_.get()](plexus::InteropHandle& ih) {
@@ -95,7 +92,7 @@ void BlasTiles::record(plexus::Handler& h, const TileOp& op, std::size_t /*step:
 
 void BlasTiles::record_resident(plexus::Handler& h, const plexus::Accessor<double, 2>&) const {
   std::vector<plexus::NativeImplementation> implementations;
-  if (host_blas::available()) implementations.emplace_back("host", [](plexus::InteropHandle&) {});
+  if (host_blas::available()) implementations.push_back(host_resident({}));
   if (cuda_) implementations.emplace_back("cuda", [](plexus::InteropHandle&) {});
   h.native_task("resident", std::move(implementations));
 }

@@ -1,6 +1,7 @@
 // BlasTiles: every tile operation as a native task (plexus::Handler::native_task) with one
 // implementation per backend, as a StarPU codelet has: "host" (host_blas: OpenBLAS/LAPACKE,
-// one thread per task, so a host device runs several at once) and "cuda" (cuda_blas:
+// one thread per task, so a host device runs several at once; a registered native function,
+// native_tiles.hpp, so that it runs on other nodes' host devices too) and "cuda" (cuda_blas:
 // cuBLAS/cuSOLVER enqueued on the chosen queue's stream). The scheduler picks the device,
 // and with it the implementation. An implementation is offered only where its libraries
 // are there: host when the build found OpenBLAS, cuda when the runtime has a CUDA device and

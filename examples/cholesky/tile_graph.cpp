@@ -5,23 +5,6 @@
 
 namespace cholesky {
 
-const char* name(TileKind kind) {
-  switch (kind) {
-    case TileKind::potrf: return "potrf";
-    case TileKind::trsm: return "trsm";
-    case TileKind::syrk: return "syrk";
-    case TileKind::gemm: return "gemm";
-  }
-  return "?";
-}
-
-std::string potrf_failure(const char* routine, std::size_t k, int info) {
-  return std::string(routine) + " of tile (" + std::to_string(k) + ", " + std::to_string(k) +
-         "): info " + std::to_string(info) +
-         (info > 0 ? " (the leading minor of that order is not positive definite)"
-                   : " (an argument was wrong)");
-}
-
 std::size_t submit_factorisation(plexus::Queue& queue, plexus::Buffer<double, 2>& a,
                                  const TileLayout& layout, TileKernels& kernels) {
   const std::size_t tile = layout.tile, tiles = layout.n / tile;
