@@ -14,7 +14,11 @@
 //                 and remote->remote (copy_from_device rank 1 -> rank 2 + wait) at each size,
 //                 8 copies in a row and one wait in each of these directions (to 16 MiB),
 //                 and an empty kernel's launch + wait on rank 1's device (alone with
-//                 --task-only 1, or copies up to --max-kib only, for profiling).
+//                 --task-only 1, or copies up to --max-kib only, for profiling). --native 1
+//                 (the workers loading libplexus_bench_native.so, --native-library): then
+//                 an empty native function's call + wait on the same queue and accessor
+//                 (DeviceQueue::enqueue_native_call), in blocks alternating with the empty
+//                 kernel's, each figure the median of its blocks.
 //
 // Each figure is the median over repetitions (at least --reps, more for small sizes) of
 // one synchronous operation. Lines are "name size value" for the script to read.
@@ -29,6 +33,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "mpi/empty_native.hpp"
 #include "plexus/backend.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/device.hpp"
@@ -191,7 +196,7 @@ bool streams(plexus::DeviceQueue& q1, plexus::DeviceQueue& q2, plexus::Device& f
   return std::all_of(backs.begin(), backs.end(), [&](const auto& back) { return back == host; });
 }
 
-int plexus_side(long reps, long chunk_kib, bool task_only, long max_kib) {
+int plexus_side(long reps, long chunk_kib, bool task_only, long max_kib, bool native) {
   const bench::CompilerOnlyLookup none;
   const auto backend = bench::load_plugin<plexus::Backend>(
       "backend", "mpi", none, chunk_kib > 0 ? "chunk_bytes = " + std::to_string(chunk_kib << 10) : "");
@@ -265,6 +270,25 @@ int plexus_side(long reps, long chunk_kib, bool task_only, long max_kib) {
     q1->wait();
   });
   std::cout << "empty_task 0 " << task * 1e6 << std::endl;
+  if (native) {
+    const auto call = bench::empty_native({}).call;
+    void* const allocations[] = {unused};
+    const auto kernel_task = [&] {
+      q1->launch(module->kernel("empty"), range, arguments);
+      q1->wait();
+    };
+    const auto native_task = [&] {
+      q1->enqueue_native_call("empty", *call, allocations);
+      q1->wait();
+    };
+    std::vector<double> kernel_blocks, native_blocks;
+    for (int block = 0; block < 6; ++block) {
+      kernel_blocks.push_back(median_time(std::max(reps, 1000L), kernel_task));
+      native_blocks.push_back(median_time(std::max(reps, 1000L), native_task));
+    }
+    std::cout << "empty_kernel_alternating 0 " << bench::median(kernel_blocks) * 1e6 << '\n'
+              << "empty_native_task 0 " << bench::median(native_blocks) * 1e6 << std::endl;
+  }
   first.deallocate(unused);
   if (!correct) std::cerr << "plexus-bench-mpi: WRONG DATA after the copies\n";
   return correct ? 0 : 1;
@@ -282,10 +306,11 @@ int main(int argc, char** argv) try {
       rest.push_back(argv[i]);
   }
   const auto options = bench::parse_options(static_cast<int>(rest.size()), rest.data(),
-                                            {{"reps", 20}, {"chunk-kib", 0}, {"task-only", 0}, {"max-kib", 1 << 20}});
+                                            {{"reps", 20}, {"chunk-kib", 0}, {"task-only", 0}, {"max-kib", 1 << 20},
+                                             {"native", 0}});
   if (mode == "raw") return raw(options.at("reps"), options.at("max-kib"));
   if (mode == "plexus") return plexus_side(options.at("reps"), options.at("chunk-kib"), options.at("task-only") != 0,
-                                           options.at("max-kib"));
+                                           options.at("max-kib"), options.at("native") != 0);
   std::cerr << "plexus-bench-mpi: --mode raw or plexus\n";
   return 2;
 } catch (const std::exception& e) {

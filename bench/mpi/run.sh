@@ -2,8 +2,10 @@
 # The mpi backend against raw MPI, side by side in one run (issue 17's goals): copies
 # host->remote, remote->host and remote->remote against an MPI ping-pong's bandwidth at the
 # same sizes (goal >= 80%), alone and as streams of 8 copies sharing one wait (the second
-# table), and an empty remote task's launch + wait against an MPI round
-# trip (goal <= 3x). Both jobs have 3 ranks; they alternate for --rounds rounds and each
+# table), an empty remote task's launch + wait against an MPI round trip (goal <= 3x), and
+# an empty remote native task (a registered native function, the workers loading
+# libplexus_bench_native.so) against the empty kernel in alternating blocks of the same
+# job. Both jobs have 3 ranks; they alternate for --rounds rounds and each
 # figure is the best round's (--median: the median round's, with the spread of the
 # task's per-round ratio to the raw round trip). --baseline OTHER_BUILD_DIR runs that build's mpi backend and
 # worker too, in the same rounds (before/after a change, side by side): its figures and
@@ -33,11 +35,14 @@ export PLEXUS_LOG_LEVEL=${PLEXUS_LOG_LEVEL:-warn}
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 # plexus_job BUILD_DIR: the mpi backend of that build against its workers, measured by this
-# build's bench program (the same figures for both).
+# build's bench program (the same figures for both); with the empty native function where
+# that build has it.
 plexus_job() {
+  local native=() library=$1/lib/libplexus_bench_native.so
+  [ -f "$library" ] && native=(--native-library "$library")
   PLEXUS_BUILD_PLUGIN_DIR=$1/lib/plexus/plugins mpirun "${flags[@]}" -x PLEXUS_BUILD_PLUGIN_DIR \
-    -np 1 "$bench" --mode plexus --reps "$reps" "${chunk[@]}" : \
-    -np 2 "$1/bin/plexus" worker --backends "$backends"
+    -np 1 "$bench" --mode plexus --reps "$reps" "${chunk[@]}" ${native:+--native 1} : \
+    -np 2 "$1/bin/plexus" worker --backends "$backends" "${native[@]}"
 }
 for round in $(seq "$rounds"); do
   mpirun "${flags[@]}" -np 3 "$bench" --mode raw --reps "$reps" >> "$results"
@@ -54,13 +59,15 @@ awk -v baseline="$baseline" -v stat="$stat" '
     return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
   }
   !/^#/ {
-    if (!($1 SUBSEP $2 in best) || ($1 ~ /raw_round_trip|empty_task/ ? $3 < best[$1, $2] : $3 > best[$1, $2])) best[$1, $2] = $3
+    if (!($1 SUBSEP $2 in best) || ($1 ~ /raw_round_trip|empty_/ ? $3 < best[$1, $2] : $3 > best[$1, $2])) best[$1, $2] = $3
     all[$1, $2] = all[$1, $2] " " $3
     if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 }
     # Rounds in order: raw, then this build, then the baseline (their task per raw trip).
     if ($1 == "raw_round_trip") trip = $3
     if ($1 == "empty_task") ratios = ratios " " $3 / trip
     if ($1 == "before_empty_task") before_ratios = before_ratios " " $3 / trip
+    if ($1 == "empty_kernel_alternating") kernel = $3
+    if ($1 == "empty_native_task") native_ratios = native_ratios " " $3 / kernel
   }
   # "GB/s | ratio" of one copy kind, and of the baseline before it when there is one.
   function cell(kind, s, raw) {
@@ -109,6 +116,11 @@ awk -v baseline="$baseline" -v stat="$stat" '
     printf "\nraw MPI round trip (8 bytes, ranks 0-1): %.2f us; empty remote task (launch + wait): %.2f us: %.1fx", rt, et, et / rt
     if (baseline != "") printf "; before: %.2f us: %.1fx", best["before_empty_task", 0], best["before_empty_task", 0] / rt
     printf "\n"
+    if (native_ratios != "") {
+      k = split(native_ratios, v, " "); lo = hi = v[1]; for (i = 2; i <= k; ++i) { lo = v[i] < lo ? v[i] : lo; hi = v[i] > hi ? v[i] : hi }
+      printf "empty remote native task (call + wait): %.2f us; empty kernel in alternating blocks: %.2f us; native / kernel of the same round: median %.2fx [%.2f-%.2fx]\n",
+        best["empty_native_task", 0], best["empty_kernel_alternating", 0], median(native_ratios), lo, hi
+    }
     if (stat == "median") {
       k = split(ratios, v, " "); lo = hi = v[1]; for (i = 2; i <= k; ++i) { lo = v[i] < lo ? v[i] : lo; hi = v[i] > hi ? v[i] : hi }
       printf "empty task / raw round trip of the same round: median %.1fx [%.1f-%.1fx]", median(ratios), lo, hi
