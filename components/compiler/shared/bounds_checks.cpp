@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 
+#include "address_spaces.hpp"
 #include "argument_writes.hpp"
 #include "kernel_inspector.hpp"
 #include "kernel_parameter.hpp"
@@ -31,7 +32,6 @@ namespace plexus::compiler_shared {
 namespace {
 
 namespace kc = plexus::kernel_checks;
-constexpr unsigned global_space = 1;
 
 // Every function the kernels call, inlined into them (OpenCL C has no recursion), and
 // their private variables promoted to values: pointers are then traced to their origin.
@@ -58,9 +58,10 @@ void inline_and_promote(llvm::Module& module) {
 
 // `kernel` again with the record as a last parameter; the old function is gone.
 llvm::Function* with_record_parameter(llvm::Function& kernel) {
+  llvm::Type* byte = llvm::Type::getInt8Ty(kernel.getContext());
   llvm::Function* checked = with_last_parameter(
-      kernel, {llvm::PointerType::get(llvm::Type::getInt8Ty(kernel.getContext()), global_space),
-               global_space, "uchar*", kc::parameter_name});
+      kernel, {llvm::PointerType::get(byte, global_address_space), global_address_space, "uchar*",
+               kc::parameter_name});
   checked->getArg(checked->arg_size() - 1)->addAttr(llvm::Attribute::NoAlias);
   return checked;
 }
@@ -77,7 +78,7 @@ class Helpers {
  public:
   explicit Helpers(llvm::Module& module) : module_(module), context_(module.getContext()) {
     spir_ = llvm::Triple(module.getTargetTriple()).isSPIR();
-    record_type_ = llvm::PointerType::get(llvm::Type::getInt8Ty(context_), global_space);
+    record_type_ = llvm::PointerType::get(llvm::Type::getInt8Ty(context_), global_address_space);
   }
 
   // i1 (record, i32 argument, i64 offset, i64 bytes, i1 write): the access is allowed.
@@ -112,7 +113,7 @@ class Helpers {
   llvm::Value* field(llvm::IRBuilder<>& builder, llvm::Value* record, llvm::Value* at,
                      llvm::Type* type) {
     llvm::Value* byte = builder.CreateGEP(builder.getInt8Ty(), record, at);
-    return builder.CreateBitCast(byte, llvm::PointerType::get(type, global_space));
+    return builder.CreateBitCast(byte, llvm::PointerType::get(type, global_address_space));
   }
 
   llvm::Value* load_u64(llvm::IRBuilder<>& builder, llvm::Value* record, llvm::Value* at,
@@ -483,7 +484,7 @@ bool add_bounds_checks(llvm::Module& module, std::vector<KernelInfo>& kernels, D
     }
   }
   Helpers helpers(module);
-  const unsigned pointer_bytes = module.getDataLayout().getPointerSize(global_space);
+  const unsigned pointer_bytes = module.getDataLayout().getPointerSize(global_address_space);
   for (KernelInfo& info : kernels) {
     llvm::Function* original = module.getFunction(info.name);
     if (!original || original->isDeclaration()) continue;

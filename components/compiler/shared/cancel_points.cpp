@@ -12,6 +12,7 @@
 
 #include <string>
 
+#include "address_spaces.hpp"
 #include "kernel_inspector.hpp"
 #include "kernel_parameter.hpp"
 #include "switch_option.hpp"
@@ -22,7 +23,6 @@ namespace plexus::compiler_shared {
 namespace {
 
 namespace kcancel = plexus::kernel_cancel;
-constexpr unsigned global_space = 1, local_space = 3;
 constexpr std::uint64_t clk_local_mem_fence = 1;
 
 // An OpenCL builtin of the SPIR mangling (spir_func), declared when the module lacks it.
@@ -64,7 +64,7 @@ void add_prologue(llvm::Function& kernel) {
   auto* seen = new llvm::GlobalVariable(
       module, word, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(word),
       "__plexus_cancel_seen." + kernel.getName(), nullptr, llvm::GlobalValue::NotThreadLocal,
-      local_space);
+      local_address_space);
   seen->setAlignment(llvm::Align(4));
 
   llvm::BasicBlock* body = &kernel.getEntryBlock();
@@ -130,9 +130,10 @@ void add_cancel_points(llvm::Module& module, std::vector<KernelInfo>& kernels, D
                   "runs to its end when cancelled");
       continue;
     }
+    llvm::Type* cell = llvm::Type::getInt32Ty(module.getContext());
     llvm::Function* kernel = with_last_parameter(
-        *original, {llvm::PointerType::get(llvm::Type::getInt32Ty(module.getContext()), global_space),
-                    global_space, "uint*", kcancel::parameter_name});
+        *original, {llvm::PointerType::get(cell, global_address_space), global_address_space,
+                    "uint*", kcancel::parameter_name});
     add_prologue(*kernel);
     info.cancellable = true;
   }

@@ -1,5 +1,6 @@
 #include "kernel_inspector.hpp"
 
+#include "address_spaces.hpp"
 #include "argument_writes.hpp"
 #include "plexus/kernel_cancel.hpp"
 
@@ -21,10 +22,8 @@ namespace plexus::compiler_shared {
 
 namespace {
 
-// OpenCL's address-space numbers in kernel_arg_addr_space (the same on every target), and
-// the LLVM address space of __local on spir, nvptx, amdgcn and the host's fake map.
+// OpenCL's address-space numbers in kernel_arg_addr_space (the same on every target).
 constexpr unsigned opencl_global = 1, opencl_constant = 2, opencl_local = 3;
-constexpr unsigned llvm_local_address_space = 3;
 
 std::optional<std::uint64_t> metadata_integer(const llvm::MDNode* node, unsigned index) {
   if (!node || index >= node->getNumOperands()) return std::nullopt;
@@ -49,7 +48,7 @@ bool is_barrier(const llvm::Function& callee) {
 bool refers_to_local(const llvm::Value* value, llvm::SmallPtrSetImpl<const llvm::Value*>& seen) {
   if (!seen.insert(value).second) return false;
   if (auto* global = llvm::dyn_cast<llvm::GlobalVariable>(value))
-    return global->getAddressSpace() == llvm_local_address_space;
+    return global->getAddressSpace() == local_address_space;
   if (auto* expression = llvm::dyn_cast<llvm::ConstantExpr>(value)) {
     for (const llvm::Value* operand : expression->operands())
       if (refers_to_local(operand, seen)) return true;

@@ -11,14 +11,13 @@
 
 #include <vector>
 
+#include "address_spaces.hpp"
 #include "kernel_inlining.hpp"
 #include "kernel_inspector.hpp"
 
 namespace plexus::compiler_shared {
 
 namespace {
-
-constexpr unsigned local_address_space = 3;
 
 using FunctionSet = llvm::SmallPtrSet<llvm::Function*, 8>;
 

@@ -176,7 +176,8 @@ std::string location_of(const Token& token, const SyclSource::ShownName& shown) 
   return shown(token.file) + ":" + std::to_string(token.line);
 }
 
-std::string quoted(std::string_view text) {
+// `text` as a C string literal (quotes and backslashes escaped).
+std::string c_literal(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
     if (c == '"' || c == '\\') out += '\\';
@@ -216,19 +217,19 @@ std::string entry_text(const Entry& entry) {
   const SyclKernelDeclaration& k = *entry.kernel;
   const std::string type = "decltype(" + entry.callee + ")";
   const std::string what = "SYCL kernel '" + entry.callee + "'";
-  std::string text = "#line " + std::to_string(k.line) + " " + quoted(k.file) + "\n";
+  std::string text = "#line " + std::to_string(k.line) + " " + c_literal(k.file) + "\n";
   text += "__kernel void " + std::string(SyclSource::entry_prefix) + entry.symbol + "(";
   for (int i = 0; i < k.parameters; ++i)
     text += std::string(i ? ", " : "") + "__plexus_sycl::entry_param_t<" + type + ", " +
             std::to_string(i) + "> p" + std::to_string(i);
   text += ") { static_assert(__plexus_sycl::signature<" + type + ">::arity == " +
-          std::to_string(k.parameters) + ", " + quoted(what + " has overloads or parameters the " + "entry point generator miscounted") +
+          std::to_string(k.parameters) + ", " + c_literal(what + " has overloads or parameters the " + "entry point generator miscounted") +
           "); static_assert(__plexus_sycl::signature<" + type + ">::returns_void, " +
-          quoted(what + " must return void") + "); ";
+          c_literal(what + " must return void") + "); ";
   for (int i = 0; i < k.parameters; ++i)
     text += "static_assert(__plexus_sycl::param_of<" + type + ", " + std::to_string(i) +
             ">::valid, " +
-            quoted("parameter " + std::to_string(i + 1) + " of " + what +
+            c_literal("parameter " + std::to_string(i + 1) + " of " + what +
                    " must be a pointer, a scalar, a trivially copyable struct or a "
                    "work_group_memory") +
             "); ";

@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "address_spaces.hpp"
 #include "kernel_inlining.hpp"
 #include "kernel_inspector.hpp"
 #include "kernel_parameter.hpp"
@@ -16,7 +17,6 @@ namespace plexus::compiler_shared {
 
 namespace {
 
-constexpr unsigned local_address_space = 3;
 
 // The calls of `scratch` in `function`.
 std::vector<llvm::CallBase*> calls_in(llvm::Function& function, llvm::Function& scratch) {

@@ -13,11 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "address_spaces.hpp"
+
 namespace plexus::compiler_shared {
 
 namespace {
 
-constexpr unsigned local_address_space = 3;
 constexpr const char* class_prefix = "class.sycl::ext::oneapi::experimental::work_group_static";
 constexpr const char* identity_name = "__plexus_sycl_work_group_static";
 
