@@ -58,9 +58,9 @@ class Writer {
 };
 
 // Every read checks the bytes left; after the first failure every read fails.
-class Reader {
+class PayloadReader {
  public:
-  explicit Reader(std::span<const std::byte> in) : in_(in) {}
+  explicit PayloadReader(std::span<const std::byte> in) : in_(in) {}
   bool ok() const { return ok_; }
   bool at_end() const { return position_ == in_.size(); }
 
@@ -147,7 +147,7 @@ std::optional<std::span<const std::byte>> payload_of(std::span<const std::byte> 
     why = "no entry magic";
     return std::nullopt;
   }
-  Reader header(value.subspan(magic.size()));
+  PayloadReader header(value.subspan(magic.size()));
   const std::uint32_t version = header.u32();
   const std::uint32_t found_kind = header.u32();
   const std::uint64_t size = header.u64();
@@ -174,8 +174,8 @@ std::optional<std::span<const std::byte>> payload_of(std::span<const std::byte> 
   return payload;
 }
 
-bool finish(const Reader& reader, const std::string& found_key, const std::string& key,
-            std::string& why) {
+bool payload_complete(const PayloadReader& reader, const std::string& found_key,
+                      const std::string& key, std::string& why) {
   if (!reader.ok() || !reader.at_end()) {
     why = "malformed payload";
     return false;
@@ -238,7 +238,7 @@ std::optional<PchEntry> decode_pch_entry(std::span<const std::byte> value, const
                                          std::string& why) {
   const auto payload = payload_of(value, pch_kind, why);
   if (!payload) return std::nullopt;
-  Reader r(*payload);
+  PayloadReader r(*payload);
   PchEntry entry;
   entry.key = r.text();
   const std::uint64_t files = r.count(8 + 8);
@@ -247,7 +247,7 @@ std::optional<PchEntry> decode_pch_entry(std::span<const std::byte> value, const
     entry.disk_files.emplace_back(std::move(path), r.text());
   }
   entry.bytes = r.text();
-  if (!finish(r, entry.key, key, why)) return std::nullopt;
+  if (!payload_complete(r, entry.key, key, why)) return std::nullopt;
   if (entry.bytes.empty()) {
     why = "no PCH";
     return std::nullopt;
@@ -259,13 +259,13 @@ std::optional<FrontendEntry> decode_frontend_entry(std::span<const std::byte> va
                                                    const std::string& key, std::string& why) {
   const auto payload = payload_of(value, frontend_kind, why);
   if (!payload) return std::nullopt;
-  Reader r(*payload);
+  PayloadReader r(*payload);
   FrontendEntry entry;
   entry.key = r.text();
   entry.diagnostics = r.diagnostics();
   entry.log = r.text();
   entry.bitcode = r.blob();
-  if (!finish(r, entry.key, key, why)) return std::nullopt;
+  if (!payload_complete(r, entry.key, key, why)) return std::nullopt;
   if (entry.bitcode.empty()) {
     why = "no bitcode";
     return std::nullopt;
@@ -277,7 +277,7 @@ std::optional<BinaryEntry> decode_binary_entry(std::span<const std::byte> value,
                                                const std::string& key, std::string& why) {
   const auto payload = payload_of(value, binary_kind, why);
   if (!payload) return std::nullopt;
-  Reader r(*payload);
+  PayloadReader r(*payload);
   BinaryEntry entry;
   entry.key = r.text();
   const std::uint32_t format = r.u32();
@@ -319,7 +319,7 @@ std::optional<BinaryEntry> decode_binary_entry(std::span<const std::byte> value,
     entry.kernels.push_back(std::move(kernel));
   }
   entry.binary = r.blob();
-  if (!finish(r, entry.key, key, why)) return std::nullopt;
+  if (!payload_complete(r, entry.key, key, why)) return std::nullopt;
   return entry;
 }
 

@@ -1,7 +1,6 @@
 #include "clang_compiler.hpp"
 
 #include <llvm/Bitcode/BitcodeReader.h>
-#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Error.h>
@@ -60,14 +59,6 @@ std::string library_identity(const std::string& path) {
   if (llvm::sys::fs::status(path, status)) return path + " (missing)";
   return path + " " + std::to_string(status.getSize()) + " " +
          std::to_string(status.getLastModificationTime().time_since_epoch().count());
-}
-
-std::vector<std::byte> bitcode_of(const llvm::Module& module) {
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream stream(buffer);
-  llvm::WriteBitcodeToFile(module, stream);
-  const auto* begin = reinterpret_cast<const std::byte*>(buffer.data());
-  return std::vector<std::byte>(begin, begin + buffer.size());
 }
 
 // The frontend's module from its bitcode, in `context` (cold compiles and frontend-cache

@@ -41,13 +41,6 @@ std::vector<std::byte> to_bytes(const char* data, std::size_t size) {
   return bytes;
 }
 
-std::vector<std::byte> bitcode_of(const llvm::Module& module) {
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream stream(buffer);
-  llvm::WriteBitcodeToFile(module, stream);
-  return to_bytes(buffer.data(), buffer.size());
-}
-
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
@@ -84,6 +77,13 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, llvm::Optimiza
 }
 
 }  // namespace
+
+std::vector<std::byte> bitcode_of(const llvm::Module& module) {
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::WriteBitcodeToFile(module, stream);
+  return to_bytes(buffer.data(), buffer.size());
+}
 
 TargetEmitter::TargetEmitter(DeviceLibraries& libraries, std::string libclc_dir,
                              std::string host_device_library)

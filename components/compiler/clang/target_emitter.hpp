@@ -23,6 +23,9 @@ class Module;
 
 namespace plexus::clang_compiler {
 
+// The module's bitcode, as written by llvm::WriteBitcodeToFile.
+std::vector<std::byte> bitcode_of(const llvm::Module& module);
+
 class TargetEmitter {
  public:
   // `host_device_library`: bitcode defining the work-item functions for llvm_bitcode
