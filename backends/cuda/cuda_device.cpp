@@ -6,8 +6,8 @@
 namespace plexus::cuda {
 namespace {
 
-int attribute(const CudaDriver& driver, CUdevice device, CUdevice_attribute which,
-              const char* name) {
+int device_attribute(const CudaDriver& driver, CUdevice device, CUdevice_attribute which,
+                     const char* name) {
   int value = 0;
   driver.check(std::string("cuDeviceGetAttribute(") + name + ")",
                driver.device_get_attribute(&value, which, device));
@@ -28,7 +28,7 @@ CudaDevice::CudaDevice(Backend& backend, const CudaDriver& driver, int ordinal,
   std::size_t memory = 0;
   driver.check("cuDeviceTotalMem_v2", driver.device_total_mem(&memory, device_));
 
-#define PLEXUS_CU_ATTRIBUTE(id) attribute(driver, device_, id, #id)
+#define PLEXUS_CU_ATTRIBUTE(id) device_attribute(driver, device_, id, #id)
   const int major = PLEXUS_CU_ATTRIBUTE(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
   const int minor = PLEXUS_CU_ATTRIBUTE(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
   const int multiprocessors = PLEXUS_CU_ATTRIBUTE(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);

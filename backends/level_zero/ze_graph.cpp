@@ -2,7 +2,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <string>
 
 #include "plexus/error.hpp"
@@ -14,8 +13,6 @@
 
 namespace plexus::level_zero {
 namespace {
-
-constexpr std::uint64_t forever = std::numeric_limits<std::uint64_t>::max();
 
 // The bytes a launch's arguments pass: addresses, scalars' values, __local sizes.
 std::vector<std::byte> argument_bytes(std::span<const KernelArgument> arguments) {
@@ -49,7 +46,7 @@ struct ZeGraph::Parts {
   ~Parts() {
     const ZeLoader& loader = device.loader();
     if (fence) {
-      if (executed) loader.fence_host_synchronize(fence, forever);
+      if (executed) loader.fence_host_synchronize(fence, wait_forever);
       loader.fence_destroy(fence);
     }
     if (list) loader.command_list_destroy(list);
@@ -122,9 +119,9 @@ void ZeGraph::replay(std::span<const GraphLaunch> launches) {
     changed = changed || argument_bytes(launches[i].arguments) != values_[i];
   }
   // The previous replay must be over: the list done (fence) and `done` seen by the queue.
-  if (previous_) loader.event_host_synchronize(previous_->handle, forever);
+  if (previous_) loader.event_host_synchronize(previous_->handle, wait_forever);
   if (parts_->executed) {
-    if (const ze_result_t result = loader.fence_host_synchronize(parts_->fence, forever);
+    if (const ze_result_t result = loader.fence_host_synchronize(parts_->fence, wait_forever);
         result != ZE_RESULT_SUCCESS)
       device.fail("graph replay: the previous replay", "zeFenceHostSynchronize", result);
     loader.fence_reset(parts_->fence);

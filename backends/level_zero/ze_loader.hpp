@@ -10,10 +10,15 @@
 
 #include <level_zero/ze_api.h>
 
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
 namespace plexus::level_zero {
+
+// The timeout of zeEventHostSynchronize and zeFenceHostSynchronize that waits without end.
+inline constexpr std::uint64_t wait_forever = std::numeric_limits<std::uint64_t>::max();
 
 class ZeLoader {
  public:

@@ -1,7 +1,6 @@
 #include "ze_queue.hpp"
 
 #include <cstdlib>
-#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,7 +16,6 @@
 namespace plexus::level_zero {
 namespace {
 
-constexpr std::uint64_t forever = std::numeric_limits<std::uint64_t>::max();
 // Operations in flight before the queue waits for the older half of them on the host (so
 // that a caller that never waits does not make the event pools grow without bound).
 constexpr std::size_t most_in_flight = 4096;
@@ -44,7 +42,7 @@ ZeQueue::~ZeQueue() {
     last = last_;
   }
   const ZeLoader& loader = device_.loader();
-  if (last) loader.event_host_synchronize(last->handle, forever);
+  if (last) loader.event_host_synchronize(last->handle, wait_forever);
   completions_.reset();  // serves the callbacks still queued
   {
     std::lock_guard lock(mutex_);
@@ -92,7 +90,9 @@ void ZeQueue::commit(Step& step, ze_result_t result, const char* call, const std
       oldest_sequence = middle.sequence;
     }
   }
-  if (oldest) settle(oldest_sequence, device_.loader().event_host_synchronize(oldest->handle, forever));
+  if (oldest) {
+    settle(oldest_sequence, device_.loader().event_host_synchronize(oldest->handle, wait_forever));
+  }
 }
 
 void ZeQueue::settle(std::uint64_t sequence, ze_result_t result) {
@@ -165,7 +165,7 @@ void ZeQueue::wait() {
     last = last_;
     sequence = sequence_;
   }
-  if (last) settle(sequence, device_.loader().event_host_synchronize(last->handle, forever));
+  if (last) settle(sequence, device_.loader().event_host_synchronize(last->handle, wait_forever));
   if (std::exception_ptr failure = take_failure()) std::rethrow_exception(failure);
 }
 
@@ -180,7 +180,7 @@ void ZeQueue::on_complete(std::function<void(std::exception_ptr)> done) {
   if (!last) return done(take_failure());
   completions_->add(
       [this, last = std::move(last), sequence] {
-        settle(sequence, device_.loader().event_host_synchronize(last->handle, forever));
+        settle(sequence, device_.loader().event_host_synchronize(last->handle, wait_forever));
         return take_failure();
       },
       std::move(done));

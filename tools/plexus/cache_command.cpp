@@ -28,7 +28,7 @@ namespace plexus::tool {
 
 namespace {
 
-constexpr const char* usage = R"(usage: plexus cache <subcommand> [--config FILE] [--store NAME] [options]
+constexpr const char* cache_usage = R"(usage: plexus cache <subcommand> [--config FILE] [--store NAME] [options]
 
 Inspects and maintains the persistent cache of build results (the store the config
 selects with [cache] use = "...", PLEXUS_CACHE, or --store).
@@ -219,7 +219,7 @@ int cache_command(const std::vector<std::string>& args) {
   CommandLine line(args, {"config", "store", "max-size", "max-age"}, {"help"});
   const auto& words = line.positional();
   if (line.flag("help") || words.empty()) {
-    std::cout << usage;
+    std::cout << cache_usage;
     return words.empty() && !line.flag("help") ? 2 : 0;
   }
   const std::string& sub = words[0];

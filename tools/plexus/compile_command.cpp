@@ -23,7 +23,7 @@ namespace plexus::tool {
 
 namespace {
 
-constexpr const char* usage = R"(usage: plexus compile FILE [--target T] [-o OUT] [--kernel NAME]
+constexpr const char* compile_usage = R"(usage: plexus compile FILE [--target T] [-o OUT] [--kernel NAME]
                       [--arch ARCH] [--language L] [--compiler NAME] [--config FILE]
                       [--register NAME]... [--syclbin] [-- BUILD OPTIONS...]
 
@@ -185,7 +185,7 @@ int compile_command(const std::vector<std::string>& raw_args) {
                     "register"},
                    {"help", "syclbin"});
   if (line.flag("help")) {
-    std::cout << usage;
+    std::cout << compile_usage;
     return 0;
   }
   if (line.positional().size() != 1) {

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* usage = R"(usage: plexus conformance <kind> --plugin FILE [-- CATCH-OPTION...]
+constexpr const char* conformance_usage = R"(usage: plexus conformance <kind> --plugin FILE [-- CATCH-OPTION...]
 
 Runs the conformance suite of a plugin kind, the same one Plexus's own plugins pass,
 against one plugin file (e.g. build/libplexus_scheduler_acme.so): kinds scheduler, memory
@@ -49,7 +49,7 @@ fs::path suite_dir() {
 int conformance_command(const std::vector<std::string>& args) {
   CommandLine line(args, {"plugin"}, {"help"});
   if (line.flag("help")) {
-    std::cout << usage;
+    std::cout << conformance_usage;
     return 0;
   }
   std::string kinds;

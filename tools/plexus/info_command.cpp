@@ -22,7 +22,7 @@ namespace plexus::tool {
 
 namespace {
 
-constexpr const char* usage = R"(usage: plexus info [--config FILE]
+constexpr const char* info_usage = R"(usage: plexus info [--config FILE]
 
 Shows the configuration in force: its layers and each value with where it came from
 (file:line:column, a PLEXUS_* variable or the built-in default), every plugin found with its
@@ -130,7 +130,7 @@ void print_backends(const ComponentSet& components) {
 int info_command(const std::vector<std::string>& args) {
   CommandLine line(args, {"config"}, {"help"});
   if (line.flag("help")) {
-    std::cout << usage;
+    std::cout << info_usage;
     return 0;
   }
   Config config = config_from(line);

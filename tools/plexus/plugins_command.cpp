@@ -10,7 +10,7 @@
 namespace plexus::tool {
 
 namespace {
-constexpr const char* usage = R"(usage: plexus plugins [--config FILE] [--path DIR]...
+constexpr const char* plugins_usage = R"(usage: plexus plugins [--config FILE] [--path DIR]...
 
 Lists every Plexus plugin on the plugin search path without loading it (the kind,
 name and plugin ABI come from the plugin's entry symbol). Files that are named like
@@ -25,7 +25,7 @@ plugins but cannot be used are listed with the reason.
 int plugins_command(const std::vector<std::string>& args) {
   CommandLine line(args, {"config", "path"}, {"help"});
   if (line.flag("help")) {
-    std::cout << usage;
+    std::cout << plugins_usage;
     return 0;
   }
   Config config = config_from(line);

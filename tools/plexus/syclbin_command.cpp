@@ -17,7 +17,7 @@ namespace {
 
 namespace sb = plexus::syclbin;
 
-constexpr const char* usage = R"(usage: plexus syclbin dump FILE
+constexpr const char* syclbin_usage = R"(usage: plexus syclbin dump FILE
        plexus syclbin create -o OUT [--state S] [--kernel NAME]... [--bare]
                              [--ir TYPE:TRIPLE:FILE]... [--native ARCH[:TRIPLE]:FILE]...
        plexus syclbin extract FILE -o OUT [--module N] (--ir N | --native N)
@@ -246,7 +246,7 @@ int syclbin_command(const std::vector<std::string>& raw_args) {
     if (arg == "-o") arg = "--output";
   }
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    std::cout << usage;
+    std::cout << syclbin_usage;
     return args.empty() ? 2 : 0;
   }
   const std::string sub = args[0];
@@ -254,7 +254,7 @@ int syclbin_command(const std::vector<std::string>& raw_args) {
   CommandLine line(args, {"output", "state", "kernel", "ir", "native", "module", "config"},
                    {"help", "bare", "load"});
   if (line.flag("help")) {
-    std::cout << usage;
+    std::cout << syclbin_usage;
     return 0;
   }
   if (sub == "dump") return dump(line.positional());

@@ -20,7 +20,7 @@ namespace plexus::fusion_llvm {
 
 namespace {
 
-bool is_spir(BinaryFormat format) {
+bool is_spir_format(BinaryFormat format) {
   return format == BinaryFormat::spir_bitcode || format == BinaryFormat::spirv;
 }
 
@@ -49,14 +49,14 @@ std::vector<std::vector<std::byte>> translated_inputs(const FusionRequest& reque
     throw error(error_category::unsupported,
                 "fusion 'llvm' does not produce amdgcn: Plexus has no AMD backend to run or "
                 "test it on");
-  if (!from_bitcode && !is_spir(request.target))
+  if (!from_bitcode && !is_spir_format(request.target))
     throw error(error_category::unsupported,
                 "fusion 'llvm' produces llvm_bitcode, spir_bitcode, spirv or ptx, not " +
                     std::string(to_string(request.target)));
   for (std::size_t k = 0; k < request.kernels.size(); ++k) {
     const FusionKernel& kernel = request.kernels[k];
     const bool fits =
-        from_bitcode ? kernel.format == BinaryFormat::llvm_bitcode : is_spir(kernel.format);
+        from_bitcode ? kernel.format == BinaryFormat::llvm_bitcode : is_spir_format(kernel.format);
     if (!fits)
       throw error(error_category::unsupported,
                   "fusion: kernel " + std::to_string(k) + " is " +
