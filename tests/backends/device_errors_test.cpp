@@ -33,7 +33,7 @@ void expect_error(Action action, error_category category, const std::string& wor
   }
 }
 
-const char* const source = R"(
+const char* const errors_source = R"(
   __kernel void scale(__global float* x, float factor) { x[get_global_id(0)] *= factor; }
   __kernel void other(__global int* y) { y[0] = 1; }
 )";
@@ -43,7 +43,7 @@ const char* const source = R"(
 TEST_CASE("launches with wrong arguments or ranges are refused before running",
           "[devices][launch][errors]") {
   for_each_device([](Device& device) {
-    const auto module = load_program(device, source);
+    const auto module = load_program(device, errors_source);
     if (!module) return;
     const plexus::DeviceKernel& scale = module->kernel("scale");
     Allocation x(device, 64 * 4);
@@ -87,7 +87,7 @@ TEST_CASE("launches with wrong arguments or ranges are refused before running",
 
 TEST_CASE("an unknown kernel name lists the module's kernels", "[devices][errors]") {
   for_each_device([](Device& device) {
-    const auto module = load_program(device, source);
+    const auto module = load_program(device, errors_source);
     if (!module) return;
     CHECK(module->kernels().size() == 2);
     CHECK(&module->device() == &device);

@@ -17,22 +17,15 @@ using plexus::CopyLayout;
 using plexus::Device;
 using plexus::GraphLaunch;
 using plexus::KernelArgument;
-using plexus::NdRange;
 using plexus::test::Allocation;
+using plexus::test::download;
 using plexus::test::for_each_device;
 using plexus::test::load_program;
+using plexus::test::range_1d;
 
 namespace {
 
-const char* const source = plexus::test::graph_test_source;
-
 constexpr std::size_t n = 512;
-
-NdRange range_1d(std::size_t global) {
-  NdRange range;
-  range.global = {global, 1, 1};
-  return range;
-}
 
 // The graph's launches over x and y with scalar `a`: x = x*a + 1; y += x; x = x*0.5 + a.
 struct Launches {
@@ -62,19 +55,12 @@ void expect(std::vector<float>& x, std::vector<float>& y, float a) {
   }
 }
 
-std::vector<float> download(plexus::DeviceQueue& queue, const Allocation& memory) {
-  std::vector<float> values(n);
-  queue.copy_to_host(values.data(), memory.get(), CopyLayout::contiguous(0, n * 4));
-  queue.wait();
-  return values;
-}
-
 }  // namespace
 
 TEST_CASE("a device graph replays its launches with new arguments each time",
           "[devices][graph]") {
   for_each_device([](Device& device) {
-    const auto module = load_program(device, source);
+    const auto module = load_program(device, plexus::test::graph_test_source);
     if (!module) return;
     const auto queue = device.create_queue();
     Allocation x(device, n * 4), y(device, n * 4), z(device, n * 4);
@@ -91,21 +77,21 @@ TEST_CASE("a device graph replays its launches with new arguments each time",
       return;
     }
     // Recording enqueues nothing.
-    CHECK(download(*queue, x) == hx);
+    CHECK(download<float>(*queue, x, n) == hx);
     for (float a : {2.0f, 2.0f, 0.25f, -1.5f}) {  // the same, then changed scalars
       const Launches replay(*module, x.get(), y.get(), a);
       queue->launch_graph(*graph, replay.list);
       expect(hx, hy, a);
     }
-    CHECK(download(*queue, x) == hx);
-    CHECK(download(*queue, y) == hy);
+    CHECK(download<float>(*queue, x, n) == hx);
+    CHECK(download<float>(*queue, y, n) == hy);
     // Another allocation (a rebound buffer).
     const Launches rebound(*module, z.get(), y.get(), 3.0f);
     queue->launch_graph(*graph, rebound.list);
     expect(hz, hy, 3.0f);
-    CHECK(download(*queue, z) == hz);
-    CHECK(download(*queue, y) == hy);
-    CHECK(download(*queue, x) == hx);
+    CHECK(download<float>(*queue, z, n) == hz);
+    CHECK(download<float>(*queue, y, n) == hy);
+    CHECK(download<float>(*queue, x, n) == hx);
     // A list that is not the recorded one.
     Launches swapped(*module, x.get(), y.get(), 1.0f);
     std::swap(swapped.list[0], swapped.list[1]);

@@ -22,8 +22,10 @@ using plexus::Device;
 using plexus::KernelArgument;
 using plexus::NdRange;
 using plexus::test::Allocation;
+using plexus::test::download;
 using plexus::test::for_each_device;
 using plexus::test::load_program;
+using plexus::test::range_1d;
 
 namespace {
 
@@ -36,23 +38,8 @@ void upload(plexus::DeviceQueue& queue, const Allocation& memory, const std::vec
   queue.wait();
 }
 
-template <class T>
-std::vector<T> download(plexus::DeviceQueue& queue, const Allocation& memory, std::size_t count) {
-  std::vector<T> values(count);
-  queue.copy_to_host(values.data(), memory.get(), CopyLayout::contiguous(0, count * sizeof(T)));
-  queue.wait();
-  return values;
-}
-
 std::span<const std::byte> as_bytes(const std::string& text) {
   return {reinterpret_cast<const std::byte*>(text.data()), text.size()};
-}
-
-NdRange range_1d(std::size_t global, std::size_t local = 0) {
-  NdRange range;
-  range.global = {global, 1, 1};
-  range.local = {local, local ? 1u : 0u, local ? 1u : 0u};
-  return range;
 }
 
 // Adds 1000 floats with the module's `vadd` and checks every sum.

@@ -28,7 +28,7 @@ namespace {
 // Allowed alignment error between device and host times.
 constexpr auto tolerance = std::chrono::microseconds(50);
 
-const char* const source = R"(
+const char* const timing_source = R"(
   __kernel void spin(__global int* x, int rounds) {
     int v = x[get_global_id(0)];
     for (int i = 0; i < rounds; ++i) v = v * 1103515245 + 12345;
@@ -61,7 +61,7 @@ TEST_CASE("queues with timing on time their operations on the host clock", "[dev
     }
     CHECK(queue->enable_timing());           // idempotent
     CHECK(queue->take_timing() == nullptr);  // nothing enqueued yet
-    const auto module = load_program(device, source);
+    const auto module = load_program(device, timing_source);
     if (!module) return;
     const std::size_t n = 1 << 14;
     std::vector<int> values(n, 1), result(n, 0);

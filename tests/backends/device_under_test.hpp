@@ -20,7 +20,9 @@
 #include "plexus/backend.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/device.hpp"
+#include "plexus/device_queue.hpp"
 #include "plexus/error.hpp"
+#include "plexus/nd_range.hpp"
 
 namespace plexus::test {
 
@@ -126,5 +128,22 @@ class Allocation {
   Device& device_;
   void* pointer_;
 };
+
+// A one-dimensional range of `global` work-items in groups of `local` (0: the device's choice).
+inline NdRange range_1d(std::size_t global, std::size_t local = 0) {
+  NdRange range;
+  range.global = {global, 1, 1};
+  range.local = {local, local ? 1u : 0u, local ? 1u : 0u};
+  return range;
+}
+
+// `count` values of type T read back from `memory` (waits for the queue).
+template <class T>
+std::vector<T> download(DeviceQueue& queue, const Allocation& memory, std::size_t count) {
+  std::vector<T> values(count);
+  queue.copy_to_host(values.data(), memory.get(), CopyLayout::contiguous(0, count * sizeof(T)));
+  queue.wait();
+  return values;
+}
 
 }  // namespace plexus::test

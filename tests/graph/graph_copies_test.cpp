@@ -26,21 +26,21 @@ using plexus::test::require_error;
 
 namespace {
 
-constexpr std::size_t n = 128;
+constexpr std::size_t length = 128;
 
 // One step's buffers and USM memory; `in` is read by a memcpy each time the step runs.
 struct Data {
-  Buffer<float> x{std::vector<float>(n, 1.0f).data(), n};
-  Buffer<float> y{n}, z{n};
-  std::vector<float> in = std::vector<float>(n, 0.0f), out = std::vector<float>(n, -1.0f);
-  std::vector<float> usm_out = std::vector<float>(n, -1.0f);
+  Buffer<float> x{std::vector<float>(length, 1.0f).data(), length};
+  Buffer<float> y{length}, z{length};
+  std::vector<float> in = std::vector<float>(length, 0.0f), out = std::vector<float>(length, -1.0f);
+  std::vector<float> usm_out = std::vector<float>(length, -1.0f);
   float* device = nullptr;
   float* second = nullptr;
   Queue* q = nullptr;
 
   explicit Data(Queue& queue) : q(&queue) {
-    device = plexus::malloc_device<float>(n, queue);
-    second = plexus::malloc_device<float>(n, queue);
+    device = plexus::malloc_device<float>(length, queue);
+    second = plexus::malloc_device<float>(length, queue);
   }
   ~Data() {
     plexus::free(device, *q);
@@ -55,18 +55,18 @@ struct Data {
 // second half = device's (copy); usm_out = second (memcpy).
 void step(Queue& q, const plexus::Kernel& axpb, Data& d, const GraphParameter<float>& a) {
   q.submit([&](Handler& h) {
-    h.parallel_for(axpb, Range{n}, d.x.access(h, AccessMode::read_write), a, 1.0f);
+    h.parallel_for(axpb, Range{length}, d.x.access(h, AccessMode::read_write), a, 1.0f);
   });
   q.submit([&](Handler& h) {
     h.copy(d.x.access(h, AccessMode::read), d.y.access(h, AccessMode::discard_write));
   });
   q.submit([&](Handler& h) { h.fill(d.z.access(h, AccessMode::discard_write), 7.0f); });
   q.submit([&](Handler& h) { h.copy(d.y.access(h, AccessMode::read), d.out.data()); });
-  q.memcpy(d.device, d.in.data(), n * sizeof(float));
-  q.memset(d.second, 0, n * sizeof(float));
-  q.fill(d.second, 2.5f, n / 2);
-  q.copy(d.device + n / 2, d.second + n / 2, n / 2);
-  q.memcpy(d.usm_out.data(), d.second, n * sizeof(float));
+  q.memcpy(d.device, d.in.data(), length * sizeof(float));
+  q.memset(d.second, 0, length * sizeof(float));
+  q.fill(d.second, 2.5f, length / 2);
+  q.copy(d.device + length / 2, d.second + length / 2, length / 2);
+  q.memcpy(d.usm_out.data(), d.second, length * sizeof(float));
 }
 
 }  // namespace
@@ -94,14 +94,14 @@ TEST_CASE("copies and fills recorded in a graph give the results and events of p
       graph.end_recording();
       REQUIRE(graph.size() == 9);
       q.wait();
-      CHECK(replayed.out == std::vector<float>(n, -1.0f));  // recorded, not run
-      CHECK(replayed.usm_out == std::vector<float>(n, -1.0f));
+      CHECK(replayed.out == std::vector<float>(length, -1.0f));  // recorded, not run
+      CHECK(replayed.usm_out == std::vector<float>(length, -1.0f));
       ExecutableGraph exec = graph.finalize();
       CHECK_FALSE(exec.single_task());  // copies: node by node
 
       for (int round = 0; round < 3; ++round) {
         a.update(1.5f + float(round));
-        for (std::size_t i = 0; i < n; ++i) plain.in[i] = replayed.in[i] = float(i + round);
+        for (std::size_t i = 0; i < length; ++i) plain.in[i] = replayed.in[i] = float(i + round);
         step(q, axpb, plain, a);
         q.wait();
         plexus::Event done = q.submit(exec);
@@ -110,12 +110,12 @@ TEST_CASE("copies and fills recorded in a graph give the results and events of p
         CHECK(done.status() == plexus::TaskStatus::complete);
         CHECK(replayed.out == plain.out);  // the replay read `in` and `x` as they are now
         CHECK(replayed.usm_out == plain.usm_out);
-        CHECK(contents(replayed.z) == std::vector<float>(n, 7.0f));
+        CHECK(contents(replayed.z) == std::vector<float>(length, 7.0f));
       }
       CHECK(contents(replayed.x) == contents(plain.x));
       CHECK(contents(replayed.y) == contents(plain.y));
       CHECK(plain.usm_out[0] == 2.5f);
-      CHECK(plain.usm_out[n - 1] == float(n - 1 + 2));  // copied from `in` of round 2
+      CHECK(plain.usm_out[length - 1] == float(length - 1 + 2));  // copied from `in` of round 2
     }
   }
 }
@@ -123,9 +123,11 @@ TEST_CASE("copies and fills recorded in a graph give the results and events of p
 TEST_CASE("a rebound buffer is the one a recorded copy or fill uses", "[graph][copies]") {
   auto rt = make_runtime({"dag", "exact"}, "\"host\"");
   Queue q = rt->queue();
-  Buffer<float> x(std::vector<float>(n, 3.0f).data(), n), other(std::vector<float>(n, 5.0f).data(), n);
-  Buffer<float> y(n), target(std::vector<float>(n, 0.0f).data(), n), filled(n), refilled(n);
-  std::vector<float> out(n, 0.0f);
+  Buffer<float> x(std::vector<float>(length, 3.0f).data(), length);
+  Buffer<float> other(std::vector<float>(length, 5.0f).data(), length);
+  Buffer<float> y(length), target(std::vector<float>(length, 0.0f).data(), length);
+  Buffer<float> filled(length), refilled(length);
+  std::vector<float> out(length, 0.0f);
   CommandGraph graph;
   graph.begin_recording(q);
   q.submit([&](Handler& h) { h.copy(x.access(h, AccessMode::read), y.access(h, AccessMode::discard_write)); });
@@ -134,32 +136,32 @@ TEST_CASE("a rebound buffer is the one a recorded copy or fill uses", "[graph][c
   graph.end_recording();
   ExecutableGraph exec = graph.finalize();
   q.submit(exec).wait();
-  CHECK(out == std::vector<float>(n, 3.0f));
-  CHECK(contents(filled) == std::vector<float>(n, 9.0f));
+  CHECK(out == std::vector<float>(length, 3.0f));
+  CHECK(contents(filled) == std::vector<float>(length, 9.0f));
 
   exec.rebind(x, other);     // the copy's source
   exec.rebind(y, target);    // its destination, and the later copy's source
   exec.rebind(filled, refilled);
   q.submit(exec).wait();
-  CHECK(out == std::vector<float>(n, 5.0f));
-  CHECK(contents(target) == std::vector<float>(n, 5.0f));
-  CHECK(contents(y) == std::vector<float>(n, 3.0f));  // no longer written
-  CHECK(contents(refilled) == std::vector<float>(n, 9.0f));
+  CHECK(out == std::vector<float>(length, 5.0f));
+  CHECK(contents(target) == std::vector<float>(length, 5.0f));
+  CHECK(contents(y) == std::vector<float>(length, 3.0f));  // no longer written
+  CHECK(contents(refilled) == std::vector<float>(length, 9.0f));
 }
 
 TEST_CASE("a copy's mistakes while recording are the errors of plain submission",
           "[graph][copies]") {
   auto rt = make_runtime({"inorder", "whole"}, "\"host\"");
   Queue q = rt->queue();
-  Buffer<float> x(n), small(n / 2);
-  float* device = plexus::malloc_device<float>(n, q);
-  std::vector<float> host(n);
+  Buffer<float> x(length), small(length / 2);
+  float* device = plexus::malloc_device<float>(length, q);
+  std::vector<float> host(length);
   auto bad_copy = [&] {
     q.submit([&](Handler& h) {
       h.copy(x.access(h, AccessMode::read), small.access(h, AccessMode::discard_write));
     });
   };
-  auto bad_memcpy = [&] { q.memcpy(device + 1, host.data(), n * sizeof(float)); };
+  auto bad_memcpy = [&] { q.memcpy(device + 1, host.data(), length * sizeof(float)); };
   std::string copy_message, memcpy_message;
   try { bad_copy(); } catch (const plexus::error& e) { copy_message = e.what(); }
   try { bad_memcpy(); } catch (const plexus::error& e) { memcpy_message = e.what(); }
@@ -174,7 +176,7 @@ TEST_CASE("a copy's mistakes while recording are the errors of plain submission"
   CHECK(graph.size() == 0);  // nothing recorded
 
   // A graph whose copy reads a buffer destroyed since is invalid, as one of kernels.
-  auto gone = std::make_unique<Buffer<float>>(n);
+  auto gone = std::make_unique<Buffer<float>>(length);
   graph.begin_recording(q);
   q.submit([&](Handler& h) { h.copy(gone->access(h, AccessMode::read_write), host.data()); });
   graph.end_recording();
