@@ -69,8 +69,11 @@ run() {
 # oot_build <name> <source dir> <build dir> [cmake argument]...: configure and build against
 # the prefix only.
 oot_build() {
-  local name=$1 src=$2 bld=$3
+  local name=$1 src=$2 bld=$3 config_flags=()
   shift 3
+  # This build's flags of its build type (e.g. -O2 -g1 for RelWithDebInfo), not CMake's defaults.
+  [[ -z $PLEXUS_BUILD_TYPE ]] ||
+    config_flags=("-DCMAKE_CXX_FLAGS_${PLEXUS_BUILD_TYPE^^}=$PLEXUS_CONFIG_CXX_FLAGS")
   run "configure-$name" "$PLEXUS_CMAKE" -S "$src" -B "$bld" -G "$PLEXUS_GENERATOR" "$@" \
     -DCMAKE_MAKE_PROGRAM="$PLEXUS_MAKE_PROGRAM" \
     -DCMAKE_CXX_COMPILER="$PLEXUS_CXX_COMPILER" \
@@ -78,6 +81,7 @@ oot_build() {
     -DCMAKE_EXE_LINKER_FLAGS="$PLEXUS_EXE_LINKER_FLAGS" \
     -DCMAKE_MODULE_LINKER_FLAGS="$PLEXUS_MODULE_LINKER_FLAGS" \
     -DCMAKE_BUILD_TYPE="$PLEXUS_BUILD_TYPE" \
+    "${config_flags[@]}" \
     -DCMAKE_PREFIX_PATH="$prefix"
   # It must have found the package in the temporary prefix, not some other install.
   local found
