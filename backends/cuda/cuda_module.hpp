@@ -32,6 +32,7 @@ class CudaKernel final : public DeviceKernel {
         max_threads_(max_threads) {}
 
   const KernelInfo& info() const override { return info_; }
+  std::uint64_t max_work_group_size() const override { return max_threads_; }
   CUfunction handle() const { return function_; }
   const CudaDevice& device() const { return device_; }
   std::size_t static_shared_bytes() const { return static_shared_bytes_; }  // __local arrays

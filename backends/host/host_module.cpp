@@ -22,6 +22,10 @@ HostKernel::HostKernel(const HostModule& module, KernelInfo info, const Prepared
   }
 }
 
+std::uint64_t HostKernel::max_work_group_size() const {
+  return module_.host_device().info().max_work_group_size;
+}
+
 HostModule::HostModule(HostDevice& device, std::span<const std::byte> bitcode,
                        const std::vector<KernelInfo>& kernels)
     : device_(device), jit_(std::make_unique<JitModule>(bitcode, kernels)) {

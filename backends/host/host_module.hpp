@@ -30,6 +30,8 @@ class HostKernel final : public DeviceKernel {
              void* entry);
 
   const KernelInfo& info() const override { return info_; }
+  // The device's: a work-group is work-items (or fibers) of one thread, whatever the kernel.
+  std::uint64_t max_work_group_size() const override;
   const HostModule& module() const { return module_; }
   bool uses_barriers() const { return uses_barriers_; }
   std::uint64_t static_local_bytes() const { return static_local_bytes_; }

@@ -1,5 +1,7 @@
 #include "ze_module.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "plexus/error.hpp"
@@ -28,6 +30,21 @@ std::string build_log(const ZeLoader& loader, ze_module_build_log_handle_t log) 
   }
   loader.module_build_log_destroy(log);
   return text;
+}
+
+// A kernel's largest work-group: its sub-groups at most (zeKernelGetProperties:
+// maxNumSubgroups of maxSubgroupSize work-items, what the compiled code allows), within the
+// device's maxTotalGroupSize; the device's alone when the driver reports neither.
+std::uint64_t group_size_limit(const ZeLoader& loader, ze_kernel_handle_t kernel,
+                               const ZeDevice& device) {
+  std::uint64_t limit = device.info().max_work_group_size;
+  ze_kernel_properties_t properties{};
+  properties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
+  if (loader.kernel_get_properties(kernel, &properties) == ZE_RESULT_SUCCESS &&
+      properties.maxSubgroupSize > 0 && properties.maxNumSubgroups > 0)
+    limit = std::min<std::uint64_t>(
+        limit, std::uint64_t{properties.maxSubgroupSize} * properties.maxNumSubgroups);
+  return limit;
 }
 
 }  // namespace
@@ -71,7 +88,8 @@ ZeModule::ZeModule(ZeDevice& device, std::span<const std::byte> spirv,
                                                                  : error_category::device,
                     ZeLoader::describe_failure("zeKernelCreate('" + info.name + "')", found) +
                         " (the compiler reported a kernel the module does not define)");
-      kernels_.push_back(std::make_unique<ZeKernel>(info, kernel, device));
+      kernels_.push_back(std::make_unique<ZeKernel>(info, kernel, device,
+                                                    group_size_limit(loader, kernel, device)));
       ZeLoader::check("zeKernelSetIndirectAccess",
                       loader.kernel_set_indirect_access(
                           kernel, ZE_KERNEL_INDIRECT_ACCESS_FLAG_HOST |

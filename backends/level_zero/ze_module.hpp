@@ -28,10 +28,14 @@ class ZeDevice;
 
 class ZeKernel final : public DeviceKernel {
  public:
-  ZeKernel(KernelInfo info, ze_kernel_handle_t kernel, const ZeDevice& device)
-      : info_(std::move(info)), kernel_(kernel), device_(device) {}
+  // `max_work_group_size`: the kernel's limit (ze_module.cpp, group_size_limit).
+  ZeKernel(KernelInfo info, ze_kernel_handle_t kernel, const ZeDevice& device,
+           std::uint64_t max_work_group_size)
+      : info_(std::move(info)), kernel_(kernel), device_(device),
+        max_work_group_size_(max_work_group_size) {}
 
   const KernelInfo& info() const override { return info_; }
+  std::uint64_t max_work_group_size() const override { return max_work_group_size_; }
   ze_kernel_handle_t handle() const { return kernel_; }
   const ZeDevice& device() const { return device_; }
   std::unique_lock<std::mutex> lock() const { return std::unique_lock(mutex_); }
@@ -40,6 +44,7 @@ class ZeKernel final : public DeviceKernel {
   KernelInfo info_;
   ze_kernel_handle_t kernel_;
   const ZeDevice& device_;
+  std::uint64_t max_work_group_size_;
   mutable std::mutex mutex_;
 };
 

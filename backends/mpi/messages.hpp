@@ -33,7 +33,8 @@ namespace plexus::mpi {
 //    `follows` (the receiver's control receive is posted in advance, of that capacity).
 // 6: native_call (registered native functions run on the worker); `welcome` gives each
 //    device's native backend.
-inline constexpr std::uint32_t protocol_version = 6;
+// 7: load_module's reply gives each kernel's max_work_group_size on the worker's device.
+inline constexpr std::uint32_t protocol_version = 7;
 
 inline constexpr int control_tag = 1;
 inline constexpr int large_control_tag = 2;
@@ -71,7 +72,8 @@ enum class MessageType : std::uint32_t {
   copy_pull,       // queue, seq, address, layout, source rank, transfer: data from another worker
   copy_push,       // device, address, layout, destination rank, transfer: data to another worker
   copy_local,      // queue, seq, address, source device, source address, layout: within the worker
-  load_module,     // device, module id, content hash, format, kernels, [binary] -> reply
+  load_module,     // device, module id, content hash, format, kernels, [binary] -> reply:
+                   // each kernel's max_work_group_size
   release_module,  // module id
   launch,          // queue, seq, module id, kernel index, range, arguments
   notify,          // queue, position (the last seq before it) -> reply once every operation

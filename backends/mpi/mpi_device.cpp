@@ -102,6 +102,7 @@ std::shared_ptr<DeviceModule> MpiDevice::load_module(BinaryFormat format,
                                              binary.size()));
   const std::array<std::uint8_t, 32> hash = hasher.final();
   const std::uint64_t id = session_->next_id();
+  std::vector<std::uint64_t> group_limits;  // per kernel, from the worker's device
   const auto send = [&](bool with_binary) {
     session_->call(
         remote_.rank, MessageType::load_module,
@@ -115,7 +116,10 @@ std::shared_ptr<DeviceModule> MpiDevice::load_module(BinaryFormat format,
           out.boolean(with_binary);
           if (with_binary) out.block(binary);
         },
-        {});
+        [&](Reader& in) {
+          for (std::size_t i = 0; i < kernels.size(); ++i)
+            group_limits.push_back(in.bounded(std::uint64_t{1} << 32, "a kernel's work-group limit"));
+        });
   };
   const bool first = backend_.first_send(remote_.rank, hash);
   try {
@@ -124,7 +128,7 @@ std::shared_ptr<DeviceModule> MpiDevice::load_module(BinaryFormat format,
     if (first) backend_.forget_send(remote_.rank, hash);
     throw;
   }
-  return std::make_shared<MpiModule>(*this, id, kernels);
+  return std::make_shared<MpiModule>(*this, id, kernels, std::move(group_limits));
 }
 
 std::unique_ptr<DeviceQueue> MpiDevice::create_queue() { return std::make_unique<MpiQueue>(*this); }

@@ -5,10 +5,16 @@
 
 namespace plexus::mpi {
 
-MpiModule::MpiModule(MpiDevice& device, std::uint64_t id, std::vector<KernelInfo> kernels)
+MpiModule::MpiModule(MpiDevice& device, std::uint64_t id, std::vector<KernelInfo> kernels,
+                     const std::vector<std::uint64_t>& group_limits)
     : device_(device), id_(id), kernels_(std::move(kernels)) {
+  if (group_limits.size() != kernels_.size())
+    throw error(error_category::internal, "mpi: the worker gave " +
+                                              std::to_string(group_limits.size()) +
+                                              " work-group limits for " +
+                                              std::to_string(kernels_.size()) + " kernels");
   for (std::uint32_t i = 0; i < kernels_.size(); ++i)
-    objects_.push_back(std::make_unique<MpiKernel>(kernels_[i], id_, i));
+    objects_.push_back(std::make_unique<MpiKernel>(kernels_[i], id_, i, group_limits[i]));
 }
 
 MpiModule::~MpiModule() {

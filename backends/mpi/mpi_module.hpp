@@ -16,9 +16,13 @@ class MpiDevice;
 
 class MpiKernel final : public DeviceKernel {
  public:
-  MpiKernel(KernelInfo info, std::uint64_t module, std::uint32_t index)
-      : info_(std::move(info)), module_(module), index_(index) {}
+  // `max_work_group_size`: the worker's kernel's (its reply to load_module).
+  MpiKernel(KernelInfo info, std::uint64_t module, std::uint32_t index,
+            std::uint64_t max_work_group_size)
+      : info_(std::move(info)), module_(module), index_(index),
+        max_work_group_size_(max_work_group_size) {}
   const KernelInfo& info() const override { return info_; }
+  std::uint64_t max_work_group_size() const override { return max_work_group_size_; }
   std::uint64_t module() const { return module_; }
   std::uint32_t index() const { return index_; }
 
@@ -26,11 +30,14 @@ class MpiKernel final : public DeviceKernel {
   KernelInfo info_;
   std::uint64_t module_;
   std::uint32_t index_;
+  std::uint64_t max_work_group_size_;
 };
 
 class MpiModule final : public DeviceModule {
  public:
-  MpiModule(MpiDevice& device, std::uint64_t id, std::vector<KernelInfo> kernels);
+  // `group_limits`: each kernel's max_work_group_size on the worker, in the kernels' order.
+  MpiModule(MpiDevice& device, std::uint64_t id, std::vector<KernelInfo> kernels,
+            const std::vector<std::uint64_t>& group_limits);
   ~MpiModule() override;
 
   Device& device() const override;

@@ -104,8 +104,16 @@ OpenclModule::OpenclModule(OpenclDevice& device, BinaryFormat format,
                                              error_name(status) +
                                              " (the compiler reported a kernel the program "
                                              "does not define)");
+    std::size_t work_group_size = 0;
+    status = clGetKernelWorkGroupInfo(kernel.get(), id, CL_KERNEL_WORK_GROUP_SIZE,
+                                      sizeof(work_group_size), &work_group_size, nullptr);
+    if (status != CL_SUCCESS)
+      throw error(error_category::device, "clGetKernelWorkGroupInfo('" + info.name +
+                                              "', CL_KERNEL_WORK_GROUP_SIZE) in a " +
+                                              where(device, format) + " failed: " +
+                                              error_name(status));
     kernels_.push_back(std::make_unique<OpenclKernel>(info, std::move(kernel), device, format,
-                                                      device.info().name));
+                                                      device.info().name, work_group_size));
   }
 }
 

@@ -34,13 +34,17 @@ class OpenclDevice;
 
 class OpenclKernel final : public DeviceKernel {
  public:
+  // `max_work_group_size`: the driver's CL_KERNEL_WORK_GROUP_SIZE of `kernel`.
   OpenclKernel(KernelInfo info, KernelHandle kernel, const OpenclDevice& device,
-               BinaryFormat format, const std::string& device_name)
+               BinaryFormat format, const std::string& device_name,
+               std::uint64_t max_work_group_size)
       : info_(std::move(info)), kernel_(std::move(kernel)), device_(device), format_(format),
         launch_what_(std::make_shared<const std::string>(
-            "launch of '" + info_.name + "' on OpenCL device '" + device_name + "'")) {}
+            "launch of '" + info_.name + "' on OpenCL device '" + device_name + "'")),
+        max_work_group_size_(max_work_group_size) {}
 
   const KernelInfo& info() const override { return info_; }
+  std::uint64_t max_work_group_size() const override { return max_work_group_size_; }
   cl_kernel handle() const { return kernel_.get(); }
   const OpenclDevice& device() const { return device_; }
   std::mutex& launch_mutex() const { return mutex_; }
@@ -69,6 +73,7 @@ class OpenclKernel final : public DeviceKernel {
   const OpenclDevice& device_;
   BinaryFormat format_;
   std::shared_ptr<const std::string> launch_what_;
+  std::uint64_t max_work_group_size_;
   mutable std::mutex mutex_;
   mutable std::vector<std::optional<SetArgument>> set_;  // by index; under mutex_
 };

@@ -84,6 +84,11 @@ TEST_CASE("a runtime program runs OpenCL C kernels on remote devices", "[runtime
       CHECK_THAT(devices[0]->info().name, Catch::Contains(" rank 1: "));
       CHECK_THAT(devices[1]->info().name, Catch::Contains(" rank 2: "));
       auto bundle = rt.build(kernels);
+      // Each remote kernel's work-group limit is the worker's (load_module's reply): its host
+      // device's, whatever the kernel.
+      for (Device* device : devices)
+        CHECK(bundle.kernel("saxpy").max_work_group_size(*device) ==
+              device->info().max_work_group_size);
       const std::size_t n = 100000;
       std::vector<float> x(n), y(n);
       for (std::size_t i = 0; i < n; ++i) x[i] = float(i % 97), y[i] = 1.0f;

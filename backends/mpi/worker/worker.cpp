@@ -723,8 +723,12 @@ void Worker::load_module(const Header& header, Reader& in) {
     }
     std::vector<const DeviceKernel*> found;
     for (const KernelInfo& kernel : kernels) found.push_back(&module->kernel(kernel.name));
+    std::vector<std::uint64_t> group_limits;  // each kernel's, in order: the reply
+    for (const DeviceKernel* kernel : found) group_limits.push_back(kernel->max_work_group_size());
     modules_[id] = {index, module, std::move(kernels), std::move(found)};
-    reply_ok(header.id);
+    reply_ok(header.id, [&](Writer& out) {
+      for (const std::uint64_t limit : group_limits) out.u64(limit);
+    });
   } catch (...) {
     reply_failure(header.id, std::current_exception());
   }

@@ -7,6 +7,7 @@
 // one kernel may be launched from several threads at once.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,13 @@ class PLEXUS_API DeviceKernel {
   virtual ~DeviceKernel();
 
   virtual const KernelInfo& info() const = 0;
+  // The largest work-group (work-items of all dimensions together) a launch of this kernel
+  // may use on its module's device: the device's max_work_group_size at most, less where
+  // the kernel's own resources allow fewer (registers, local memory, sub-group layout). What
+  // SYCL's info::kernel_device_specific::work_group_size, CUDA's
+  // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK and OpenCL's CL_KERNEL_WORK_GROUP_SIZE say.
+  // Known when the module is loaded: no driver call here.
+  virtual std::uint64_t max_work_group_size() const = 0;
 };
 
 class PLEXUS_API DeviceModule {

@@ -10,6 +10,7 @@
 // bundle after its Runtime is destroyed throws plexus::error(invalid_argument).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +39,10 @@ class PLEXUS_API Kernel {
   // The module holding the kernel on `device` (kept alive by the runtime, not the bundle);
   // invalid_argument naming the devices it is loaded on, or the runtime being gone.
   std::shared_ptr<DeviceModule> module_on(const Device& device) const;
+  // The largest work-group (work-items in all) a launch of this kernel may use on `device`
+  // (DeviceKernel::max_work_group_size: the device's limit, or less by the kernel's own
+  // resources); invalid_argument as module_on when it is not loaded there.
+  std::uint64_t max_work_group_size(const Device& device) const;
   const std::shared_ptr<const detail::BundleState>& bundle() const { return bundle_; }
 
  private:

@@ -5,6 +5,7 @@
 
 #include "bundle_state.hpp"
 #include "plexus/device.hpp"
+#include "plexus/device_module.hpp"
 #include "plexus/error.hpp"
 #include "runtime_state.hpp"
 
@@ -78,6 +79,10 @@ std::shared_ptr<DeviceModule> Kernel::module_on(const Device& device) const {
   throw error(error_category::invalid_argument,
               "kernel '" + name() + "' is not loaded on device '" + device.info().name +
                   "'; its bundle is loaded on " + bundle_->device_names());
+}
+
+std::uint64_t Kernel::max_work_group_size(const Device& device) const {
+  return module_on(device)->kernel(name()).max_work_group_size();
 }
 
 KernelBundle::KernelBundle(std::shared_ptr<const detail::BundleState> state)
