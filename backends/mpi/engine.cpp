@@ -6,6 +6,7 @@
 #include <thread>
 #include <utility>
 
+#include "chunks.hpp"
 #include "messages.hpp"
 #include "plexus/cpu_pause.hpp"
 #include "plexus/error.hpp"
@@ -180,8 +181,7 @@ void Engine::post_chunks(int peer, int tag, std::byte* data, std::size_t bytes, 
     transfer->done(std::make_exception_ptr(error(error_category::device, failure(peer))));
     return;
   }
-  for (std::size_t at = 0; at < bytes || (bytes == 0 && at == 0); at += options_.chunk_bytes) {
-    const std::size_t chunk = std::min(options_.chunk_bytes, bytes - at);
+  for_each_chunk(bytes, options_.chunk_bytes, [&](std::size_t at, std::size_t chunk) {
     Pending pending;
     pending.peer = peer;
     pending.transfer = transfer;
@@ -195,12 +195,12 @@ void Engine::post_chunks(int peer, int tag, std::byte* data, std::size_t bytes, 
     if (code != MPI_SUCCESS) {
       transfer->failure = peer_failure(
           name_of(peer), std::string(receive ? "MPI_Irecv: " : "MPI_Isend: ") + mpi_error_text(code));
-      break;
+      return false;
     }
     ++transfer->outstanding;
     pending_.push_back(std::move(pending));
-    if (bytes == 0) break;
-  }
+    return true;
+  });
   if (transfer->outstanding == 0) transfer->done(transfer->failure);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "../chunks.hpp"
 #include "engine_await.hpp"
 
 namespace plexus::mpi {
@@ -20,16 +21,15 @@ StagedReceive::StagedReceive(Engine& engine, StagingPool& pool, int source, int 
       chunk_bytes_(std::max<std::size_t>(engine.options().chunk_bytes, 1)) {
   // One receive per chunk, posted in order on one tag: MPI matches them in order with the
   // sender's chunks (Engine::send_data sends chunks of the same size).
-  for (std::size_t at = 0; at < bytes || (bytes == 0 && at == 0); at += chunk_bytes_) {
+  for_each_chunk(bytes, chunk_bytes_, [&](std::size_t at, std::size_t chunk) {
     auto arrived = std::make_shared<std::promise<void>>();
     chunks_.push_back(arrived->get_future().share());
-    const std::size_t chunk = std::min(chunk_bytes_, bytes - at);
     engine.recv_data(source, tag, staging_.get() + at, chunk,
                      [keep = staging_, done = fulfil(arrived)](std::exception_ptr failure) {
                        done(failure);
                      });
-    if (bytes == 0) break;
-  }
+    return true;
+  });
 }
 
 void StagedReceive::copy_in(Engine& engine, DeviceQueue& local, void* allocation,
@@ -54,10 +54,8 @@ std::exception_ptr staged_send(Engine& engine, StagingPool& pool, DeviceQueue& l
                                const void* allocation, const CopyLayout& layout,
                                int destination, int tag, std::exception_ptr failure) {
   const std::size_t bytes = layout.bytes();
-  const std::size_t chunk_bytes = std::max<std::size_t>(engine.options().chunk_bytes, 1);
   std::shared_ptr<std::byte[]> staging = pool.acquire(std::max<std::size_t>(bytes, 1));
-  for (std::size_t at = 0; at < bytes || (bytes == 0 && at == 0); at += chunk_bytes) {
-    const std::size_t chunk = std::min(chunk_bytes, bytes - at);
+  for_each_chunk(bytes, engine.options().chunk_bytes, [&](std::size_t at, std::size_t chunk) {
     std::byte* from = staging.get() + at;
     if (!failure && chunk > 0) {
       try {
@@ -73,8 +71,8 @@ std::exception_ptr staged_send(Engine& engine, StagingPool& pool, DeviceQueue& l
     engine.run_or_post([&engine, staging, from, chunk, destination, tag] {
       engine.send_data(destination, tag, from, chunk, [staging](std::exception_ptr) {});
     });
-    if (bytes == 0) break;
-  }
+    return true;
+  });
   return failure;
 }
 
