@@ -11,23 +11,22 @@
 
 namespace cholesky {
 
-#if !PLEXUS_EXAMPLES_HAVE_CUDA
-class CudaBlas {};  // never made: a build without CUDA headers offers no CUDA implementation
-#endif
-
 BlasTiles::BlasTiles(const plexus::Runtime& runtime, const TileLayout& layout) : layout_(layout) {
 #if PLEXUS_EXAMPLES_HAVE_CUDA
-  bool has_cuda_device = false;
-  for (const plexus::Device* device : runtime.devices())
-    has_cuda_device = has_cuda_device || device->native_backend() == "cuda";
-  if (!has_cuda_device) {
-    cuda_missing_ = "the runtime has no CUDA device";
-    return;
+  bool local_cuda = false;
+  for (const plexus::Device* device : runtime.devices()) {
+    if (device->native_backend() != "cuda") continue;
+    (device->runs_native_closures() ? local_cuda : remote_cuda_) = true;
   }
-  try {
-    cuda_ = std::make_unique<CudaBlas>(layout);
-  } catch (const plexus::error& e) {
-    cuda_missing_ = e.what();  // which library is missing, and how to get it
+  cuda_ = local_cuda || remote_cuda_;
+  if (!cuda_) cuda_missing_ = "the runtime has no CUDA device";
+  if (local_cuda) {
+    try {
+      cuda_libraries_ = cuda_blas::libraries();
+    } catch (const plexus::error& e) {
+      cuda_missing_ = e.what();  // which library is missing, and how to get it
+      cuda_ = remote_cuda_;      // the workers may have them
+    }
   }
 #else
   (void)runtime;
@@ -36,7 +35,11 @@ BlasTiles::BlasTiles(const plexus::Runtime& runtime, const TileLayout& layout) :
 #endif
 }
 
-BlasTiles::~BlasTiles() = default;
+BlasTiles::~BlasTiles() {
+#if PLEXUS_EXAMPLES_HAVE_CUDA
+  if (!cuda_libraries_.empty()) cuda_blas::release();
+#endif
+}
 
 void BlasTiles::require(const plexus::Device& device) const {
   const std::string backend(device.native_backend());
@@ -45,7 +48,7 @@ void BlasTiles::require(const plexus::Device& device) const {
     if (host_blas::available()) return;
     why = host_blas::unavailable_reason();
   } else if (backend == "cuda") {
-    if (cuda_) return;
+    if (cuda_ && (!device.runs_native_closures() || !cuda_libraries_.empty())) return;
     why = cuda_missing_;
   } else {
     why = "--kernels blas has implementations for host devices (OpenBLAS) and CUDA devices "
@@ -60,32 +63,21 @@ void BlasTiles::require(const plexus::Device& device) const {
 std::string BlasTiles::describe() const {
   std::string text = "blas:";
   if (host_blas::available()) text += " host OpenBLAS/LAPACKE (one thread per task)";
-#if PLEXUS_EXAMPLES_HAVE_CUDA
-  if (cuda_) text += std::string(host_blas::available() ? "," : "") + " cuda " + cuda_->libraries();
-#endif
+  if (cuda_) {
+    std::string cuda = cuda_libraries_;
+    if (remote_cuda_) cuda += (cuda.empty() ? "" : " here, ") + std::string("cuBLAS/cuSOLVER loaded by the workers");
+    text += std::string(host_blas::available() ? "," : "") + " cuda " + cuda;
+  }
   return text;
-}
-
-std::string BlasTiles::failure() const {
-#if PLEXUS_EXAMPLES_HAVE_CUDA
-  if (cuda_) return cuda_->potrf_failure();
-#endif
-  return "";
 }
 
 void BlasTiles::record(plexus::Handler& h, const TileOp& op, std::size_t /*step: one*/,
                        const plexus::Accessor<double, 2>& target) {
   std::vector<plexus::NativeImplementation> implementations;
-  const TileLayout layout = layout_;
-  // Host devices, this process's and other nodes' alike: a registered native function.
-  if (host_blas::available())
-    implementations.push_back(host_tile({op, layout, target.requirement_index()}));
+  const TileCall call{op, layout_, target.requirement_index()};
+  if (host_blas::available()) implementations.push_back(host_tile(call));
 #if PLEXUS_EXAMPLES_HAVE_CUDA
-  if (cuda_)
-    implementations.emplace_back("cuda", [=, cuda = cuda_.get()](plexus::InteropHandle& ih) {
-      cuda->enqueue(op, ih.native_context<CUcontext>(), ih.native_queue<CUstream>(),
-                    ih.native_memory<CUdeviceptr>(target));
-    });
+  if (cuda_) implementations.push_back(cuda_tile(call));
 #endif
   h.native_task(name(op.kind), std::move(implementations));
 }
@@ -93,7 +85,9 @@ void BlasTiles::record(plexus::Handler& h, const TileOp& op, std::size_t /*step:
 void BlasTiles::record_resident(plexus::Handler& h, const plexus::Accessor<double, 2>&) const {
   std::vector<plexus::NativeImplementation> implementations;
   if (host_blas::available()) implementations.push_back(host_resident({}));
-  if (cuda_) implementations.emplace_back("cuda", [](plexus::InteropHandle&) {});
+#if PLEXUS_EXAMPLES_HAVE_CUDA
+  if (cuda_) implementations.push_back(cuda_resident({}));
+#endif
   h.native_task("resident", std::move(implementations));
 }
 

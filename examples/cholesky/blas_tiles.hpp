@@ -1,24 +1,23 @@
 // BlasTiles: every tile operation as a native task (plexus::Handler::native_task) with one
 // implementation per backend, as a StarPU codelet has: "host" (host_blas: OpenBLAS/LAPACKE,
-// one thread per task, so a host device runs several at once; a registered native function,
-// native_tiles.hpp, so that it runs on other nodes' host devices too) and "cuda" (cuda_blas:
-// cuBLAS/cuSOLVER enqueued on the chosen queue's stream). The scheduler picks the device,
-// and with it the implementation. An implementation is offered only where its libraries
-// are there: host when the build found OpenBLAS, cuda when the runtime has a CUDA device and
-// cuBLAS/cuSOLVER load.
-// Ownership: must be destroyed before the Runtime whose tasks it records (its cuBLAS and
-// cuSOLVER handles belong to the runtime's CUDA contexts). Thread-safety: record() from the
+// one thread per task, so a host device runs several at once) and "cuda" (cuda_blas:
+// cuBLAS/cuSOLVER enqueued on the chosen queue's stream), both registered native functions
+// (native_tiles.hpp), so that they run on other nodes' devices too. The scheduler picks the
+// device, and with it the implementation. An implementation is offered only where it can
+// run: host when the build found OpenBLAS; cuda when the build had the CUDA headers and the
+// runtime has a CUDA device. This process loads cuBLAS/cuSOLVER only for a CUDA device of
+// its own (a remote one's worker loads them itself, and a task there fails naming the
+// library it lacks).
+// Ownership: the CUDA handles its tiles made in this process are destroyed with it
+// (cuda_blas::release: once their work is done). Thread-safety: record() from the
 // submitting thread; the implementations run on scheduler threads, several at once.
 #pragma once
 
-#include <memory>
 #include <string>
 
 #include "tile_graph.hpp"
 
 namespace cholesky {
-
-class CudaBlas;
 
 class BlasTiles final : public TileKernels {
  public:
@@ -30,7 +29,6 @@ class BlasTiles final : public TileKernels {
   void require(const plexus::Device& device) const;
 
   std::string describe() const override;
-  std::string failure() const override;
   void record(plexus::Handler& h, const TileOp& op, std::size_t step,
               const plexus::Accessor<double, 2>& target) override;
   // A native task "resident" (nothing to do: every backend's implementation is empty).
@@ -38,8 +36,11 @@ class BlasTiles final : public TileKernels {
 
  private:
   TileLayout layout_;
-  std::string cuda_missing_;        // why there is no CUDA implementation
-  std::unique_ptr<CudaBlas> cuda_;  // nullptr: none
+  bool cuda_ = false;             // the cuda implementation is offered
+  bool remote_cuda_ = false;      // a CUDA device of another process (its worker loads the libraries)
+  std::string cuda_libraries_;    // loaded here for a CUDA device of this process
+  std::string cuda_missing_;      // why there is no cuda implementation, or (cuda_) why this
+                                  // process's CUDA devices cannot run it
 };
 
 }  // namespace cholesky

@@ -1,61 +1,38 @@
 // The tile operations on a CUDA stream with cuBLAS (cublasDtrsm, cublasDsyrk, cublasDgemm) and
-// cuSOLVER (cusolverDnDpotrf), loaded at run time (examples::CudaLibraries). The row-major
-// matrix is the column-major transpose of itself: the lower factor is computed as the
-// column-major upper one, so nothing is transposed or copied.
+// cuSOLVER (cusolverDnDpotrf), loaded at run time (examples::CudaLibraries) by the process
+// that runs them: the body of the registered native function cholesky.cuda_tile
+// (native_tiles.hpp), on rank 0 for its own GPUs and in `plexus worker` for a remote one. The
+// row-major matrix is the column-major transpose of itself: the lower factor is computed as
+// the column-major upper one, so nothing is transposed or copied.
 //
-// enqueue() runs with the context pushed and returns once the work is enqueued on the
-// stream (asynchronous, nothing waits). Each (context, stream) gets its own cuBLAS and
-// cuSOLVER handle and POTRF workspace, made on first use and kept until the object goes.
-// POTRF's info goes to page-locked host memory, one slot per diagonal tile; potrf_failure()
-// reads it once the factorisation is done.
-// Ownership: must be destroyed before the CUDA contexts it was used with (before the
-// plexus::Runtime). Thread-safety: enqueue() from any number of threads (the handle map is
-// locked; a stream is used by one thread at a time, as the queues' contract says).
+// enqueue() pushes the context, enqueues on the stream with the (context, stream)'s handles
+// (cuda_tile_handles.hpp: made on first use) and returns: TRSM, SYRK and GEMM without
+// waiting; a POTRF waits for its stream and reads its info, so that a tile that is not
+// positive definite fails its own task, named, wherever it ran (one wait per diagonal tile,
+// n/tile per factorisation: the TRSMs of its column wait for it anyway).
+// Thread-safety: enqueue() from any number of threads, one per stream at a time (the
+// queues' contract); release() as CudaTileHandleCache::release says.
 #pragma once
 
 #include <cuda.h>
 
-#include <map>
-#include <memory>
-#include <mutex>
 #include <string>
-#include <utility>
 
 #include "tile_graph.hpp"
 
-namespace examples {
-class CudaLibraries;
-}
+namespace cholesky::cuda_blas {
 
-namespace cholesky {
+// Loads the libraries (once per process): "libcublas.so.13, libcusolver.so.12", or
+// plexus::error(unsupported) naming the one missing and how to get it.
+std::string libraries();
 
-class CudaBlas {
- public:
-  // Loads the libraries: plexus::error(unsupported) naming the one missing.
-  explicit CudaBlas(const TileLayout& layout);
-  CudaBlas(const CudaBlas&) = delete;
-  CudaBlas& operator=(const CudaBlas&) = delete;
-  ~CudaBlas();
+// Enqueues `op` of `layout` on `stream` (of `context`) over the matrix at device address `a`.
+// Throws plexus::error(unsupported) when a library is missing, plexus::error(device) naming
+// the call that failed, or for a POTRF whose info is not 0 (potrf_failure: the tile).
+void enqueue(const TileOp& op, const TileLayout& layout, CUcontext context, CUstream stream,
+             CUdeviceptr a);
 
-  // "libcublas.so.13, libcusolver.so.12"
-  std::string libraries() const;
+// Destroys this process's handles once their work is done (CudaTileHandleCache::release).
+void release() noexcept;
 
-  // Enqueues `op` on `stream` (of `context`) over the matrix at device address `a`.
-  // Throws plexus::error(device) when a call fails.
-  void enqueue(const TileOp& op, CUcontext context, CUstream stream, CUdeviceptr a);
-
-  // After every POTRF has finished: "" or which tile was not positive definite.
-  std::string potrf_failure() const;
-
- private:
-  struct Handles;
-  Handles& handles_for(CUcontext context, CUstream stream, CUdeviceptr a);  // context pushed
-
-  const examples::CudaLibraries& cuda_;
-  TileLayout layout_;
-  std::mutex mutex_;
-  std::map<std::pair<CUcontext, CUstream>, std::unique_ptr<Handles>> handles_;
-  int* info_ = nullptr;  // one slot per diagonal tile, page-locked and mapped
-};
-
-}  // namespace cholesky
+}  // namespace cholesky::cuda_blas

@@ -1,26 +1,69 @@
 #include "native_tiles.hpp"
 
+#include <string>
+
 #include <plexus/error.hpp>
 
 #include "host_blas.hpp"
+
+#if PLEXUS_EXAMPLES_HAVE_CUDA
+#include "cuda_blas.hpp"
+#endif
 
 namespace cholesky {
 
 namespace {
 
-void tile(plexus::InteropHandle& handle, const HostTileCall& call) {
+// A call's bytes may come from another process: an operation outside the matrix would
+// read and write past it.
+void check(const plexus::InteropHandle& handle, const TileCall& call) {
+  const TileOp& op = call.op;
+  const std::size_t tiles = call.layout.tile ? call.layout.n / call.layout.tile : 0;
+  const bool known = op.kind == TileKind::potrf || op.kind == TileKind::trsm ||
+                     op.kind == TileKind::syrk || op.kind == TileKind::gemm;
+  std::string wrong;
+  if (tiles == 0 || call.layout.n % call.layout.tile != 0)
+    wrong = "tile " + std::to_string(call.layout.tile) + " does not divide n " +
+            std::to_string(call.layout.n);
+  else if (!known)
+    wrong = "unknown tile operation " + std::to_string(static_cast<int>(op.kind));
+  else if (!(op.k <= op.j && op.j <= op.i && op.i < tiles))
+    wrong = std::string(name(op.kind)) + " of tile (" + std::to_string(op.i) + ", " +
+            std::to_string(op.j) + ") at step " + std::to_string(op.k) + " is not in a " +
+            std::to_string(tiles) + " x " + std::to_string(tiles) + " tiled matrix";
+  else if (call.target >= handle.accessors())
+    wrong = "accessor " + std::to_string(call.target) + " of a task with " +
+            std::to_string(handle.accessors());
+  if (!wrong.empty())
+    throw plexus::error(plexus::error_category::invalid_argument, "cholesky tile call: " + wrong);
+}
+
+void host(plexus::InteropHandle& handle, const TileCall& call) {
+  check(handle, call);
   const int info = host_blas::run(call.op, call.layout, handle.native_memory<double*>(call.target));
   if (info != 0)
     throw plexus::error(plexus::error_category::device,
                         potrf_failure("LAPACKE_dpotrf", call.op.k, info));
 }
 
-void resident(plexus::InteropHandle&, const NoArguments&) {}
+void nothing(plexus::InteropHandle&, const NoArguments&) {}
+
+#if PLEXUS_EXAMPLES_HAVE_CUDA
+void cuda(plexus::InteropHandle& handle, const TileCall& call) {
+  check(handle, call);
+  cuda_blas::enqueue(call.op, call.layout, handle.native_context<CUcontext>(),
+                     handle.native_queue<CUstream>(), handle.native_memory<CUdeviceptr>(call.target));
+}
+#endif
 
 }  // namespace
 
-const plexus::NativeFunction<HostTileCall> host_tile{"cholesky.host_tile", "host", &tile};
-const plexus::NativeFunction<NoArguments> host_resident{"cholesky.host_resident", "host",
-                                                        &resident};
+const plexus::NativeFunction<TileCall> host_tile{"cholesky.host_tile", "host", &host};
+const plexus::NativeFunction<NoArguments> host_resident{"cholesky.host_resident", "host", &nothing};
+
+#if PLEXUS_EXAMPLES_HAVE_CUDA
+const plexus::NativeFunction<TileCall> cuda_tile{"cholesky.cuda_tile", "cuda", &cuda};
+const plexus::NativeFunction<NoArguments> cuda_resident{"cholesky.cuda_resident", "cuda", &nothing};
+#endif
 
 }  // namespace cholesky

@@ -1,14 +1,18 @@
-// The host implementations of `--kernels blas` as registered native functions
+// The implementations of `--kernels blas` as registered native functions
 // (plexus/native_function.hpp), in the shared library libplexus_cholesky_native.so: the
 // cholesky program links it, and `plexus worker --native-library` loads it on every other
-// rank of an MPI job, so that a tile task that the scheduler places on a remote host device
-// runs the same OpenBLAS call there (a closure could not go to another process).
+// rank of an MPI job, so that a tile task that the scheduler places on a remote device runs
+// the same library call there (a closure could not go to another process):
+//   host: OpenBLAS/LAPACKE (host_blas.hpp), where the build found them;
+//   cuda: cuBLAS/cuSOLVER (cuda_blas.hpp), where the build had the CUDA headers; the process
+//         that runs a tile loads the libraries and makes its handles on first use.
 //
 //   mpirun -np 1 cholesky --kernels blas
-//          : -np 2 plexus worker --backends host --native-library build/lib/libplexus_cholesky_native.so
+//          : -np 2 plexus worker --backends host,cuda --native-library build/lib/libplexus_cholesky_native.so
 //   (one command line)
 //
-// Thread-safety: the functions run on any number of threads at once (host_blas.hpp).
+// Thread-safety: the functions run on any number of threads at once (host_blas.hpp,
+// cuda_blas.hpp).
 #pragma once
 
 #include <cstddef>
@@ -19,18 +23,26 @@
 
 namespace cholesky {
 
-// One tile operation: host_blas::run(op, layout, the memory of accessor `target`) (the
-// whole matrix's buffer: the tiles it reads are accessors of the same task). A POTRF that
-// reports info != 0 fails the task (potrf_failure).
-struct HostTileCall {
+// One tile operation over the memory of accessor `target` (the whole matrix's buffer: the
+// tiles it reads are accessors of the same task). A call whose operation, layout or
+// accessor index is not one of a factorisation fails its task (plexus::error
+// invalid_argument), as does a POTRF that reports info != 0 (potrf_failure: the tile).
+struct TileCall {
   TileOp op;
   TileLayout layout;
   std::size_t target;  // the target tile's accessor index in its command group
 };
-extern const plexus::NativeFunction<HostTileCall> host_tile;  // "cholesky.host_tile"
-
 // Nothing: the benchmarks' "data already on the device" (TileKernels::record_resident).
 struct NoArguments {};
-extern const plexus::NativeFunction<NoArguments> host_resident;  // "cholesky.host_resident"
+
+// host_blas::run
+extern const plexus::NativeFunction<TileCall> host_tile;          // "cholesky.host_tile"
+extern const plexus::NativeFunction<NoArguments> host_resident;   // "cholesky.host_resident"
+
+#if PLEXUS_EXAMPLES_HAVE_CUDA
+// cuda_blas::enqueue on the task's stream (asynchronous but for POTRF).
+extern const plexus::NativeFunction<TileCall> cuda_tile;          // "cholesky.cuda_tile"
+extern const plexus::NativeFunction<NoArguments> cuda_resident;   // "cholesky.cuda_resident"
+#endif
 
 }  // namespace cholesky

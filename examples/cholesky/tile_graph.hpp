@@ -46,9 +46,6 @@ class TileKernels {
   virtual ~TileKernels() = default;
   // For the demo's output: "opencl", "blas (...)".
   virtual std::string describe() const = 0;
-  // Once every task is done: "" or a failure found only then (e.g. an asynchronous POTRF
-  // that met a matrix that is not positive definite).
-  virtual std::string failure() const { return ""; }
   // How many commands `op` takes (each a command group with the same accesses, in order):
   // 1 unless the kernels split a tile operation into steps.
   virtual std::size_t steps(const TileOp& op) const {

@@ -51,6 +51,8 @@ CudaLibraries::CudaLibraries() {
       d.symbol<decltype(D::primary_context_release)>("cuDevicePrimaryCtxRelease_v2"),
       d.symbol<decltype(D::push_context)>("cuCtxPushCurrent_v2"),
       d.symbol<decltype(D::pop_context)>("cuCtxPopCurrent_v2"),
+      d.symbol<decltype(D::context_device)>("cuCtxGetDevice"),
+      d.symbol<decltype(D::context_synchronize)>("cuCtxSynchronize"),
       d.symbol<decltype(D::allocate)>("cuMemAlloc_v2"),
       d.symbol<decltype(D::free)>("cuMemFree_v2"),
       d.symbol<decltype(D::host_allocate)>("cuMemHostAlloc"),

@@ -32,6 +32,8 @@ struct CudaDriverCalls {
   decltype(&cuDevicePrimaryCtxRelease) primary_context_release;
   decltype(&cuCtxPushCurrent) push_context;
   decltype(&cuCtxPopCurrent) pop_context;
+  decltype(&cuCtxGetDevice) context_device;
+  decltype(&cuCtxSynchronize) context_synchronize;
   decltype(&cuMemAlloc) allocate;
   decltype(&cuMemFree) free;
   decltype(&cuMemHostAlloc) host_allocate;
