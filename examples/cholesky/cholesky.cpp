@@ -2,6 +2,7 @@
 // as a task graph of POTRF/TRSM/SYRK/GEMM tile tasks over one buffer with per-tile accesses
 // (tile_graph.hpp). Checks L * L^T against the input.
 //   cholesky [--n N] [--tile T] [--device I] [--check R] [--kernels opencl|blas] [--shape S]
+//            [--indefinite K]
 //     --kernels opencl (default): the demo's OpenCL C tile kernels, on any device; S: their
 //       shape, 0 from the device's type, 1 cpu, 2 gpu (cholesky_shape.hpp);
 //     --kernels blas: native tasks over vendor libraries: OpenBLAS/LAPACKE on host devices,
@@ -10,6 +11,10 @@
 //       a GPU (halved until it divides N). I indexes runtime.devices(). R rows of L * L^T
 //       checked, evenly spaced (default 256: first, last and between; a check of every row
 //       costs n^3/6 multiply-adds on one thread, about a minute at n 8192), 0: every row.
+//     K >= 1: element (K-1, K-1) of the input made -1, so that the leading minor of order K
+//       is the first that is not positive definite: the POTRF of tile ((K-1)/T, (K-1)/T)
+//       fails (--kernels blas: its task fails, naming the tile, on whichever device or node
+//       ran it; opencl: the check finds the factor wrong). Shows how a failure is reported.
 // Exit status: 0 verified, 1 wrong or failed, 2 bad options, 77 nothing to run on (no
 // device, or the device cannot run the chosen kernels: the message says why).
 #include <chrono>
@@ -23,7 +28,8 @@
 
 int main(int argc, char** argv) try {
   const examples::Options options(argc, argv,
-                                  {{"n", 1024}, {"tile", 0}, {"device", 0}, {"check", 256}, {"shape", 0}},
+                                  {{"n", 1024}, {"tile", 0}, {"device", 0}, {"check", 256}, {"shape", 0},
+                                   {"indefinite", 0}},
                                   {{"kernels", {"opencl", "blas"}}});
   const std::size_t n = options["n"];
   const std::string& kind = options.word("kernels");
@@ -44,7 +50,8 @@ int main(int argc, char** argv) try {
     return 2;
   }
   const cholesky::TileLayout layout{n, tile};
-  const std::vector<double> input = cholesky::spd_matrix(n);
+  std::vector<double> input = cholesky::spd_matrix(n);
+  if (const std::size_t k = options["indefinite"]; k >= 1 && k <= n) input[(k - 1) * n + k - 1] = -1.0;
   std::unique_ptr<cholesky::TileKernels> kernels;  // before the runtime goes (blas_tiles.hpp)
   try {
     kernels = cholesky::make_tile_kernels(kind, runtime, device, layout, options["shape"]);

@@ -24,6 +24,7 @@ double factor_error(const std::vector<double>& l, const std::vector<double>& a, 
     for (std::size_t j = 0; j <= i; ++j) {
       double sum = 0.0;
       for (std::size_t k = 0; k <= j; ++k) sum += l[i * n + k] * l[j * n + k];
+      if (std::isnan(sum)) return sum;  // std::max would skip it: a factor with NaNs is wrong
       worst = std::max(worst, std::fabs(sum - a[i * n + j]));
       scale = std::max(scale, std::fabs(a[i * n + j]));
     }
