@@ -4,7 +4,8 @@
 # root, with Open MPI from bench/gpu/openmpi_pack.sh (the GPU machine has none):
 #   bash bench/gpu/run.sh PACK [OVERLAY...] -- 'bash bench/gpu/mpi_checks.sh OPENMPI_PACK_DIR'
 # The overlay must carry device_conformance, backend_conformance, mpi_cluster, cholesky,
-# vector_add, jacobi and plexus-bench-mpi. Each job is one rank 0 (the program) and workers
+# vector_add, jacobi and plexus-bench-mpi (and lib/libplexus_cholesky_native.so, which
+# bench/gpu/pack.sh and overlay.sh take along). Each job is one rank 0 (the program) and workers
 # (`plexus worker`), started by tests/mpi/run_mpi.sh as CTest starts them here; every program
 # verifies its own results and exits non-zero when one is wrong. Prints one PASS/FAIL line
 # per job, then a summary; exits non-zero when any failed.
@@ -12,6 +13,8 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/bench/gpu/openmpi_env.sh" "${1:?usage: $0 OPENMPI_PACK_DIR}"
 plexus_tool=$(command -v plexus)
+# The tile functions of cholesky --kernels blas (host and cuda), which the workers load.
+native_tiles=$(cd "$(dirname "$plexus_tool")/../lib" && pwd)/libplexus_cholesky_native.so
 export PLEXUS_LOG_LEVEL=${PLEXUS_LOG_LEVEL:-warn} PLEXUS_MPI_TEST_LIMIT=${PLEXUS_MPI_TEST_LIMIT:-240}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 mpirun --version | head -1
@@ -46,6 +49,30 @@ job "cholesky n 2048 on a remote CUDA device" 1 --backends cuda -- \
   env PLEXUS_BACKENDS=mpi cholesky --n 2048 --tile 256
 job "cholesky n 2048, heft over a remote CUDA device and a remote host device" 1 --backends cuda,host -- \
   env PLEXUS_BACKENDS=mpi PLEXUS_SCHEDULER=heft cholesky --n 2048 --tile 256
+# cholesky --kernels blas with rank 0 host-only (no CUDA backend: it never loads cuBLAS, its
+# output says the workers load it) and every tile on the worker's GPU, as registered native
+# functions (cholesky.cuda_tile) that the worker runs with its own cuBLAS/cuSOLVER handles.
+job "cholesky --kernels blas, rank 0 host-only, tiles on a remote CUDA worker" 1 \
+  --backends cuda --native-library "$native_tiles" -- \
+  bash -c 'out=$(PLEXUS_BACKENDS=mpi,host cholesky --kernels blas --n 4096 --device 0 --check 64) &&
+           echo "$out" && grep -q "rank 1: NVIDIA" <<<"$out" &&
+           grep -q "cuda cuBLAS/cuSOLVER loaded by the workers" <<<"$out"'
+# The same with heft over rank 0's CPU (OpenBLAS) and the remote GPU (cuBLAS) at once.
+job "cholesky --kernels blas, heft over rank 0's CPU and a remote CUDA worker" 1 \
+  --backends cuda --native-library "$native_tiles" -- \
+  env PLEXUS_BACKENDS=mpi,host PLEXUS_SCHEDULER=heft cholesky --kernels blas --n 4096 --tile 512 --check 64
+# A POTRF that fails on the remote GPU (--indefinite 3000, tiles of 1024: tile (2, 2), info
+# 952) fails its task; rank 0 names the tile, the function and the node.
+job "cholesky --kernels blas: a POTRF that fails on a remote GPU names the tile and the node" 1 \
+  --backends cuda --native-library "$native_tiles" -- \
+  bash -c 'out=$(PLEXUS_BACKENDS=mpi cholesky --kernels blas --n 4096 --indefinite 3000 2>&1); echo "$out"
+           grep -qE "\(function .cholesky\.cuda_tile., cuda\) failed: cusolverDnDpotrf of tile \(2, 2\): info [0-9]+ .*\(on node .* rank 1\)" <<<"$out"'
+# The same tiles on rank 0's own GPU (the local path: no MPI traffic), and its failure.
+job "cholesky --kernels blas on rank 0's own GPU" 0 -- \
+  env PLEXUS_BACKENDS=cuda cholesky --kernels blas --n 4096 --check 64
+job "cholesky --kernels blas: a POTRF that fails on rank 0's own GPU names the tile" 0 -- \
+  bash -c 'out=$(PLEXUS_BACKENDS=cuda cholesky --kernels blas --n 4096 --indefinite 3000 2>&1); echo "$out"
+           grep -qE "native task .potrf. \(cuda\) failed: cusolverDnDpotrf of tile \(2, 2\): info [0-9]+ " <<<"$out"'
 job "killed CUDA worker reported within the bound" 2 --backends cuda PLEXUS_MPI_TEST_KILL=1:5 -- \
   mpi_cluster "[killed]"
 [ -n "${MPI_CHECKS_ONLY:-}" ] && { echo "== mpi checks: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
@@ -58,5 +85,11 @@ for round in 1 2; do
       -np 2 "$plexus_tool" worker --backends "$backend" 2>&1 | grep -E "^(host_to|remote_to|empty)"
   done
 done
+if command -v plexus-bench-cholesky-reference >/dev/null; then
+  # The local blas path's speed (its POTRFs now wait for their stream): docs/benchmarks.md
+  # had, on an H100, on the device 11 460 GFLOP/s = 0.88 of cusolverDnDpotrf, end to end 0.95x.
+  echo "== cholesky --kernels blas on the local GPU against cusolverDnDpotrf (n 8192)"
+  PLEXUS_BACKENDS=cuda plexus-bench-cholesky-reference --on cuda --kernels blas --n 8192 --reps 3 --check 64 2>&1 | tail -8
+fi
 echo "== mpi checks: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -19,6 +19,9 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/lib"
 cp -L "$build"/lib/libplexus-*.so.0 "$stage/lib/"
+# The examples' own libraries (libplexus_cholesky_native.so, which `plexus worker
+# --native-library` loads, and what it links): found here, they go to the pack's lib/.
+cp -L "$build"/lib/libplexus_*.so "$stage/lib/" 2>/dev/null || true
 for f in "${files[@]}"; do cp "$f" "$stage/"; done
 for f in "$stage"/* "$stage"/lib/*; do [ -f "$f" ] && strip --strip-debug "$f" 2>/dev/null || true; done
 export LD_LIBRARY_PATH=$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
