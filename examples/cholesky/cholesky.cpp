@@ -51,7 +51,12 @@ int main(int argc, char** argv) try {
   }
   const cholesky::TileLayout layout{n, tile};
   std::vector<double> input = cholesky::spd_matrix(n);
-  if (const std::size_t k = options["indefinite"]; k >= 1 && k <= n) input[(k - 1) * n + k - 1] = -1.0;
+  if (const std::size_t k = options["indefinite"]; k > n) {
+    std::cerr << "cholesky: --indefinite " << k << " is past --n " << n << "\n";
+    return 2;
+  } else if (k >= 1) {
+    input[(k - 1) * n + k - 1] = -1.0;
+  }
   std::unique_ptr<cholesky::TileKernels> kernels;
   try {
     kernels = cholesky::make_tile_kernels(kind, runtime, device, layout, options["shape"]);
