@@ -19,38 +19,24 @@
 #include "plexus/device_queue.hpp"
 #include "plexus/task_body.hpp"
 #include "device_task_body.hpp"
+#include "held_completions.hpp"
 #include "scheduler_support.hpp"
 
 namespace {
 
-// What the fake queues saw, shared with the test. Thread-safe.
+// What the fake queues saw, shared with the test, and the completions they were asked for,
+// held until the test releases them. Thread-safe.
 struct Log {
   std::mutex mutex;
   std::vector<std::pair<int, const plexus::DeviceQueue*>> enqueued;  // task id, queue
-  std::vector<std::function<void(std::exception_ptr)>> held;         // on_complete callbacks
+  plexus::test::HeldCompletions completions;
 
   std::size_t count() {
     std::lock_guard lock(mutex);
     return enqueued.size();
   }
-  // Waits (up to two seconds) until `n` tasks have been enqueued.
-  bool wait_for_enqueued(std::size_t n) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-    while (count() < n) {
-      if (std::chrono::steady_clock::now() > deadline) return false;
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    return true;
-  }
-  // Runs the completions held so far, in the order they were asked for.
-  void release() {
-    std::vector<std::function<void(std::exception_ptr)>> done;
-    {
-      std::lock_guard lock(mutex);
-      done.swap(held);
-    }
-    for (auto& callback : done) callback(nullptr);
-  }
+  // Waits until `n` tasks have been enqueued and asked for their completion (held now).
+  bool wait_for_enqueued(std::size_t n) { return completions.wait_for_asked(n); }
 };
 
 // An in-order queue whose work "runs" only when the test releases its completions.
@@ -63,8 +49,7 @@ class HeldQueue final : public plexus::DeviceQueue {
               std::span<const plexus::KernelArgument>) override {}
   void wait() override {}  // the test releases the completions before the queue goes
   void on_complete(std::function<void(std::exception_ptr)> done) override {
-    std::lock_guard lock(log_.mutex);
-    log_.held.push_back(std::move(done));
+    log_.completions.hold(0, -1, std::move(done));
   }
 
  private:
@@ -117,6 +102,7 @@ TEST_CASE("dag: a chain of device tasks is enqueued on one queue without waiting
   Log log;
   HeldDevice device(log);
   auto set = plexus::test::scheduler_set("dag", "workers = 4\n");
+  plexus::test::OpenAtExit open_at_exit(log.completions);  // before the scheduler goes
   plexus::Scheduler& scheduler = *set->scheduler();
   std::vector<std::shared_ptr<plexus::TaskEvent>> chain;
   for (int id = 0; id < 5; ++id) {
@@ -134,7 +120,7 @@ TEST_CASE("dag: a chain of device tasks is enqueued on one queue without waiting
       CHECK(log.enqueued[i].second == log.enqueued.front().second);
     }
   }
-  log.release();
+  log.completions.open();
   scheduler.wait_all();
   for (const auto& event : chain) CHECK(event->status() == plexus::TaskStatus::complete);
 }
@@ -143,15 +129,16 @@ TEST_CASE("dag: a device task waits for unfinished work of another device", "[sc
   Log first_log, second_log;
   HeldDevice first(first_log), second(second_log);
   auto set = plexus::test::scheduler_set("dag", "workers = 2\n");
+  plexus::test::OpenAtExit open_first(first_log.completions), open_second(second_log.completions);
   plexus::Scheduler& scheduler = *set->scheduler();
   auto a = submit_device(scheduler, first_log, first, 0, {});
   REQUIRE(first_log.wait_for_enqueued(1));
   auto b = submit_device(scheduler, second_log, second, 1, {a});
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   CHECK(second_log.count() == 0);  // a is still running on the first device
-  first_log.release();
+  first_log.completions.release();
   REQUIRE(second_log.wait_for_enqueued(1));
-  second_log.release();
+  second_log.completions.open();
   scheduler.wait_all();
   CHECK(a->status() == plexus::TaskStatus::complete);
   CHECK(b->status() == plexus::TaskStatus::complete);
@@ -162,6 +149,7 @@ TEST_CASE("dag: wait_all waits for device tasks that are enqueued but not yet co
   Log log;
   HeldDevice device(log);
   auto set = plexus::test::scheduler_set("dag", "workers = 2\n");
+  plexus::test::OpenAtExit open_at_exit(log.completions);  // before the scheduler goes
   plexus::Scheduler& scheduler = *set->scheduler();
   std::vector<std::shared_ptr<plexus::TaskEvent>> events;
   for (int id = 0; id < 3; ++id) events.push_back(submit_device(scheduler, log, device, id, {}));
@@ -173,7 +161,7 @@ TEST_CASE("dag: wait_all waits for device tasks that are enqueued but not yet co
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   CHECK_FALSE(waited);  // the work is still in the queues
-  log.release();
+  log.completions.release();  // every completion is held (wait_for_enqueued)
   waiter.join();
   CHECK(waited);
   for (const auto& event : events) CHECK(event->status() == plexus::TaskStatus::complete);

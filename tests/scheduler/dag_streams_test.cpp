@@ -23,53 +23,23 @@
 #include "plexus/device_queue.hpp"
 #include "plexus/task_body.hpp"
 #include "device_task_body.hpp"
+#include "held_completions.hpp"
 #include "scheduler_support.hpp"
 
 namespace {
 
 // One line per operation: "<queue> run <task>", "<queue> wait <task>" (wait_for a marker
-// recorded after <task>), in the order they happened. Thread-safe.
+// recorded after <task>), in the order they happened, and the completions the queues were
+// asked for, held until the test releases them. Thread-safe.
 struct StreamLog {
   std::mutex mutex;
   std::vector<std::string> lines;
   std::map<int, int> queue_of;  // task -> queue number
-  std::vector<std::pair<int, std::function<void(std::exception_ptr)>>> held;  // by queue
   int queues = 0;
+  plexus::test::HeldCompletions completions;
 
-  bool wait_for_runs(std::size_t n) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    for (;;) {
-      {
-        std::lock_guard lock(mutex);
-        if (queue_of.size() >= n) return true;
-      }
-      if (std::chrono::steady_clock::now() > deadline) return false;
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-  }
-  // Runs the completions held so far; those of queue `failing` report `failure`.
-  void release(int failing = -1, std::exception_ptr failure = nullptr) {
-    std::vector<std::pair<int, std::function<void(std::exception_ptr)>>> done;
-    {
-      std::lock_guard lock(mutex);
-      done.swap(held);
-    }
-    for (auto& [queue, callback] : done) callback(queue == failing ? failure : nullptr);
-  }
-  // Releases, as release() does, until every event in `events` is done: a completion the
-  // scheduler asks for after a release (a slow worker's, as under ThreadSanitizer) is
-  // released too, instead of being held for ever.
-  template <typename Events>
-  void release_until_done(const Events& events, int failing = -1,
-                          std::exception_ptr failure = nullptr) {
-    const auto done = [&] {
-      return std::all_of(events.begin(), events.end(), [](const auto& e) { return e->is_done(); });
-    };
-    while (!done()) {
-      release(failing, failure);
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-  }
+  // Waits until `n` tasks ran and asked for their completion (held now).
+  bool wait_for_runs(std::size_t n) { return completions.wait_for_asked(n); }
   // The index of `line` in the log, or -1.
   int index(const std::string& line) {
     std::lock_guard lock(mutex);
@@ -96,8 +66,12 @@ class MarkedQueue final : public plexus::DeviceQueue {
               std::span<const plexus::KernelArgument>) override {}
   void wait() override {}
   void on_complete(std::function<void(std::exception_ptr)> done) override {
-    std::lock_guard lock(log_.mutex);
-    log_.held.emplace_back(number_, std::move(done));
+    int last = -1;
+    {
+      std::lock_guard lock(log_.mutex);
+      last = last_;
+    }
+    log_.completions.hold(number_, last, std::move(done));
   }
   bool orders_by_markers() const override { return true; }
   std::shared_ptr<const plexus::QueueMarker> mark() override {
@@ -169,6 +143,7 @@ TEST_CASE("dag: independent device tasks run on different queues of one device",
   StreamLog log;
   MarkedDevice device(log);
   auto set = plexus::test::scheduler_set("dag", "workers = 8\n");
+  plexus::test::OpenAtExit open_at_exit(log.completions);  // before the scheduler goes
   plexus::Scheduler& scheduler = *set->scheduler();
   Events events;
   for (int id = 0; id < 6; ++id) events.push_back(submit_to(scheduler, device, id));
@@ -180,7 +155,7 @@ TEST_CASE("dag: independent device tasks run on different queues of one device",
     for (const auto& [task, queue] : log.queue_of) queues.insert(queue);
   }
   CHECK(queues.size() == 4);  // "auto" on a GPU: 4 queues; none waits for another's tasks
-  log.release();
+  log.completions.open();
   scheduler.wait_all();
   for (const auto& event : events) CHECK(event->status() == plexus::TaskStatus::complete);
 }
@@ -190,6 +165,7 @@ TEST_CASE("dag: queues_per_device = 1 runs a device's tasks on one queue",
   StreamLog log;
   MarkedDevice device(log);
   auto set = plexus::test::scheduler_set("dag", "workers = 8\nqueues_per_device = 1\n");
+  plexus::test::OpenAtExit open_at_exit(log.completions);  // before the scheduler goes
   plexus::Scheduler& scheduler = *set->scheduler();
   Events events;
   for (int id = 0; id < 4; ++id) events.push_back(submit_to(scheduler, device, id));
@@ -198,7 +174,7 @@ TEST_CASE("dag: queues_per_device = 1 runs a device's tasks on one queue",
     std::lock_guard lock(log.mutex);
     for (const auto& [task, queue] : log.queue_of) CHECK(queue == 0);
   }
-  log.release();
+  log.completions.open();
   scheduler.wait_all();
 }
 
@@ -207,6 +183,7 @@ TEST_CASE("dag: a fork runs on another queue behind a marker, without waiting on
   StreamLog log;
   MarkedDevice device(log);
   auto set = plexus::test::scheduler_set("dag", "workers = 4\n");
+  plexus::test::OpenAtExit open_at_exit(log.completions);  // before the scheduler goes
   plexus::Scheduler& scheduler = *set->scheduler();
   // A second queue exists first (an independent task), so that A records a marker.
   auto other = submit_to(scheduler, device, 9);
@@ -237,7 +214,7 @@ TEST_CASE("dag: a fork runs on another queue behind a marker, without waiting on
   CHECK(c_waits < at(queue_c, "run", 2));
   CHECK(at(queue_d, "wait", 2) >= 0);
   CHECK(at(queue_d, "wait", 2) < at(queue_d, "run", 3));
-  log.release();
+  log.completions.open();
   scheduler.wait_all();
   for (const auto& event : {a, b, c, d, other})
     CHECK(event->status() == plexus::TaskStatus::complete);
@@ -248,6 +225,7 @@ TEST_CASE("dag: a task ordered by a marker fails with its dependency",
   StreamLog log;
   MarkedDevice device(log);
   auto set = plexus::test::scheduler_set("dag", "workers = 4\n");
+  plexus::test::OpenAtExit open_at_exit(log.completions);  // before the scheduler goes
   plexus::Scheduler& scheduler = *set->scheduler();
   auto other = submit_to(scheduler, device, 9);
   REQUIRE(log.wait_for_runs(1));
@@ -262,8 +240,7 @@ TEST_CASE("dag: a task ordered by a marker fails with its dependency",
   }
   REQUIRE(queue_c != queue_a);
   // A's queue fails (A and B with it); C's queue does not, yet C fails with A's failure.
-  log.release_until_done(std::vector{a, b, c, other}, queue_a,
-                         std::make_exception_ptr(std::runtime_error("A broke")));
+  log.completions.open(queue_a, std::make_exception_ptr(std::runtime_error("A broke")));
   scheduler.wait_all();
   CHECK(a->status() == plexus::TaskStatus::failed);
   CHECK(b->status() == plexus::TaskStatus::failed);
@@ -274,26 +251,33 @@ TEST_CASE("dag: a task ordered by a marker fails with its dependency",
 
 TEST_CASE("dag: a chain whose last task is done goes on on its queue while independent work goes beside it",
           "[scheduler][dag][streams]") {
+  // The worker that ran A takes B, the next of A's chain, submitted once A is done, whatever
+  // it is doing then, short of other work: still finishing A (the test keeps it in A's
+  // on_complete, so that is certain), spinning for the chain, or asleep. B must not hop to
+  // a new queue; C, independent, submitted while B waits for that worker, goes beside it.
+  const bool stopped = GENERATE(true, false);
+  INFO((stopped ? "the worker is still in A" : "the worker is past A: spinning or asleep"));
   StreamLog log;
   MarkedDevice device(log);
-  // The worker that ran a task spins for the next of its chain (long enough here for the
-  // test to submit it meanwhile): that next task must go to it, not to a new queue.
   auto set = plexus::test::scheduler_set("dag", "workers = 8\nspin_us = 300000\n");
+  plexus::test::OpenAtExit open_at_exit(log.completions);  // before the scheduler goes
   plexus::Scheduler& scheduler = *set->scheduler();
+  if (stopped) log.completions.stop_in(0);
   auto a = submit_to(scheduler, device, 0);
-  REQUIRE(log.wait_for_runs(1));
-  log.release();
+  REQUIRE(log.wait_for_runs(1));  // A's completion is held
+  if (stopped) REQUIRE(log.completions.stopped_in());
+  log.completions.release();
   a->wait();
   auto b = submit_to(scheduler, device, 1, {a});  // ready at once: A is done
-  REQUIRE(log.wait_for_runs(2));
-  auto c = submit_to(scheduler, device, 2);  // independent, while B is in flight
+  auto c = submit_to(scheduler, device, 2);       // independent
+  log.completions.resume();
   REQUIRE(log.wait_for_runs(3));
   {
     std::lock_guard lock(log.mutex);
     CHECK(log.queue_of[1] == log.queue_of[0]);
     CHECK(log.queue_of[2] != log.queue_of[1]);  // runs beside B, not behind it
   }
-  log.release();
+  log.completions.open();
   scheduler.wait_all();
   for (const auto& event : {a, b, c}) CHECK(event->status() == plexus::TaskStatus::complete);
 }
