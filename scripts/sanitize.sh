@@ -8,7 +8,7 @@
 # batches of 8 per translation unit): these trees are built in every CI run and their tests
 # take about 30 s of it, so the build is what counts (docs/benchmarks.md, "CI time"). TSan
 # builds at -O0; ASan+UBSan at -O1, since at -O0 memory/paged's 50 000 accesses take 5-6 s
-# of CPU against memory_transfers' 3 s limit.
+# of CPU (memory_transfers; no test is timed, so this is only the suite's time).
 # The LLVM components (compiler, fusion) are not rebuilt: each sanitized tree links the
 # normal build's (PLEXUS_LLVM_PLUGINS_FROM), uninstrumented like the LLVM libraries under
 # them, so the normal build must exist (scripts/build.sh). Plugins stay loaded at exit

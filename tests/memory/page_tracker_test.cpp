@@ -205,3 +205,38 @@ TEST_CASE("page tracker runs merge after a full access", "[memory]") {
     CHECK(copies[0].box == whole(extent));
   }
 }
+
+TEST_CASE("page tracker: work per access follows the runs it touches, not the buffer",
+          "[memory]") {
+  // 2^18 pages of one element, 50 000 scattered one-page accesses (memory/paged with
+  // page_size = 1): a scan of every page or every run per access (AdaptiveCpp scans the
+  // page grid) would visit billions of runs; visiting only the touched ones, a few each.
+  // Counted, not timed: the count is the same on any machine under any load.
+  const Extent3 extent{std::size_t{1} << 18, 1, 1};
+  PageTracker tracker(buffer(extent, true), {1, 1, 1});
+  constexpr std::uint64_t accesses = 50000;
+  std::uint64_t most = 0;  // runs visited by one access
+  for (std::uint64_t i = 0; i < accesses; ++i) {
+    const std::uint64_t before = tracker.runs_visited();
+    const Box3 range{{(i * 7919) % extent[0], 0, 0}, {1, 1, 1}};
+    const auto mode = i % 3 ? AccessMode::read : AccessMode::read_write;
+    const auto at = static_cast<LocationId>(1 + i % 2);
+    auto task = std::make_shared<TaskEvent>("t");
+    Tasks found;
+    tracker.conflicts(range, mode, found);
+    std::vector<SourcedBox> copies;
+    tracker.copies(range, mode, at, copies);
+    tracker.record(range, mode, at, copies, task);
+    task->mark_complete();
+    most = std::max(most, tracker.runs_visited() - before);
+  }
+  INFO("runs now: " << tracker.run_count());
+  CHECK(tracker.run_count() > 10000);  // the runs a scan would visit
+  CHECK(most <= 12);
+  // The count is of real work: an access over every page visits every run.
+  const std::uint64_t before = tracker.runs_visited();
+  const std::size_t runs = tracker.run_count();
+  Tasks found;
+  tracker.conflicts(whole(extent), AccessMode::read, found);
+  CHECK(tracker.runs_visited() - before >= runs);
+}

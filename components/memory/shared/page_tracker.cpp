@@ -54,6 +54,7 @@ void PageTracker::for_each_segment(const Box3& range, F&& f) const {
 template <class F>
 void PageTracker::for_each_run(std::size_t first, std::size_t last, F&& f) const {
   for (auto it = std::prev(runs_.upper_bound(first)); it != runs_.end() && it->first < last; ++it) {
+    ++runs_visited_;
     f(it->second, std::max(it->first, first), std::min(it->second.end, last));
   }
 }
@@ -83,6 +84,7 @@ void PageTracker::page_boxes(std::size_t first, std::size_t last, std::vector<Bo
 }
 
 PageTracker::Runs::iterator PageTracker::split(std::size_t page) {
+  ++runs_visited_;
   auto it = std::prev(runs_.upper_bound(page));
   if (it->first == page) return it;
   if (it->second.end == page) return std::next(it);  // only at the last page: end()
@@ -96,6 +98,7 @@ void PageTracker::merge(std::size_t first, std::size_t last) {
   if (it != runs_.begin()) --it;
   for (auto next = std::next(it); next != runs_.end() && next->first <= last;
        next = std::next(it)) {
+    ++runs_visited_;
     if (same_state(it->second, next->second)) {
       it->second.end = next->second.end;
       runs_.erase(next);
@@ -111,6 +114,7 @@ void PageTracker::conflicts(const Box3& range, AccessMode mode,
                             std::vector<std::shared_ptr<TaskEvent>>& out) const {
   const bool writes = plexus::writes(mode);
   if (runs_.size() == 1) {  // all pages in one state (memory/whole, a buffer used whole)
+    ++runs_visited_;
     const Run& run = runs_.begin()->second;
     if (run.writer && writer_matters(*run.writer, mode)) out.push_back(run.writer);
     if (writes) {
@@ -143,6 +147,7 @@ void PageTracker::copies(const Box3& range, AccessMode mode, LocationId to,
                          std::vector<SourcedBox>& out) const {
   const std::uint64_t here = location_bit(to);
   if (runs_.size() == 1) {  // all pages in one state: up to date at `to`, or never written
+    ++runs_visited_;
     const Run& run = runs_.begin()->second;
     if (run.valid == 0 || (run.valid & here)) return;
   }
@@ -184,12 +189,14 @@ void PageTracker::record(const Box3& range, AccessMode mode, LocationId at,
   const std::uint64_t here = location_bit(at);
   const bool writing = writes(mode);
   if (runs_.size() == 1 && touches_every_page(range)) {
+    ++runs_visited_;
     update(runs_.begin()->second, writing, here, task);  // one run, all of it: stays one
     return;
   }
   for_each_segment(range, [&](std::size_t first, std::size_t last) {
     split(last);
     for (auto it = split(first); it != runs_.end() && it->first < last; ++it) {
+      ++runs_visited_;
       update(it->second, writing, here, task);
     }
     merge(first, last);
@@ -200,6 +207,7 @@ void PageTracker::lose(LocationId location, std::vector<Box3>& only_there) {
   const std::uint64_t gone = location_bit(location);
   const std::size_t before = only_there.size();
   for (auto& [first, run] : runs_) {
+    ++runs_visited_;
     if (!(run.valid & gone)) continue;
     if (run.valid == gone) page_boxes(first, run.end, only_there);
     run.valid &= ~gone;

@@ -38,6 +38,10 @@ class PageTracker final : public BufferTracker {
   const Extent3& page_extent() const { return page_; }
   // Runs of pages in the same state, at least one (for tests: how far runs merge).
   std::size_t run_count() const { return runs_.size(); }
+  // The work done since creation, counted in runs visited (read, updated, split or merged)
+  // by every query and update: what the cost of an access follows (for tests: it must stay
+  // proportional to the runs an access touches, never to the buffer's pages or runs).
+  std::uint64_t runs_visited() const { return runs_visited_; }
 
  private:
   struct Run {
@@ -72,6 +76,7 @@ class PageTracker final : public BufferTracker {
   Extent3 page_;
   Extent3 grid_;  // pages per dimension
   Runs runs_;
+  mutable std::uint64_t runs_visited_ = 0;  // runs_visited(); queries count too
 };
 
 }  // namespace plexus::memory
