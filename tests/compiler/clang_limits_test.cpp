@@ -1,11 +1,13 @@
 // compiler/clang: inputs with no limits must end as build errors, never end or hang the
 // process: a million nested unary '-' (a stack overflow before), #include of /dev/zero and
 // of a FIFO (out of memory / a hang before), a macro that expands to 2^30 tokens (out of
-// memory before), a source over max_source_bytes, and a compile past timeout_s.
+// memory before), a source over max_source_bytes, a compile past timeout_s, and a source
+// with thousands of errors (a log of thousands of lines before: no error limit).
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
@@ -68,11 +70,14 @@ TEST_CASE("clang: includes of devices and FIFOs are refused without reading them
 }
 
 TEST_CASE("clang: a macro that expands to 2^30 tokens is a build error", "[compiler]") {
-  // Stopped by max_tokens, here 2^16 (the default, 2^22, takes the same check; every token
-  // after the first is a parse error, so reaching 2^22 took about 40 s of the test suite).
-  auto limited = load_clang_compiler("max_tokens = 65536\n");
+  // At the default limits it stops after max_errors (20): every token after the first is a
+  // parse error (the test below). With no error limit to speak of, max_tokens stops it,
+  // here 2^12 (the default, 2^22, takes the same check; reaching 2^22 one error per token
+  // took about 40 s of the test suite).
+  require_refused(compile_source(clang_compiler(), macro_bomb(30)), "stops after 20 errors");
+  auto limited = load_clang_compiler("max_tokens = 4096\nmax_errors = 2147483647\n");
   require_refused(compile_source(*limited, macro_bomb(30)),
-                  "more than 65536 tokens (max_tokens of [compiler.clang])");
+                  "more than 4096 tokens (max_tokens of [compiler.clang])");
 }
 
 TEST_CASE("clang: sources and included files over max_source_bytes are refused", "[compiler]") {
@@ -88,7 +93,52 @@ TEST_CASE("clang: sources and included files over max_source_bytes are refused",
 
 TEST_CASE("clang: timeout_s ends a frontend run that takes too long", "[compiler]") {
   // 8^9 = 2^27 tokens, few macro expansions per token (little memory): well past a second
-  // of preprocessing, under the token limit set here.
-  auto limited = load_clang_compiler("timeout_s = 1\nmax_tokens = 268435456\n");
+  // of preprocessing, under the token and error limits set here.
+  auto limited =
+      load_clang_compiler("timeout_s = 1\nmax_tokens = 268435456\nmax_errors = 2147483647\n");
   require_refused(compile_source(*limited, macro_bomb(9, 8)), "longer than 1 s (timeout_s");
+}
+
+namespace {
+
+// A kernel with `count` errors, one per line (an undeclared name each).
+std::string many_errors(int count) {
+  std::string source = "__kernel void k(__global int* o) {\n";
+  for (int i = 0; i < count; ++i)
+    source += "  o[" + std::to_string(i) + "] = undeclared_" + std::to_string(i) + ";\n";
+  return source + "}\n";
+}
+
+std::size_t errors_in(const CompileResult& result) {
+  std::size_t errors = 0;
+  for (const Diagnostic& diagnostic : result.diagnostics)
+    errors += diagnostic.severity == DiagnosticSeverity::error ? 1 : 0;
+  return errors;
+}
+
+}  // namespace
+
+TEST_CASE("clang and process: a source with thousands of errors stops at max_errors and says so",
+          "[compiler]") {
+  // Both components give clang -cc1 the same limit (FrontendOptions): 20 errors by default,
+  // then one fatal error naming the option; the log stays a few dozen lines, not 5000.
+  const auto compilers = compilers_under_test();
+  for (std::size_t i = 0; i < compilers.size(); ++i) {
+    const std::string name = i == 0 ? "clang" : "process";  // compilers_under_test's order
+    INFO(name);
+    const CompileResult result = compile_source(*compilers[i], many_errors(5000));
+    CHECK_FALSE(result.succeeded);
+    CHECK(errors_in(result) == 21);  // 20, then "too many errors"
+    CHECK_THAT(result.log, Catch::Contains("the frontend stops after 20 errors (max_errors of "
+                                           "[compiler." + name + "])"));
+    CHECK(std::count(result.log.begin(), result.log.end(), '\n') < 100);
+  }
+  // The option sets it; a source with fewer errors than the limit shows them all.
+  auto three = load_clang_compiler("max_errors = 3\n");
+  const CompileResult limited = compile_source(*three, many_errors(5000));
+  CHECK(errors_in(limited) == 4);
+  CHECK_THAT(limited.log, Catch::Contains("stops after 3 errors (max_errors of [compiler.clang])"));
+  const CompileResult all = compile_source(*three, many_errors(3));
+  CHECK(errors_in(all) == 3);
+  CHECK_THAT(all.log, !Catch::Contains("max_errors"));
 }

@@ -50,6 +50,7 @@ std::vector<NumericOption> numeric_options() {
       {"compiler.clang", "max_source_bytes", "", 1024, 1 << 30, true},
       {"compiler.clang", "max_tokens", "", 1024, 1 << 28, true},
       {"compiler.clang", "timeout_s", "", 0, 86400, true},
+      {"compiler.clang", "max_errors", "", 1, 2147483647, true},
       {"cache.disk", "max_age_days", "", 0, 36500, true},
       {"cache.disk", "compression_level", "", 1, 22, true},
       {"cache.disk", "cleanup_interval_minutes", "", 0, 525600, true},

@@ -102,6 +102,7 @@ ClangCompiler::Settings ClangCompiler::read_settings(const ComponentOptions& opt
   settings.toolchain = compiler_shared::read_toolchain_options(options, PLEXUS_CLANG_RESOURCE_DIR,
                                                                PLEXUS_LIBCLC_DIR);
   settings.limits = frontend_limits(options);
+  settings.limits.max_errors = settings.toolchain.max_errors;
   settings.frontend_cache = options.get<bool>("frontend_cache", true);
   settings.binary_cache = options.get<bool>("binary_cache", true);
   settings.direct_cache = options.get<bool>("direct_cache", true);

@@ -1,7 +1,10 @@
 #include "clang_diagnostic_consumer.hpp"
 
+#include <clang/Basic/DiagnosticIDs.h>
 #include <clang/Basic/SourceManager.h>
 #include <llvm/ADT/SmallString.h>
+
+#include "frontend_options.hpp"
 
 namespace plexus::clang_compiler {
 
@@ -24,11 +27,13 @@ std::string_view line_text(const clang::SourceManager& sources, clang::SourceLoc
 }  // namespace
 
 ClangDiagnosticConsumer::ClangDiagnosticConsumer(DiagnosticLog& log, std::string virtual_dir,
-                                                 std::string main_file, std::string main_file_shown)
+                                                 std::string main_file, std::string main_file_shown,
+                                                 std::int64_t max_errors)
     : log_(log),
       virtual_dir_(std::move(virtual_dir)),
       main_file_(std::move(main_file)),
-      main_file_shown_(std::move(main_file_shown)) {
+      main_file_shown_(std::move(main_file_shown)),
+      max_errors_(max_errors) {
   if (!virtual_dir_.empty() && virtual_dir_.back() != '/') virtual_dir_ += '/';
 }
 
@@ -53,7 +58,10 @@ void ClangDiagnosticConsumer::HandleDiagnostic(clang::DiagnosticsEngine::Level l
   }
   llvm::SmallString<256> message;
   info.FormatDiagnostic(message);
-  diagnostic.message = message.str().str();
+  diagnostic.message = info.getID() == clang::diag::fatal_too_many_errors
+                           ? compiler_shared::FrontendOptions::too_many_errors("compiler.clang",
+                                                                               max_errors_)
+                           : message.str().str();
 
   std::string_view source_line;
   if (info.getLocation().isValid() && info.hasSourceManager()) {

@@ -332,7 +332,8 @@ std::shared_ptr<const PrecompiledHeader> Frontend::build_collectives(
   if (pch) args.insert(args.end(), {"-include-pch", pch_path(pch->key)});
   args.push_back(main_file);
   DiagnosticLog log;
-  ClangDiagnosticConsumer consumer(log, virtual_dir, main_file, "__plexus_sycl_collectives.cpp");
+  ClangDiagnosticConsumer consumer(log, virtual_dir, main_file, "__plexus_sycl_collectives.cpp",
+                                   limits_.max_errors);
   std::shared_ptr<clang::CompilerInvocation> invocation = invocation_of(args, consumer, log);
   if (!invocation) return nullptr;
   auto memory = in_memory_headers(pch);
@@ -374,7 +375,7 @@ std::shared_ptr<const PrecompiledHeader> Frontend::build_pch(
   args.insert(args.end(), {"-emit-pch", main_file});
   DiagnosticLog log;
   ClangDiagnosticConsumer consumer(log, virtual_dir, main_file,
-                                   compiler_shared::SyclPrefix::file_name);
+                                   compiler_shared::SyclPrefix::file_name, limits_.max_errors);
   std::shared_ptr<clang::CompilerInvocation> invocation = invocation_of(args, consumer, log);
   if (!invocation) return nullptr;
   auto memory = in_memory_headers(nullptr);
@@ -425,7 +426,8 @@ std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
     if (too_large("the virtual include file '" + file.name + "'", file.content.size()))
       return std::nullopt;
   std::optional<std::vector<std::string>> arguments =
-      compiler_shared::FrontendOptions::arguments(request, target, resource_dir_, log);
+      compiler_shared::FrontendOptions::arguments(request, target, resource_dir_,
+                                                  limits_.max_errors, log);
   if (!arguments) return std::nullopt;
   std::vector<std::string>& args = setup.arguments;
   args = std::move(*arguments);
@@ -452,7 +454,7 @@ std::optional<Frontend::Setup> Frontend::prepare(const CompileRequest& request,
   if (setup.pch) args.insert(args.end(), {"-include-pch", pch_path(setup.pch->key)});
   args.push_back(setup.main_file);
 
-  ClangDiagnosticConsumer consumer(log, dir, setup.main_file, setup.shown);
+  ClangDiagnosticConsumer consumer(log, dir, setup.main_file, setup.shown, limits_.max_errors);
   setup.invocation = invocation_of(args, consumer, log);
   if (!setup.invocation) return std::nullopt;
 
@@ -496,7 +498,8 @@ std::unique_ptr<llvm::Module> Frontend::compile_here(const CompileRequest& reque
                                                      DiagnosticLog& log) const {
   std::optional<Setup> setup = prepare(request, target, log);
   if (!setup) return nullptr;
-  ClangDiagnosticConsumer consumer(log, virtual_dir, setup->main_file, setup->shown);
+  ClangDiagnosticConsumer consumer(log, virtual_dir, setup->main_file, setup->shown,
+                                   limits_.max_errors);
   clang::CompilerInstance instance;
   instance.setInvocation(std::move(setup->invocation));
   instance.createDiagnostics(&consumer, /*ShouldOwnClient=*/false);
@@ -537,7 +540,8 @@ std::optional<Frontend::Preprocessed> Frontend::preprocess_here(const CompileReq
   DiagnosticLog scratch;  // compile() reports whatever goes wrong here
   std::optional<Setup> setup = prepare(request, target, scratch);
   if (!setup) return std::nullopt;
-  ClangDiagnosticConsumer consumer(scratch, virtual_dir, setup->main_file, setup->shown);
+  ClangDiagnosticConsumer consumer(scratch, virtual_dir, setup->main_file, setup->shown,
+                                   limits_.max_errors);
   clang::CompilerInstance instance;
   instance.setInvocation(std::move(setup->invocation));
   instance.createDiagnostics(&consumer, /*ShouldOwnClient=*/false);

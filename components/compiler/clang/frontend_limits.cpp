@@ -71,7 +71,10 @@ void TokenLimits::watch(clang::Preprocessor& preprocessor) {
     // The watcher sees the token the preprocessor is about to return, a non-const object of
     // its caller's: past a limit it becomes the end of the input, which ends the parse.
     auto& token = const_cast<clang::Token&>(seen);
-    if (stopped_) {
+    // After a fatal error (ours, max_errors reached, a missing include) clang shows nothing
+    // more but would go on parsing to the end: a macro bomb then still took max_tokens.
+    if (stopped_ || preprocessor.getDiagnostics().hasFatalErrorOccurred()) {
+      stopped_ = true;
       token.setKind(clang::tok::eof);
       return;
     }

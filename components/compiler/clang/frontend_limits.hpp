@@ -4,7 +4,8 @@
 //   socket is refused without being opened), none larger than max_source_bytes (the source
 //   and the virtual include files neither).
 // - Tokens and time: after max_tokens tokens, or timeout (0: none) since the run began,
-//   the preprocessor reports a fatal error and ends the input; so does a parse that has
+//   the preprocessor reports a fatal error and ends the input (as it does after any fatal
+//   error: max_errors reached, a missing include); so does a parse that has
 //   used more than stack_budget of the frontend thread's stack (deep nesting: a million
 //   nested unary '-'). The run happens on a thread of its own with frontend_stack bytes of
 //   stack, so that what the parse leaves is enough for the phases after it.
@@ -31,6 +32,7 @@ struct FrontendLimits {
   std::uint64_t max_source_bytes = std::uint64_t{64} << 20;
   std::uint64_t max_tokens = std::uint64_t{1} << 22;
   std::chrono::seconds timeout{0};  // 0: none
+  std::int64_t max_errors = 20;      // ToolchainOptions::max_errors (-ferror-limit)
   static constexpr std::size_t frontend_stack = std::size_t{512} << 20;
   static constexpr std::size_t stack_budget = std::size_t{96} << 20;  // for the parse
 };
@@ -55,7 +57,7 @@ class RegularFilesOnly final : public llvm::vfs::ProxyFileSystem {
 
 // Counts the preprocessor's tokens and checks time and stack on each; past a limit, reports
 // a fatal error saying which and turns the token (and every later one) into the end of the
-// input. Install with watch() after the preprocessor exists (BeginSourceFileAction).
+// input; after any other fatal error, ends the input too. Install with watch() after the preprocessor exists (BeginSourceFileAction).
 class TokenLimits {
  public:
   explicit TokenLimits(const FrontendLimits& limits);

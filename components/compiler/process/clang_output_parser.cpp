@@ -4,6 +4,8 @@
 #include <optional>
 #include <vector>
 
+#include "frontend_options.hpp"
+
 namespace plexus::process_compiler {
 
 namespace {
@@ -97,7 +99,8 @@ std::string PathNames::replace(std::string text) const {
 }
 
 void ClangOutputParser::parse(std::string_view output, const PathNames& names,
-                              compiler_shared::DiagnosticLog& log) {
+                              compiler_shared::DiagnosticLog& log,
+                              const std::string& at_error_limit) {
   const std::vector<std::string_view> lines = lines_of(output);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string_view line = lines[i];
@@ -116,6 +119,9 @@ void ClangOutputParser::parse(std::string_view output, const PathNames& names,
         diagnostic.message = names.replace(std::string(line.substr(at + severity.marker.size())));
         if (i + 2 < lines.size() && is_caret_line(lines[i + 2])) source_line = lines[i + 1];
       }
+      if (!at_error_limit.empty() &&
+          compiler_shared::FrontendOptions::is_too_many_errors(diagnostic.message))
+        diagnostic.message = at_error_limit;
       log.add(std::move(diagnostic), source_line);
       break;
     }

@@ -26,8 +26,10 @@ class ClangOutputParser {
  public:
   // Adds every diagnostic in `output` to `log`. Lines that are not diagnostics (source
   // lines, carets, "N errors generated.", include stacks) are not recorded on their own.
+  // clang's fatal error at its error limit becomes `at_error_limit` when that is given
+  // (FrontendOptions::too_many_errors: the option that sets the limit).
   static void parse(std::string_view output, const PathNames& names,
-                    compiler_shared::DiagnosticLog& log);
+                    compiler_shared::DiagnosticLog& log, const std::string& at_error_limit = {});
 };
 
 }  // namespace plexus::process_compiler

@@ -6,9 +6,10 @@ namespace plexus::process_compiler {
 
 std::optional<std::vector<std::string>> FrontendCommand::build(
     const CompileRequest& request, const compiler_shared::TargetSpec& target,
-    const FrontendPaths& paths, compiler_shared::DiagnosticLog& log, bool preprocess) {
-  std::optional<std::vector<std::string>> common =
-      compiler_shared::FrontendOptions::arguments(request, target, paths.resource_dir, log);
+    const FrontendPaths& paths, std::int64_t max_errors, compiler_shared::DiagnosticLog& log,
+    bool preprocess) {
+  std::optional<std::vector<std::string>> common = compiler_shared::FrontendOptions::arguments(
+      request, target, paths.resource_dir, max_errors, log);
   if (!common) return std::nullopt;
   std::vector<std::string> args = {"-cc1", preprocess ? "-E" : "-emit-llvm-bc"};
   args.insert(args.end(), common->begin(), common->end());

@@ -5,6 +5,7 @@
 // Thread-safety: stateless (pure functions).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,10 +26,12 @@ struct FrontendPaths {
 class FrontendCommand {
  public:
   // The arguments after the clang-15 path, or nullopt (an error in `log`) when the user's
-  // options are refused. `preprocess`: -E (line markers kept) instead of bitcode.
+  // options are refused. `preprocess`: -E (line markers kept) instead of bitcode. clang
+  // stops after `max_errors` errors.
   static std::optional<std::vector<std::string>> build(const CompileRequest& request,
                                                        const compiler_shared::TargetSpec& target,
                                                        const FrontendPaths& paths,
+                                                       std::int64_t max_errors,
                                                        compiler_shared::DiagnosticLog& log,
                                                        bool preprocess = false);
 };

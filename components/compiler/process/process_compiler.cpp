@@ -72,6 +72,7 @@ ProcessCompiler::ProcessCompiler(PluginContext& context)
 
 ProcessCompiler::ProcessCompiler(const Settings& settings)
     : resource_dir_(settings.toolchain.resource_dir),
+      max_errors_(settings.toolchain.max_errors),
       libclc_dir_(settings.toolchain.libclc_dir),
       host_device_library_(settings.toolchain.host_device_library),
       tools_(settings.tools_dir, settings.llvm_spirv) {
@@ -136,7 +137,8 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
   switch (request.language) {
     case SourceLanguage::opencl_c:
     case SourceLanguage::cpp_for_opencl:
-      bitcode = SourceStage::compile(request, spec, clang, resource_dir_, dir, names, log);
+      bitcode = SourceStage::compile(request, spec, clang, resource_dir_, max_errors_, dir, names,
+                                     log);
       break;
     case SourceLanguage::sycl: {
       // The kernels' entry points from the preprocessed source (clang-15 -E), as
@@ -144,12 +146,13 @@ CompileResult ProcessCompiler::compile(const CompileRequest& request) {
       CompileRequest headers = compiler_shared::SyclSource::with_headers(request);
       compiler_shared::DiagnosticLog preprocessor_log;  // the compile reports these again
       const std::optional<std::string> text = SourceStage::compile(
-          headers, spec, clang, resource_dir_, dir, names, preprocessor_log, true);
+          headers, spec, clang, resource_dir_, max_errors_, dir, names, preprocessor_log, true);
       const std::optional<CompileRequest> lowered = compiler_shared::SyclSource::lower(
           headers, text ? std::string_view(*text) : std::string_view(),
           [&names](const std::string& path) { return names.name_of(path); }, log);
       if (lowered)
-        bitcode = SourceStage::compile(*lowered, spec, clang, resource_dir_, dir, names, log);
+        bitcode = SourceStage::compile(*lowered, spec, clang, resource_dir_, max_errors_, dir,
+                                       names, log);
       break;
     }
     case SourceLanguage::llvm_bitcode:

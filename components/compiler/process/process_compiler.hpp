@@ -16,6 +16,7 @@
 // temporary directory and LLVMContext; the object is immutable after construction.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@ class ProcessCompiler final : public Compiler {
   static Settings read_settings(const ComponentOptions& options);
   explicit ProcessCompiler(const Settings& settings);
   std::string resource_dir_;
+  std::int64_t max_errors_;  // max_errors (ToolchainOptions)
   std::string libclc_dir_;
   std::string host_device_library_;
   ToolRunner tools_;

@@ -26,6 +26,7 @@ std::optional<std::string> SourceStage::compile(const CompileRequest& request,
                                                 const compiler_shared::TargetSpec& spec,
                                                 const std::string& clang,
                                                 const std::string& resource_dir,
+                                                std::int64_t max_errors,
                                                 const TempDirectory& dir, PathNames& names,
                                                 compiler_shared::DiagnosticLog& log,
                                                 bool preprocess) {
@@ -69,11 +70,13 @@ std::optional<std::string> SourceStage::compile(const CompileRequest& request,
     paths.include_dirs.push_back(absolute.lexically_normal().parent_path().string());
   }
   std::optional<std::vector<std::string>> arguments =
-      FrontendCommand::build(request, spec, paths, log, preprocess);
+      FrontendCommand::build(request, spec, paths, max_errors, log, preprocess);
   if (!arguments) return std::nullopt;
 
   const ToolResult result = ToolRunner::run(clang, *arguments);
-  ClangOutputParser::parse(result.output, names, log);
+  ClangOutputParser::parse(
+      result.output, names, log,
+      compiler_shared::FrontendOptions::too_many_errors("compiler.process", max_errors));
   if (!result.succeeded) {
     if (!log.has_errors()) log.error(ToolStep::failure(clang, result.status, result.output, names));
     return std::nullopt;

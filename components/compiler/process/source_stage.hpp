@@ -6,6 +6,7 @@
 // Thread-safety: stateless; works in the caller's temporary directory.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -21,11 +22,12 @@ class SourceStage {
  public:
   // The bitcode (with `preprocess`: the preprocessed text, line markers kept), or nullopt
   // when the source did not compile (the log says why). Sets `names` (the source's path
-  // in `dir` and the name it is shown under).
+  // in `dir` and the name it is shown under). clang stops after `max_errors` errors.
   static std::optional<std::string> compile(const CompileRequest& request,
                                             const compiler_shared::TargetSpec& spec,
                                             const std::string& clang,
                                             const std::string& resource_dir,
+                                            std::int64_t max_errors,
                                             const TempDirectory& dir, PathNames& names,
                                             compiler_shared::DiagnosticLog& log,
                                             bool preprocess = false);

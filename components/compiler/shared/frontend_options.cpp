@@ -95,6 +95,7 @@ unsigned FrontendOptions::optimization_level(const CompileRequest& request) {
 std::optional<std::vector<std::string>> FrontendOptions::arguments(const CompileRequest& request,
                                                                    const TargetSpec& target,
                                                                    const std::string& resource_dir,
+                                                                   std::int64_t max_errors,
                                                                    DiagnosticLog& log) {
   const bool sycl = request.language == SourceLanguage::sycl;
   const bool cpp = request.language == SourceLanguage::cpp_for_opencl || sycl;
@@ -110,7 +111,9 @@ std::optional<std::vector<std::string>> FrontendOptions::arguments(const Compile
                                    resource_dir + "/include",
                                    // -cl-opt-disable and the user's -O (the last one wins);
                                    // an explicit -O would override -cl-opt-disable in clang.
-                                   "-O" + std::to_string(optimization_level(request))};
+                                   "-O" + std::to_string(optimization_level(request)),
+                                   "-ferror-limit",
+                                   std::to_string(max_errors)};
   if (!target.cpu.empty()) args.insert(args.end(), {"-target-cpu", target.cpu});
   for (const std::string& feature : target.features)
     args.insert(args.end(), {"-target-feature", feature});
@@ -128,6 +131,16 @@ std::optional<std::vector<std::string>> FrontendOptions::arguments(const Compile
     args.insert(args.end(), {"-finclude-default-header", "-fdeclare-opencl-builtins"});
   if (cpp && !sycl && !has_cl_std) args.push_back("-cl-std=clc++2021");
   return args;
+}
+
+std::string FrontendOptions::too_many_errors(const std::string& component,
+                                             std::int64_t max_errors) {
+  return "too many errors emitted, stopping now: the frontend stops after " +
+         std::to_string(max_errors) + " errors (max_errors of [" + component + "])";
+}
+
+bool FrontendOptions::is_too_many_errors(const std::string& message) {
+  return starts_with(message, "too many errors emitted, stopping now");
 }
 
 std::vector<std::string> FrontendOptions::include_arguments(const CompileRequest& request,

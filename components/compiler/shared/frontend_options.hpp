@@ -4,13 +4,15 @@
 // (-cl-opt-disable: -O0; else the user's last -O, else -O2), target CPU and
 // features, pointer mode, the user's options (split like a shell would; options that would
 // take the target, the language, the output or LLVM's process-wide command line away are
-// refused), the OpenCL header flags and C++ for OpenCL's default -cl-std. SYCL source
+// refused), the OpenCL header flags, C++ for OpenCL's default -cl-std and the error limit
+// (max_errors: -ferror-limit, so that both stop after as many errors). SYCL source
 // (sycl_source.hpp) is C++ for OpenCL 1.0 (OpenCL 2.0's generic address space on every
 // target) with SYCL's device macros; a -cl-std of the user's is refused there.
 //
 // Thread-safety: stateless (pure functions).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,11 +26,21 @@ namespace plexus::compiler_shared {
 class FrontendOptions {
  public:
   // The arguments up to, not including, include directories, outputs and the input file;
-  // nullopt (errors in `log`) when the user's options are refused.
+  // nullopt (errors in `log`) when the user's options are refused. The frontend stops after
+  // `max_errors` errors (ToolchainOptions::max_errors).
   static std::optional<std::vector<std::string>> arguments(const CompileRequest& request,
                                                            const TargetSpec& target,
                                                            const std::string& resource_dir,
+                                                           std::int64_t max_errors,
                                                            DiagnosticLog& log);
+
+  // The message of the frontend's fatal error once it reached max_errors, as both
+  // components show it: what happened and the option of `component` ("compiler.clang")
+  // that sets the limit. clang's own ("too many errors emitted, stopping now
+  // [-ferror-limit=]") names an option the user cannot pass.
+  static std::string too_many_errors(const std::string& component, std::int64_t max_errors);
+  // Whether `message` is clang's text of that fatal error.
+  static bool is_too_many_errors(const std::string& message);
 
   // The user's options as tokens ("-DA=1 -DB" is two; quotes keep spaces together).
   static std::vector<std::string> user_tokens(const CompileRequest& request);

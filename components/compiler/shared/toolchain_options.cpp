@@ -16,6 +16,8 @@ ToolchainOptions read_toolchain_options(const ComponentOptions& options,
   read.host_device_library = host_device_library(options);
   read.bounds_checks = bounds_checks_enabled(options);
   read.cancel_points = cancel_points_enabled(options);
+  read.max_errors = options.get_in_range("max_errors", ToolchainOptions::default_max_errors, 1,
+                                         ToolchainOptions::most_max_errors);
   return read;
 }
 
