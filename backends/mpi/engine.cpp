@@ -164,16 +164,23 @@ void Engine::send_announced(int destination, std::vector<std::byte> message, std
   pending_.push_back(std::move(pending));
 }
 
-void Engine::send_data(int destination, int tag, const std::byte* data, std::size_t bytes, Done done) {
-  post_chunks(destination, tag, const_cast<std::byte*>(data), bytes, std::move(done), false);
+void Engine::send_data(int destination, int tag, const std::byte* data, std::size_t bytes, Done done,
+                       std::size_t cut) {
+  post_chunks(destination, tag, const_cast<std::byte*>(data), bytes, std::move(done), false,
+              cut > 0 ? cut : this->cut(bytes));
 }
 
-void Engine::recv_data(int source, int tag, std::byte* data, std::size_t bytes, Done done) {
-  post_chunks(source, tag, data, bytes, std::move(done), true);
+void Engine::recv_data(int source, int tag, std::byte* data, std::size_t bytes, Done done,
+                       std::size_t cut) {
+  post_chunks(source, tag, data, bytes, std::move(done), true, cut > 0 ? cut : this->cut(bytes));
+}
+
+std::size_t Engine::cut(std::size_t bytes) const {
+  return transfer_cut(bytes, options_.chunk_bytes, options_.piece_bytes);
 }
 
 void Engine::post_chunks(int peer, int tag, std::byte* data, std::size_t bytes, Done done,
-                         bool receive) {
+                         bool receive, std::size_t cut) {
   auto transfer = std::make_shared<Transfer>();
   transfer->peer = peer;
   transfer->done = std::move(done);
@@ -181,7 +188,7 @@ void Engine::post_chunks(int peer, int tag, std::byte* data, std::size_t bytes, 
     transfer->done(std::make_exception_ptr(error(error_category::device, failure(peer))));
     return;
   }
-  for_each_chunk(bytes, options_.chunk_bytes, [&](std::size_t at, std::size_t chunk) {
+  for_each_chunk(bytes, cut, [&](std::size_t at, std::size_t chunk) {
     Pending pending;
     pending.peer = peer;
     pending.transfer = transfer;

@@ -49,6 +49,9 @@ namespace plexus::mpi {
 struct EngineOptions {
   std::chrono::milliseconds timeout{20000};  // silence after which a watched peer has failed
   std::size_t chunk_bytes = std::size_t{4} << 20;
+  // Transfers of at most piecewise_transfer_bytes go in pieces of this size (chunks.hpp), each
+  // under the transport's eager limit; 0: in chunks of chunk_bytes like any other.
+  std::size_t piece_bytes = 0;
 };
 
 class Engine {
@@ -101,8 +104,15 @@ class Engine {
 
   // Inside the engine's work. send() takes the message as Writer::finish() made it.
   void send(int destination, std::vector<std::byte> message);
-  void send_data(int destination, int tag, const std::byte* data, std::size_t bytes, Done done);
-  void recv_data(int source, int tag, std::byte* data, std::size_t bytes, Done done);
+  // A transfer of `bytes` on `tag`, cut into messages of cut(bytes), or of `cut` when given
+  // (a caller that sends or receives a transfer chunk by chunk: each chunk one message).
+  void send_data(int destination, int tag, const std::byte* data, std::size_t bytes, Done done,
+                 std::size_t cut = 0);
+  void recv_data(int source, int tag, std::byte* data, std::size_t bytes, Done done,
+                 std::size_t cut = 0);
+  // The size of the messages a transfer of `bytes` is cut into (chunks.hpp), the same on
+  // every rank (a worker takes rank 0's options with its greeting). Any thread, once greeted.
+  std::size_t cut(std::size_t bytes) const;
   void fail_peer(int rank, const std::string& why);
   // Owner thread. Runs until `stop` is set, sleeping when idle or while another thread
   // drives; what post() queues runs here.
@@ -166,8 +176,9 @@ class Engine {
   // transfers or sends are pending; `expecting`: the handler awaits messages.
   // At most `messages` control messages are received; `now`: the caller's last clock read.
   bool step(bool& in_flight, bool& expecting, int messages, std::chrono::steady_clock::time_point now);
-  // Posts the chunks of one transfer (sends, or receives when `receive`).
-  void post_chunks(int peer, int tag, std::byte* data, std::size_t bytes, Done done, bool receive);
+  // Posts the chunks of one transfer (sends, or receives when `receive`), `cut` bytes each.
+  void post_chunks(int peer, int tag, std::byte* data, std::size_t bytes, Done done, bool receive,
+                   std::size_t cut);
   bool progress(int messages, std::chrono::steady_clock::time_point now);
   bool receive_control(std::chrono::steady_clock::time_point now);
   void post_control_receive();

@@ -34,14 +34,20 @@ namespace plexus::mpi {
 // 6: native_call (registered native functions run on the worker); `welcome` gives each
 //    device's native backend.
 // 7: load_module's reply gives each kernel's max_work_group_size on the worker's device.
-inline constexpr std::uint32_t protocol_version = 7;
+// 8: `hello` gives the piece size (chunks.hpp: small transfers in eager-sized pieces), and a
+//    worker refuses a greeting of another protocol before reading past its versions;
+//    copy_in carries its data inline only when the whole message fits one piece.
+inline constexpr std::uint32_t protocol_version = 8;
 
 inline constexpr int control_tag = 1;
 inline constexpr int large_control_tag = 2;
 // The largest control message on control_tag (an inline copy and its header fit).
 inline constexpr std::size_t control_capacity = 32 << 10;
 // Copies of at most this many bytes travel inside their control message (one message, no
-// transfer of their own to match and wait for).
+// transfer of their own to match and wait for), unless the session cuts small transfers into
+// pieces (EngineOptions::piece_bytes): then only a copy whose whole message fits one piece
+// does (a larger one would wait for the receiver's read and acknowledgement, where its
+// pieces leave at once).
 inline constexpr std::size_t eager_copy_bytes = 16 << 10;
 // The largest fill_within pattern a message carries (larger: the caller's own fallback).
 inline constexpr std::size_t max_fill_pattern_bytes = 4096;
@@ -55,7 +61,7 @@ inline constexpr int first_data_tag = 16;
 int data_tag(std::uint64_t transfer, int tag_upper_bound);
 
 enum class MessageType : std::uint32_t {
-  hello = 1,       // rank 0 -> worker: versions
+  hello = 1,       // rank 0 -> worker: versions, chunk size, timeout, piece size
   welcome,         // worker -> rank 0: versions, host name, devices
   refuse,          // worker -> rank 0: versions and why it refuses
   heartbeat,       // both ways, periodically: "still here"

@@ -1,5 +1,6 @@
 #include "mpi_backend.hpp"
 
+#include "chunks.hpp"
 #include "mpi_device.hpp"
 
 namespace plexus::mpi {
@@ -11,6 +12,15 @@ MpiBackend::MpiBackend(PluginContext& context) {
   options.engine.chunk_bytes = static_cast<std::size_t>(std::clamp<std::int64_t>(
       context.options.get_non_negative("chunk_bytes", std::int64_t{4} << 20), 4096,
       std::int64_t{1} << 30));
+  if (context.options.contains("piece_bytes")) {
+    // 0: no pieces; else within what a worker accepts.
+    const std::int64_t piece = context.options.get_non_negative("piece_bytes", 0);
+    options.engine.piece_bytes =
+        piece == 0 ? 0
+                   : static_cast<std::size_t>(std::clamp<std::int64_t>(
+                         piece, min_piece_bytes, static_cast<std::int64_t>(piecewise_transfer_bytes)));
+    options.piece_bytes_configured = true;
+  }
   std::string why_not;
   session_ = Session::open(options, why_not);
   if (!session_) {

@@ -5,8 +5,10 @@
 //
 // Options ([backends.mpi]): `timeout_ms` (default 20000): silence after which a worker is
 // declared failed and the work placed on it fails naming the node; `chunk_bytes` (default
-// 4 MiB): the pipelining unit of large copies. The first mpi backend of a process sets
-// them (one MPI session per process).
+// 4 MiB): the pipelining unit of large copies; `piece_bytes` (default: the shared-memory
+// transport's eager limit less its header, 4032 bytes under Open MPI's defaults; 0: off):
+// transfers of at most 64 KiB go in pieces of this size, each sent eagerly. The first mpi
+// backend of a process sets them (one MPI session per process).
 //
 // Ownership: owns its devices; the session (MPI itself) lives until the process exits.
 // Thread-safety: immutable after construction except for the record of which module

@@ -3,6 +3,7 @@
 // call from one thread at a time.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace plexus::mpi {
@@ -15,6 +16,14 @@ bool launched_by_mpirun();
 // symbols globally) and keeps `anchor`'s library (this plugin) loaded until the process
 // ends, so that MPI can be finalized at exit. Returns what went wrong, empty on success.
 std::string pin_mpi_libraries(const void* anchor);
+
+// The largest piece of a transfer that Open MPI's shared-memory transport sends eagerly (the
+// send leaves at once; a larger message waits for the receiver's single-copy read and its
+// acknowledgement): the eager limit the user's MCA settings give (btl_vader_eager_limit, read
+// through MPI_T) less the ob1 header that shares it, rounded down to 64 bytes (4032 of the
+// default 4096). 0 when that parameter cannot be read (another MPI, no vader transport).
+// Call after MPI_Init.
+std::size_t shared_memory_eager_bytes();
 
 // The launch line, for messages.
 inline constexpr const char* launch_hint =

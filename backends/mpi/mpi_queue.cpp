@@ -119,7 +119,11 @@ void MpiQueue::copy_to_device(void* allocation, const void* host_base, const Cop
   message.u64(next_seq());
   message.u64(remote.address);
   write(message, layout);
-  if (bytes <= eager_copy_bytes) {
+  // Inline: the transfer (u64), the flag (u8) and the block's length (u64), then the data.
+  const std::size_t piece = device_.session().options().piece_bytes;
+  const bool inline_data =
+      piece > 0 ? message.size() + 17 + bytes <= piece : bytes <= eager_copy_bytes;
+  if (inline_data) {
     // Small: the data travels packed inside the message (one message; the copy returns at
     // once, like an eager send).
     message.u64(0);
@@ -130,8 +134,8 @@ void MpiQueue::copy_to_device(void* allocation, const void* host_base, const Cop
     });
     return;
   }
-  // Large: on a tag of its own, in chunks; a strided region packed first, a contiguous one
-  // straight from the caller's memory.
+  // Larger: on a tag of its own, in chunks (or pieces, Engine::cut); a strided region packed
+  // first, a contiguous one straight from the caller's memory.
   std::shared_ptr<std::vector<std::byte>> packed;
   const std::byte* data = host + layout.offset;
   if (!contiguous(layout)) {

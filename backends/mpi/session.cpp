@@ -156,6 +156,7 @@ void Session::thread_main() {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
   MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  if (!options_.piece_bytes_configured) options_.engine.piece_bytes = shared_memory_eager_bytes();
   engine_ = std::make_unique<Engine>(comm_, options_.engine, *this);
   tag_upper_bound_ = engine_->tag_upper_bound();
   if (unavailable.empty() && engine_->rank() != 0)
@@ -215,6 +216,7 @@ void Session::handshake() {
     write(hello, mine);
     hello.u64(options_.engine.chunk_bytes);
     hello.u64(static_cast<std::uint64_t>(options_.engine.timeout.count()));
+    hello.u64(options_.engine.piece_bytes);
     engine_->send(rank, std::move(hello).finish());
   }
   const auto answered = [&] {

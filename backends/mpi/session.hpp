@@ -56,6 +56,9 @@ struct QueueProgress {
 
 struct SessionOptions {
   EngineOptions engine;
+  // engine.piece_bytes as configured; unset: shared_memory_eager_bytes() (mpi_environment.hpp),
+  // read once MPI is initialized.
+  bool piece_bytes_configured = false;
 };
 
 class Session final : public Engine::Handler {

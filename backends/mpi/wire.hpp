@@ -48,6 +48,9 @@ class Writer {
   // the next write), without an intermediate buffer.
   std::byte* block(std::size_t bytes);
 
+  // The message's bytes so far, header included.
+  std::size_t size() const { return bytes_.size(); }
+
   // Writes the header (payload size, checksum) and hands out the message.
   std::vector<std::byte> finish() &&;
 

@@ -148,6 +148,52 @@ TEST_CASE("data written on one remote device and used on another goes worker to 
   CHECK(stats.device_copies.staged_bytes == 0);
 }
 
+// Job: 1 + 2 workers. Small transfers travel in eager-sized pieces (chunks.hpp: 4032 bytes
+// under Open MPI's defaults, up to 16 KiB), a host->remote copy inline only when its whole
+// message fits one piece: every size around those limits, contiguous and strided, arrives
+// whole in all three directions (sender and receiver cut alike).
+TEST_CASE("copies around the piece and inline limits arrive whole in every direction", "[runtime]") {
+  Runtime rt(cluster_config("dag", "paged"));
+  const auto devices = rt.devices();
+  REQUIRE(devices.size() == 2);
+  Device& first = *devices[0];
+  Device& second = *devices[1];
+  const std::size_t pitch = 20000;  // strided layouts: rows this far apart
+  std::vector<CopyLayout> layouts;
+  for (const std::size_t bytes : {std::size_t{1}, std::size_t{3900}, std::size_t{4031},
+                                  std::size_t{4032}, std::size_t{4033}, std::size_t{4096},
+                                  std::size_t{8064}, std::size_t{12345}, std::size_t{16384},
+                                  std::size_t{16385}, std::size_t{65536}})
+    layouts.push_back(CopyLayout::contiguous(7, bytes));
+  layouts.push_back({3, 1000, 5, 1, pitch, 5 * pitch});   // 5000 bytes in 5 rows
+  layouts.push_back({0, 4100, 4, 1, pitch, 4 * pitch});   // 16400 bytes: one message
+  const std::size_t span = 8 * pitch;
+  void* on_first = first.allocate(span);
+  void* on_second = second.allocate(span);
+  auto to_first = first.create_queue();
+  auto to_second = second.create_queue();
+  for (const CopyLayout& layout : layouts) {
+    INFO("offset " << layout.offset << ", " << layout.rows << " rows of " << layout.row_bytes);
+    std::vector<unsigned char> source(span), back(span, 0);
+    for (std::size_t i = 0; i < span; ++i) source[i] = static_cast<unsigned char>(i * 7 + layout.bytes());
+    to_first->copy_to_device(on_first, source.data(), layout);
+    to_first->wait();
+    REQUIRE(to_second->copy_from_device(on_second, first, on_first, layout));
+    to_second->copy_to_host(back.data(), on_second, layout);
+    to_second->wait();
+    for (std::size_t slice = 0; slice < layout.slices; ++slice)
+      for (std::size_t row = 0; row < layout.rows; ++row) {
+        const std::size_t at = layout.offset + slice * layout.slice_pitch + row * layout.row_pitch;
+        if (std::memcmp(back.data() + at, source.data() + at, layout.row_bytes) != 0)
+          FAIL("row " << row << " of slice " << slice << " came back changed");
+      }
+  }
+  to_first.reset();
+  to_second.reset();
+  first.deallocate(on_first);
+  second.deallocate(on_second);
+}
+
 // Job: 1 + 2 workers. A module whose binary holds a 64 KiB table: its load_module message
 // is over the control receive's capacity, so it travels announced, on a tag of its own.
 TEST_CASE("a control message over the posted receive's capacity arrives whole", "[runtime]") {

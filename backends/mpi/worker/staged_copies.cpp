@@ -18,16 +18,16 @@ const void* staging_base(const std::byte* staging, const CopyLayout& layout) {
 StagedReceive::StagedReceive(Engine& engine, StagingPool& pool, int source, int tag,
                              std::size_t bytes)
     : staging_(pool.acquire(std::max<std::size_t>(bytes, 1))),
-      chunk_bytes_(std::max<std::size_t>(engine.options().chunk_bytes, 1)) {
-  // One receive per chunk, posted in order on one tag: MPI matches them in order with the
-  // sender's chunks (Engine::send_data sends chunks of the same size).
+      chunk_bytes_(std::max<std::size_t>(engine.cut(bytes), 1)) {
+  // One receive per chunk (one message each), posted in order on one tag: MPI matches them in
+  // order with the sender's chunks (Engine::send_data cuts the transfer alike).
   for_each_chunk(bytes, chunk_bytes_, [&](std::size_t at, std::size_t chunk) {
     auto arrived = std::make_shared<std::promise<void>>();
     chunks_.push_back(arrived->get_future().share());
     engine.recv_data(source, tag, staging_.get() + at, chunk,
                      [keep = staging_, done = fulfil(arrived)](std::exception_ptr failure) {
                        done(failure);
-                     });
+                     }, chunk);
     return true;
   });
 }
@@ -55,7 +55,7 @@ std::exception_ptr staged_send(Engine& engine, StagingPool& pool, DeviceQueue& l
                                int destination, int tag, std::exception_ptr failure) {
   const std::size_t bytes = layout.bytes();
   std::shared_ptr<std::byte[]> staging = pool.acquire(std::max<std::size_t>(bytes, 1));
-  for_each_chunk(bytes, engine.options().chunk_bytes, [&](std::size_t at, std::size_t chunk) {
+  for_each_chunk(bytes, engine.cut(bytes), [&](std::size_t at, std::size_t chunk) {
     std::byte* from = staging.get() + at;
     if (!failure && chunk > 0) {
       try {
@@ -69,7 +69,7 @@ std::exception_ptr staged_send(Engine& engine, StagingPool& pool, DeviceQueue& l
     if (failure) std::memset(from, 0, chunk);
     // The send keeps the staging; this thread goes on with the next chunk's device copy.
     engine.run_or_post([&engine, staging, from, chunk, destination, tag] {
-      engine.send_data(destination, tag, from, chunk, [staging](std::exception_ptr) {});
+      engine.send_data(destination, tag, from, chunk, [staging](std::exception_ptr) {}, chunk);
     });
     return true;
   });

@@ -1,6 +1,7 @@
 // Copies of contiguous regions between another rank and a worker device whose memory is not
 // host memory (a GPU), staged through a pooled host buffer (StagingPool: page-locked where the
-// device pins) in chunks of the engine's chunk_bytes, so that each chunk's device copy
+// device pins) in the chunks the engine cuts the transfer into (Engine::cut: chunk_bytes, or
+// eager-sized pieces for a small transfer), so that each chunk's device copy
 // overlaps the transfer of the next instead of following the whole transfer.
 //
 // StagedReceive: made inside the engine's work when the copy's message arrives; it posts the

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <utility>
 #include <iostream>
 
+#include "../chunks.hpp"
 #include "../packing.hpp"
 #include "engine_await.hpp"
 #include "staged_copies.hpp"
@@ -341,11 +343,19 @@ void Worker::on_bad_message(int source, const std::string& why) {
 
 void Worker::hello(const Header& header, Reader& in) {
   const Versions theirs = read_versions(in);
-  const std::uint64_t chunk = in.bounded(std::uint64_t{1} << 30, "the chunk size");
-  const std::uint64_t timeout = in.bounded(std::uint64_t{1} << 32, "the timeout");
-  in.end();
-  if (chunk < 4096) in.fail("a chunk size under 4096 bytes");
   const Versions mine = this_side_versions();
+  // Another protocol's greeting may hold other fields: refused before they are read.
+  const bool same_protocol = theirs.protocol == mine.protocol;
+  std::uint64_t chunk = 0, timeout = 0, piece = 0;
+  if (same_protocol) {
+    chunk = in.bounded(std::uint64_t{1} << 30, "the chunk size");
+    timeout = in.bounded(std::uint64_t{1} << 32, "the timeout");
+    piece = in.bounded(piecewise_transfer_bytes, "the piece size");
+    in.end();
+    if (chunk < 4096) in.fail("a chunk size under 4096 bytes");
+    if (piece != 0 && piece < min_piece_bytes)
+      in.fail("a piece size under " + std::to_string(min_piece_bytes) + " bytes");
+  }
   const std::string mismatch =
       startup_failure_.empty() ? version_mismatch(theirs, mine) : startup_failure_;
   if (!mismatch.empty()) {
@@ -357,7 +367,7 @@ void Worker::hello(const Header& header, Reader& in) {
     stop_ = true;
     return;
   }
-  engine_->set_options({std::chrono::milliseconds(std::max<std::uint64_t>(timeout, 100)), chunk});
+  engine_->set_options({std::chrono::milliseconds(std::max<std::uint64_t>(timeout, 100)), chunk, piece});
   Writer out(protocol_version, static_cast<std::uint32_t>(MessageType::welcome), header.id);
   write(out, mine);
   out.text(host_name());
