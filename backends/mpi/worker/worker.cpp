@@ -588,6 +588,17 @@ void Worker::copy_push(Reader& in) {
   if (destination == 0 || static_cast<int>(destination) == engine_->rank())
     in.fail("a push to rank " + std::to_string(destination));
   void* allocation = region(index, address, layout, in);
+  const std::size_t bytes = layout.bytes();
+  if (bytes <= piecewise_transfer_bytes && backends_.devices()[index].device->shares_host_memory()) {
+    // Small, from host memory: packed and sent here, at once (no hop to the push queue's
+    // thread; the pieces leave eagerly). The push queue would read it no later: a push waits
+    // for no queue but itself, as rank 0 pushes once the data is ready.
+    std::shared_ptr<std::byte[]> packed(new std::byte[std::max<std::size_t>(bytes, 1)]);
+    pack(packed.get(), static_cast<const std::byte*>(allocation), layout);
+    engine_->send_data(static_cast<int>(destination), data_tag(transfer, engine_->tag_upper_bound()),
+                       packed.get(), bytes, [packed](std::exception_ptr) {});
+    return;
+  }
   if (!push_queues_[index])
     push_queues_[index] =
         std::make_unique<WorkerQueue>(*backends_.devices()[index].device, index, *engine_);
