@@ -4,7 +4,8 @@
 //   --mode raw    (every rank runs it; 3 ranks): MPI ping-pong between ranks 0 and 1 and
 //                 between ranks 1 and 2 at each size (bandwidth = size / half a round trip),
 //                 the same size answered by 8 bytes (size / the round trip: what a copy +
-//                 wait does), and the round trip of an 8-byte message between ranks 0 and 1. A rank
+//                 wait does), the ping-pong 0-1 of sizes up to 16 KiB in the pieces the mpi
+//                 backend cuts them into (chunks.hpp: each under the eager limit), and the round trip of an 8-byte message between ranks 0 and 1. A rank
 //                 with nothing to do waits without spinning (the machine may have fewer
 //                 cores than ranks). --max-kib K: ping-pongs up to K KiB only (sizes
 //                 start at 4 KiB: --max-kib 1 measures the round trip alone).
@@ -33,7 +34,9 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "chunks.hpp"
 #include "mpi/empty_native.hpp"
+#include "mpi_environment.hpp"
 #include "plexus/backend.hpp"
 #include "plexus/compiler.hpp"
 #include "plexus/device.hpp"
@@ -61,20 +64,41 @@ void quiet_barrier() {
   }
 }
 
-// Ping-pong of `bytes` between ranks a and b; a returns size / half the median round trip.
-double ping_pong(int rank, int a, int b, std::size_t bytes, long reps) {
+// `bytes` of `buffer` between this rank and `peer` on `tag` (sent when `send`, else
+// received): one message, or messages of `piece` bytes when `piece` is set (the mpi
+// backend's cut of a small transfer, chunks.hpp).
+void move(std::vector<char>& buffer, bool send, int peer, int tag, std::size_t piece) {
+  if (piece == 0) {
+    const int count = static_cast<int>(buffer.size());
+    if (send)
+      MPI_Send(buffer.data(), count, MPI_BYTE, peer, tag, MPI_COMM_WORLD);
+    else
+      MPI_Recv(buffer.data(), count, MPI_BYTE, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return;
+  }
+  std::vector<MPI_Request> requests;
+  plexus::mpi::for_each_chunk(buffer.size(), piece, [&](std::size_t at, std::size_t chunk) {
+    MPI_Request request;
+    if (send)
+      MPI_Isend(buffer.data() + at, static_cast<int>(chunk), MPI_BYTE, peer, tag, MPI_COMM_WORLD, &request);
+    else
+      MPI_Irecv(buffer.data() + at, static_cast<int>(chunk), MPI_BYTE, peer, tag, MPI_COMM_WORLD, &request);
+    requests.push_back(request);
+    return true;
+  });
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+}
+
+// Ping-pong of `bytes` between ranks a and b (each way one message, or pieces of `piece`
+// bytes); a returns size / half the median round trip.
+double ping_pong(int rank, int a, int b, std::size_t bytes, long reps, std::size_t piece = 0) {
   std::vector<char> buffer(bytes, 1);
   std::vector<double> trips;
-  const int count = static_cast<int>(bytes);
+  const int peer = rank == a ? b : a;
   for (long i = -2; i < reps; ++i) {  // two warm-up trips
     const auto start = bench::clock::now();
-    if (rank == a) {
-      MPI_Send(buffer.data(), count, MPI_BYTE, b, 7, MPI_COMM_WORLD);
-      MPI_Recv(buffer.data(), count, MPI_BYTE, b, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else {
-      MPI_Recv(buffer.data(), count, MPI_BYTE, a, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Send(buffer.data(), count, MPI_BYTE, a, 7, MPI_COMM_WORLD);
-    }
+    move(buffer, rank == a, peer, 7, piece);
+    move(buffer, rank != a, peer, 7, piece);
     if (i >= 0) trips.push_back(bench::seconds_since(start));
   }
   return static_cast<double>(bytes) / (bench::median(trips) / 2);
@@ -126,6 +150,18 @@ int raw(long reps, long max_kib) {
     if (rank > 1) continue;
     const double bandwidth = send_and_answer(rank, 0, 1, bytes, repetitions(bytes, reps));
     if (rank == 0) std::cout << "raw_answered_0_1 " << bytes << ' ' << bandwidth / 1e9 << std::endl;
+  }
+  // The same ping-pong cut as the mpi backend cuts a small transfer: pieces under the
+  // transport's eager limit (what raw MPI gains from the backend's own protocol).
+  const std::size_t piece = plexus::mpi::shared_memory_eager_bytes();
+  for (std::size_t bytes : sizes) {
+    if (piece == 0 || bytes > plexus::mpi::piecewise_transfer_bytes ||
+        bytes > (static_cast<std::size_t>(max_kib) << 10))
+      break;
+    quiet_barrier();
+    if (rank > 1) continue;
+    const double bandwidth = ping_pong(rank, 0, 1, bytes, repetitions(bytes, reps), piece);
+    if (rank == 0) std::cout << "raw_pieces_0_1 " << bytes << ' ' << bandwidth / 1e9 << std::endl;
   }
   quiet_barrier();
   if (rank < 2) {
