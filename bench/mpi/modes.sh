@@ -22,16 +22,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 bench=$build/bin/plexus-bench-mpi
-flags=(--oversubscribe)
-[ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
-export PLEXUS_LOG_LEVEL=${PLEXUS_LOG_LEVEL:-warn}
-results=$(mktemp)
-trap 'rm -f "$results"' EXIT
-# plexus_job BUILD_DIR LABEL: that build's mpi backend and workers, this build's bench program.
+source "$(dirname "$0")/jobs.sh"
+# plexus_job BUILD_DIR LABEL: that build's mpi backend and workers (jobs.sh), lines labelled.
 plexus_job() {
-  PLEXUS_BUILD_PLUGIN_DIR=$1/lib/plexus/plugins mpirun "${flags[@]}" -x PLEXUS_BUILD_PLUGIN_DIR \
-    -np 1 "$bench" --mode plexus --reps 20 --max-kib 4 : -np 2 "$1/bin/plexus" worker \
-    --backends "$backends" | grep -v '^#' | sed "s/^/$round $2 /"
+  mpi_backend_job "$1" --reps 20 --max-kib 4 | grep -v '^#' | sed "s/^/$round $2 /"
 }
 for round in $(seq "$rounds"); do
   mpirun "${flags[@]}" -np 3 "$bench" --mode raw --reps 20 --max-kib 4 | sed "s/^/$round raw /"

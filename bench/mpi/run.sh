@@ -30,20 +30,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 bench=$build/bin/plexus-bench-mpi
-flags=(--oversubscribe)
-[ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
-export PLEXUS_LOG_LEVEL=${PLEXUS_LOG_LEVEL:-warn}
-results=$(mktemp)
-trap 'rm -f "$results"' EXIT
-# plexus_job BUILD_DIR: the mpi backend of that build against its workers, measured by this
-# build's bench program (the same figures for both); with the empty native function where
-# that build has it.
+source "$(dirname "$0")/jobs.sh"
+# plexus_job BUILD_DIR: the mpi backend of that build against its workers (jobs.sh); with the
+# empty native function where that build has it.
 plexus_job() {
   local native=() library=$1/lib/libplexus_bench_native.so
   [ -f "$library" ] && native=(--native-library "$library")
-  PLEXUS_BUILD_PLUGIN_DIR=$1/lib/plexus/plugins mpirun "${flags[@]}" -x PLEXUS_BUILD_PLUGIN_DIR \
-    -np 1 "$bench" --mode plexus --reps "$reps" "${chunk[@]}" ${native:+--native 1} : \
-    -np 2 "$1/bin/plexus" worker --backends "$backends" "${native[@]}"
+  mpi_backend_job "$1" --reps "$reps" "${chunk[@]}" ${native:+--native 1} -- "${native[@]}"
 }
 for round in $(seq "$rounds"); do
   mpirun "${flags[@]}" -np 3 "$bench" --mode raw --reps "$reps" >> "$results"
