@@ -3,7 +3,8 @@
 // extension, empty files) under cache/disk (uncompressed and zstd) and cache/sqlite. Each
 // load must return the entry's exact value or a miss, never another value, an exception, a
 // crash or a hang; verify() must run through. Deterministic (seed PLEXUS_FUZZ_SEED, default
-// 1) and bounded: PLEXUS_FUZZ_SECONDS (default 8) per store, at most 4000 mutations.
+// 1) and bounded: PLEXUS_FUZZ_SECONDS (default 8) per store, at most 4000 mutations, at least
+// 64 (disk) or 24 (sqlite) whatever the time: the checks of the run counts do not race.
 #include <cstdlib>
 #include <iostream>
 #include <random>
@@ -14,14 +15,21 @@ using namespace plexus::cache_test;
 
 namespace {
 
+// Whether to run another mutation: always the first `minimum` (what the test checks of the
+// runs must not depend on the machine's speed or load), then while the time lasts, up to
+// 4000 in all.
 struct Budget {
   std::chrono::steady_clock::time_point end;
-  int left = 4000;
-  Budget() {
+  int minimum;
+  int taken = 0;
+  explicit Budget(int minimum_runs) : minimum(minimum_runs) {
     const char* seconds = std::getenv("PLEXUS_FUZZ_SECONDS");
     end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds ? std::atoi(seconds) : 8);
   }
-  bool next() { return left-- > 0 && std::chrono::steady_clock::now() < end; }
+  bool next() {
+    ++taken;
+    return taken <= minimum || (taken <= 4000 && std::chrono::steady_clock::now() < end);
+  }
 };
 
 std::mt19937_64 seeded() {
@@ -96,7 +104,7 @@ TEST_CASE("fuzz: mutated cache/disk entry files are a miss or the exact value", 
       REQUIRE(originals.size() == 2 * values.size());
       std::vector<fs::path> files;
       for (const auto& [path, content] : originals) files.push_back(path);
-      Budget budget;
+      Budget budget(64);
       int runs = 0, misses = 0;
       while (budget.next()) {
         ++runs;
@@ -131,7 +139,7 @@ TEST_CASE("fuzz: mutated cache/sqlite rows are a miss or the exact value", "[fuz
   auto set = open_store("sqlite", where.toml("compression = \"zstd\"\n"));
   plexus::CacheStore& store = *set->cache();
   const auto values = corpus(random);
-  Budget budget;
+  Budget budget(24);
   int runs = 0, misses = 0;
   auto to_hex = [](const std::string& data) {
     static const char digits[] = "0123456789abcdef";

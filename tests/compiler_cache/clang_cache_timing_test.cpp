@@ -1,8 +1,8 @@
 // Timings of bench/kernels/monte_carlo.cl (includes as virtual files), averages of 10:
 // a compile without a cache, a cold compile with the cache (a miss that stores), a level-1
 // hit (frontend bitcode from the cache, back end run) and a level-2 hit (binary from the
-// cache), for SPIR-V and PTX. Printed, not asserted beyond "a hit is faster than a miss"
-// (timings on a shared machine are noisy, and ctest runs tests in parallel).
+// cache), for SPIR-V and PTX. Each run checks which level answered; the times are printed,
+// not asserted (timings on a shared machine are noisy, and ctest runs tests in parallel).
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -72,9 +72,9 @@ TEST_CASE("clang cache: monte_carlo.cl cold vs level-1 vs level-2 hit",
               << "): no cache " << no_cache << " ms, cold (miss + store) " << cold
               << " ms, level-1 hit " << level1 << " ms (" << cold / level1 << "x), level-2 hit "
               << level2 << " ms (" << cold / level2 << "x)\n";
-    // Margins large enough for a busy machine: for PTX the back end is most of a compile,
-    // so only level 2 is asserted there.
-    if (format == BinaryFormat::spirv) CHECK(level1 < cold);
-    CHECK(level2 < cold);
+    // Which level answered is checked on every run (average_ms); the times are printed, not
+    // asserted (no timed unit tests: a busy machine made a level-1 hit slower than a cold
+    // compile now and then). The speed-ups are measured by plexus-bench-compile
+    // (docs/benchmarks.md).
   }
 }

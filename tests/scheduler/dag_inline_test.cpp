@@ -92,8 +92,9 @@ TEST_CASE("dag: the submitting thread goes on with a chain of quick tasks on its
   plexus::Scheduler& scheduler = *set->scheduler();
   auto a = submit(scheduler, runs, device, 0, {});  // ready, no chain: a worker runs it
   a->wait();
-  // A completes inside its worker's start_task; the queue is free once the worker is out.
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // A completes inside its worker's start_task; the queue is free once the worker is out:
+  // wait_all returns once the worker has let go of A (after its start_task).
+  scheduler.wait_all();
   auto b = submit(scheduler, runs, device, 1, {a});  // follows A, done: started here
   CHECK(b->is_done());  // before submit() returned: on this thread
   auto c = submit(scheduler, runs, device, 2, {});  // follows B in program order (no
@@ -145,7 +146,7 @@ TEST_CASE("dag: one long start on a chain's queue does not hand the chain to its
   plexus::Scheduler& scheduler = *set->scheduler();
   auto a = submit(scheduler, runs, device, 0, {});  // the queue's first task: its worker's
   a->wait();
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the worker is out of it
+  scheduler.wait_all();  // the worker is out of it: it let go of A
   auto b = submit(scheduler, runs, device, 1, {a});
   auto c = submit(scheduler, runs, device, 2, {b}, long_work);  // b was quick: here
   auto d = submit(scheduler, runs, device, 3, {c});  // one long start (c): still here
@@ -180,7 +181,8 @@ TEST_CASE("dag: a thread that submits to two schedulers in turn goes on with eac
   a->wait();
   auto b = submit(two, runs, device, 1, {});
   b->wait();
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the workers are out of them
+  one.wait_all();  // the workers are out of them: they let go of A and B
+  two.wait_all();
   auto c = submit(one, runs, device, 2, {});  // follows A in program order: here
   CHECK(c->is_done());
   auto d = submit(two, runs, device, 3, {});  // follows B: here

@@ -57,7 +57,8 @@ class RegularFilesOnly final : public llvm::vfs::ProxyFileSystem {
 
 // Counts the preprocessor's tokens and checks time and stack on each; past a limit, reports
 // a fatal error saying which and turns the token (and every later one) into the end of the
-// input; after any other fatal error, ends the input too. Install with watch() after the preprocessor exists (BeginSourceFileAction).
+// input; after any other fatal error, ends the input too. Install with watch() after the
+// preprocessor exists (BeginSourceFileAction).
 class TokenLimits {
  public:
   explicit TokenLimits(const FrontendLimits& limits);
