@@ -3,6 +3,8 @@
 # machine runs as root), quiet logs, the results file (removed at exit), and one job of a
 # build's mpi backend.
 flags=(--oversubscribe)
+# pin=(taskset -c CPUS) before every mpirun when the caller sets it (every rank on those cores).
+pin=(${pin[@]+"${pin[@]}"})
 [ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
 export PLEXUS_LOG_LEVEL=${PLEXUS_LOG_LEVEL:-warn}
 results=$(mktemp)
@@ -16,7 +18,7 @@ mpi_backend_job() {
   shift
   while [ $# -gt 0 ] && [ "$1" != -- ]; do rank0+=("$1"); shift; done
   [ $# -gt 0 ] && shift
-  PLEXUS_BUILD_PLUGIN_DIR=$build_dir/lib/plexus/plugins mpirun "${flags[@]}" -x PLEXUS_BUILD_PLUGIN_DIR \
+  PLEXUS_BUILD_PLUGIN_DIR=$build_dir/lib/plexus/plugins ${pin[@]+"${pin[@]}"} mpirun "${flags[@]}" -x PLEXUS_BUILD_PLUGIN_DIR \
     -np 1 "$bench" --mode plexus "${rank0[@]}" : \
     -np 2 "$build_dir/bin/plexus" worker --backends "$backends" "$@"
 }

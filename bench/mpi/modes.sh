@@ -8,17 +8,20 @@
 # runs them. A raw job is fast when its 8-byte round trip is under 2.5 us, a plexus job
 # when its empty task is under 8 us; each figure is the median over the jobs of its mode,
 # its ratio against the median raw ping-pong of all rounds (which barely depends on the mode).
-#   bench/mpi/modes.sh BUILD_DIR BASELINE_BUILD_DIR [--rounds N] [--backends host]
+# --pin CPUS runs every job under `taskset -c CPUS` (--pin 0: every rank on one core, the
+# slow mode forced).
+#   bench/mpi/modes.sh BUILD_DIR BASELINE_BUILD_DIR [--rounds N] [--backends host] [--pin CPUS]
 set -euo pipefail
-[ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR BASELINE_BUILD_DIR [--rounds N] [--backends LIST]" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR BASELINE_BUILD_DIR [--rounds N] [--backends LIST] [--pin CPUS]" >&2; exit 2; }
 build=$1 baseline=$2
 shift 2
-rounds=20 backends=host
+rounds=20 backends=host pin=()
 while [ $# -gt 0 ]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
     --backends) backends=$2; shift 2 ;;
-    *) echo "usage: $0 BUILD_DIR BASELINE_BUILD_DIR [--rounds N] [--backends LIST]" >&2; exit 2 ;;
+    --pin) pin=(taskset -c "$2"); shift 2 ;;
+    *) echo "usage: $0 BUILD_DIR BASELINE_BUILD_DIR [--rounds N] [--backends LIST] [--pin CPUS]" >&2; exit 2 ;;
   esac
 done
 bench=$build/bin/plexus-bench-mpi
@@ -28,7 +31,7 @@ plexus_job() {
   mpi_backend_job "$1" --reps 20 --max-kib 4 | grep -v '^#' | sed "s/^/$round $2 /"
 }
 for round in $(seq "$rounds"); do
-  mpirun "${flags[@]}" -np 3 "$bench" --mode raw --reps 20 --max-kib 4 | sed "s/^/$round raw /"
+  ${pin[@]+"${pin[@]}"} mpirun "${flags[@]}" -np 3 "$bench" --mode raw --reps 20 --max-kib 4 | sed "s/^/$round raw /"
   if [ $((round % 2)) -eq 1 ]; then
     plexus_job "$build" after; plexus_job "$baseline" before
   else
@@ -72,6 +75,7 @@ awk '
       r01, r12, median(raw["all", "raw_pieces_0_1"])
     for (m = 1; m <= 2; ++m) {
       mode = m == 1 ? "fast" : "slow"
+      if (jobs["before", mode] + jobs["after", mode] == 0) { printf "\n%s mode: no jobs\n", mode; continue }
       printf "\n%s mode: %d raw jobs (round trip %.2f us, 4 KiB ping-pong 0-1 %.2f GB/s), %d jobs before, %d after\n",
         mode, jobs["raw", mode], median(raw[mode, "raw_round_trip"]), median(raw[mode, "raw_0_1"]), jobs["before", mode], jobs["after", mode]
       printf "\n| 4 KiB | before GB/s | ratio | after GB/s | ratio |\n|---|---|---|---|---|\n"
