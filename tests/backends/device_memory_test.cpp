@@ -42,7 +42,7 @@ void round_trip(Device& device, std::size_t size, const CopyLayout& layout) {
 
 }  // namespace
 
-TEST_CASE("devices allocate and release memory; zero bytes is refused", "[devices][memory]") {
+TEST_CASE("devices allocate and release memory, and zero bytes is refused", "[devices][memory]") {
   for_each_device([](Device& device) {
     void* small = device.allocate(1);
     void* large = device.allocate(8 << 20);

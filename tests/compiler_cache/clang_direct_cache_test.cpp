@@ -104,7 +104,7 @@ TEST_CASE("clang direct cache: hits without preprocessing, never stale after a h
   CHECK(back.binary == first.binary);
 }
 
-TEST_CASE("clang direct cache: a header newer than a few seconds gets no manifest; "
+TEST_CASE("clang direct cache: a header newer than a few seconds gets no manifest, and "
           "direct_cache = false turns it off",
           "[compiler][cache]") {
   DiskHeader header;

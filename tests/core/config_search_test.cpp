@@ -36,7 +36,7 @@ std::string selects(const std::string& scheduler) {
 
 }  // namespace
 
-TEST_CASE("the project file: explicit, else PLEXUS_CONFIG, else ./plexus.toml; over the user file") {
+TEST_CASE("the project file: explicit, else PLEXUS_CONFIG, else ./plexus.toml, over the user file") {
   CleanEnvironment env;
   SECTION("nothing present: the built-in default") {
     Config config = Config::load();

@@ -43,7 +43,7 @@ TEST_CASE("a factory that throws gives an error naming the plugin, with its mess
   }
 }
 
-TEST_CASE("a component keeps its library loaded; teardown unloads it after the object") {
+TEST_CASE("a component keeps its library loaded, and teardown unloads it after the object") {
   fs::path file = plexus::test::build_plugin_dir() / "libplexus_scheduler_inorder.so";
   plexus::test::TempDir dir;
   fs::path copy = dir.path() / file.filename();  // a private copy: nothing else maps it

@@ -78,7 +78,7 @@ struct Chain {
 
 }  // namespace
 
-TEST_CASE("fusion queue: complete_fusion runs one fused kernel; events stay valid",
+TEST_CASE("fusion queue: complete_fusion runs one fused kernel, events stay valid",
           "[fusion][runtime][backend-host]") {
   std::vector<std::string> schedulers{"inorder", "dag"};
 #ifdef PLEXUS_TEST_HAVE_HEFT

@@ -56,7 +56,7 @@ TEST_CASE("copy, fill and update_host on accessors, around device kernels") {
   }
 }
 
-TEST_CASE("copy of a 2D sub-range goes row by row; a larger destination takes the first elements") {
+TEST_CASE("copy of a 2D sub-range goes row by row, a larger destination takes the first elements") {
   auto rt = runtime();
   plexus::Queue q = rt->queue();
   std::vector<int> grid(6 * 5);

@@ -79,7 +79,7 @@ TEST_CASE("image choice: without a compiler nothing is translated") {
   CHECK(plans[0].choices.empty());
 }
 
-TEST_CASE("image choice: state input compiles IR and skips native; object refuses imports") {
+TEST_CASE("image choice: state input compiles IR and skips native, object refuses imports") {
   const auto host = device("x86_64", {BinaryFormat::llvm_bitcode});
   const auto gpu = device("sm_90", {BinaryFormat::ptx});
   sb::Syclbin file = fat_file();
