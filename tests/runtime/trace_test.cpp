@@ -10,6 +10,8 @@
 #include <boost/json/src.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -339,9 +341,17 @@ TEST_CASE("the trace shows compiles, module loads and launch ranges, and why tas
       });
     CHECK(buffer.host_access(plexus::read)[n - 1] == 4);
     // Two independent host tasks: the second is ready at once, but the one worker runs
-    // the first for 20 ms.
-    rt->host_task([] { std::this_thread::sleep_for(std::chrono::milliseconds(20)); });
+    // the first for 20 ms from the second's submission (so the second waits 20 ms however
+    // late this thread submits it; the bound only keeps a mistake from hanging the test).
+    std::atomic<bool> second_submitted{false};
+    rt->host_task([&second_submitted] {
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+      while (!second_submitted.load() && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::yield();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    });
     rt->host_task([] {});
+    second_submitted = true;
     rt->wait();
   }
   const auto trace = read_json(file);
