@@ -15,7 +15,14 @@
 // the host time per submission, and the cuda queue its stage times (CudaQueueStats).
 //   4. the Jacobi example's sweep at --jacobi n (0: skipped), --kernels sweeps: Plexus with
 //      automatic replay off and on, raw stream launches and a raw CUDA graph (the floor).
+//   5. the latency of one small operation and its wait, what a remote GPU's copy and empty task
+//      cost on their worker (issue 17): copy_to_device / copy_to_host of --copy-kib sizes
+//      from the device's page-locked host memory (Device::allocate_host) on a DeviceQueue +
+//      wait(), as `plexus worker` does, against cuMemcpyHtoDAsync / cuMemcpyDtoHAsync from
+//      cuMemHostAlloc memory + cuStreamSynchronize; one empty kernel's submit + wait against
+//      cuLaunchKernel + cuStreamSynchronize. Medians of --latency-reps operations.
 //   plexus-bench-cuda [--kernels 10000] [--mi 256] [--reps 5] [--per-graph 100] [--jacobi 256]
+//                     [--latency-reps 2000]
 #include <cuda.h>
 #include <dlfcn.h>
 
@@ -26,8 +33,12 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <plexus/compiler.hpp>
+#include <plexus/device.hpp>
+#include <plexus/device_queue.hpp>
 #include <plexus/launch_validation.hpp>
 #include <plexus/plexus.hpp>
 
@@ -69,6 +80,10 @@ struct RawDriver {
   decltype(&cuMemFree) free = get<decltype(&cuMemFree)>("cuMemFree_v2");
   decltype(&cuMemsetD32Async) memset = get<decltype(&cuMemsetD32Async)>("cuMemsetD32Async");
   decltype(&cuMemcpyDtoDAsync) copy = get<decltype(&cuMemcpyDtoDAsync)>("cuMemcpyDtoDAsync_v2");
+  decltype(&cuMemAllocHost) alloc_host = get<decltype(&cuMemAllocHost)>("cuMemAllocHost_v2");
+  decltype(&cuMemFreeHost) free_host = get<decltype(&cuMemFreeHost)>("cuMemFreeHost");
+  decltype(&cuMemcpyHtoDAsync) htod = get<decltype(&cuMemcpyHtoDAsync)>("cuMemcpyHtoDAsync_v2");
+  decltype(&cuMemcpyDtoHAsync) dtoh = get<decltype(&cuMemcpyDtoHAsync)>("cuMemcpyDtoHAsync_v2");
   decltype(&cuStreamCreate) stream_create = get<decltype(&cuStreamCreate)>("cuStreamCreate");
   decltype(&cuStreamSynchronize) sync = get<decltype(&cuStreamSynchronize)>("cuStreamSynchronize");
   decltype(&cuLaunchKernel) launch = get<decltype(&cuLaunchKernel)>("cuLaunchKernel");
@@ -167,6 +182,74 @@ double timed(Body&& body) {
   return bench::seconds_since(start);
 }
 
+
+// Median seconds of `reps` calls of `operation` (each timed alone), after 10 untimed.
+template <class Operation>
+double latency(long reps, Operation&& operation) {
+  for (int i = 0; i < 10; ++i) operation();
+  std::vector<double> each;
+  each.reserve(static_cast<std::size_t>(reps));
+  for (long i = 0; i < reps; ++i) each.push_back(timed(operation));
+  return bench::median(std::move(each));
+}
+
+// 5. One small operation + its wait, Plexus's device queue (the worker's calls) against the
+// driver's. Prints us per operation and the ratio.
+void operation_latency(Raw& raw, plexus::Device& gpu, plexus::Queue& queue,
+                       const plexus::Kernel& bump, plexus::Buffer<int>& counter,
+                       CUfunction raw_bump, CUdeviceptr raw_counter, long reps) {
+  const auto print = [](const std::string& what, double plexus_s, double raw_s) {
+    std::cout << "  " << what << ": plexus " << plexus_s * 1e6 << " us, raw " << raw_s * 1e6
+              << " us, ratio " << plexus_s / raw_s << "\n";
+  };
+  std::cout << "one operation + wait, median of " << reps << " (us):\n";
+  const double launch_p = latency(reps, [&] {
+    queue
+        .submit([&](plexus::Handler& h) {
+          h.parallel_for(bump, plexus::Range{std::size_t{64}}, counter.access(h, plexus::read_write));
+        })
+        .wait();
+  });
+  const double launch_r = latency(reps, [&] {
+    void* args[] = {&raw_counter};
+    raw.launch(raw_bump, 64, args);
+    raw.sync();
+  });
+  print("empty kernel (submit + wait / cuLaunchKernel + cuStreamSynchronize)", launch_p, launch_r);
+  const std::unique_ptr<plexus::DeviceQueue> local = gpu.create_queue();
+  for (const std::size_t kib : {std::size_t{4}, std::size_t{64}, std::size_t{1024}}) {
+    const std::size_t bytes = kib << 10;
+    void* memory = gpu.allocate(bytes);
+    void* pinned = gpu.allocate_host(bytes);
+    void* raw_pinned = nullptr;
+    CUdeviceptr raw_memory = 0;
+    check(raw.driver.alloc_host(&raw_pinned, bytes), "cuMemAllocHost");
+    check(raw.driver.alloc(&raw_memory, bytes), "cuMemAlloc");
+    const plexus::CopyLayout whole = plexus::CopyLayout::contiguous(0, bytes);
+    const double in_p = latency(reps, [&] {
+      local->copy_to_device(memory, pinned, whole);
+      local->wait();
+    });
+    const double in_r = latency(reps, [&] {
+      check(raw.driver.htod(raw_memory, raw_pinned, bytes, raw.stream), "cuMemcpyHtoDAsync");
+      raw.sync();
+    });
+    const double out_p = latency(reps, [&] {
+      local->copy_to_host(pinned, memory, whole);
+      local->wait();
+    });
+    const double out_r = latency(reps, [&] {
+      check(raw.driver.dtoh(raw_pinned, raw_memory, bytes, raw.stream), "cuMemcpyDtoHAsync");
+      raw.sync();
+    });
+    print(std::to_string(kib) + " KiB to the device (page-locked)", in_p, in_r);
+    print(std::to_string(kib) + " KiB to the host (page-locked)", out_p, out_r);
+    raw.driver.free(raw_memory);
+    raw.driver.free_host(raw_pinned);
+    gpu.deallocate_host(pinned);
+    gpu.deallocate(memory);
+  }
+}
 
 // 4. The Jacobi example's sweep on an n x n grid, `sweeps` sweeps ping-ponging two buffers,
 // us per sweep: Plexus with automatic replay off and on (the example's loop, without its
@@ -268,7 +351,8 @@ void jacobi_sweeps(Raw& raw, plexus::Runtime& compiler_runtime, std::size_t n, s
 
 int main(int argc, char** argv) try {
   const auto options =
-      bench::parse_options(argc, argv, {{"kernels", 10000}, {"mi", 256}, {"reps", 5}, {"per-graph", 100}, {"jacobi", 256}});
+      bench::parse_options(argc, argv, {{"kernels", 10000}, {"mi", 256}, {"reps", 5}, {"per-graph", 100}, {"jacobi", 256},
+                                      {"latency-reps", 2000}});
   const auto per_graph = static_cast<std::size_t>(options.at("per-graph"));
   const auto kernels = static_cast<std::size_t>(options.at("kernels"));
   const std::size_t n = static_cast<std::size_t>(options.at("mi")) << 20;
@@ -419,7 +503,7 @@ int main(int argc, char** argv) try {
   }
   if (c.host_access(plexus::read)[n - 1] != 1.0f)
     throw std::runtime_error("the Plexus copy kernel is wrong");
-  for (CUdeviceptr p : {raw_counter, ra, rb, rc}) raw.driver.free(p);
+  for (CUdeviceptr p : {ra, rb, rc}) raw.driver.free(p);
 
   const double bytes_add = 3.0 * n * sizeof(float), bytes_copy = 2.0 * n * sizeof(float);
   const auto gbs = [](double bytes, double seconds) { return bytes / seconds / 1e9; };
@@ -450,6 +534,9 @@ int main(int argc, char** argv) try {
             << gbs(bytes_copy, bench::median(r_copy)) << " GB/s, plexus/raw "
             << bench::median(r_copy) / bench::median(p_copy) << "\n"
             << "copy ceiling, cuMemcpyDtoD: " << gbs(bytes_copy, bench::median(dtod)) << " GB/s\n";
+  operation_latency(raw, gpu, queue, bump, counter, raw_bump, raw_counter,
+                    options.at("latency-reps"));
+  raw.driver.free(raw_counter);
   if (options.at("jacobi") >= 3)
     jacobi_sweeps(raw, runtime, static_cast<std::size_t>(options.at("jacobi")), kernels, per_graph,
                   options.at("reps"));
