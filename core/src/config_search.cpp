@@ -81,8 +81,16 @@ const std::vector<std::string>& known_variables() {
       "PLEXUS_CLANG_RESOURCE_DIR", "PLEXUS_HOST_DEVICE_LIBRARY", "PLEXUS_LLVM_TOOLS_DIR",
       "PLEXUS_LLVM_SPIRV", "PLEXUS_HOST_DUMP_IR", "PLEXUS_CUDA_LAUNCH_THREAD",
       "PLEXUS_CUDA_LAUNCH_SPIN_US", "PLEXUS_CUDA_COMPLETION_BATCH_US",
+      "PLEXUS_CUDA_COMPLETION_GRACE_US",
       "PLEXUS_CUDA_COMPLETION_WAIT", "PLEXUS_CUDA_GRAPHS", "PLEXUS_OPENCL_COMMAND_BUFFERS",
-      "PLEXUS_KERNEL_CHECKS", "PLEXUS_KERNEL_CANCEL",
+      "PLEXUS_KERNEL_CHECKS", "PLEXUS_KERNEL_CANCEL", "PLEXUS_HIP_GRAPHS",
+      "PLEXUS_LEVEL_ZERO_GRAPHS", "PLEXUS_SYCL_COLLECTIVES_DIR", "PLEXUS_KEEP_PLUGINS_LOADED",
+      // set by `plexus conformance` for the suite it runs
+      "PLEXUS_CONFORMANCE_PLUGIN",
+      // the mpi backend's test hooks (backends/mpi: a worker killed, messages damaged, a
+      // version changed, short receives), read by the ranks of the tests that set them
+      "PLEXUS_MPI_TEST_KILL", "PLEXUS_MPI_TEST_CORRUPT", "PLEXUS_MPI_TEST_VERSION",
+      "PLEXUS_MPI_TEST_RECEIVE_BYTES",
       // the test suite and benchmarks (also any PLEXUS_TEST_* and PLEXUS_BENCH_*)
       "PLEXUS_BUILD_PLUGIN_DIR", "PLEXUS_BINARY_DIR", "PLEXUS_SOURCE_DIR"};
   return names;

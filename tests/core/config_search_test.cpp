@@ -2,6 +2,13 @@
 // environment overrides, and where each value came from.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <set>
+#include <string>
+
 #include "plexus/config.hpp"
 #include "plexus/error.hpp"
 #include "test_support.hpp"
@@ -230,6 +237,39 @@ TEST_CASE("a PLEXUS_* variable Plexus does not read is a warning with the neares
   CHECK_THAT(about_typo, Contains("environment variable PLEXUS_SHEDULER is not one Plexus reads") &&
                              Contains("did you mean PLEXUS_SCHEDULER?"));
   CHECK(config.selected(ComponentKind::scheduler) == "dag");
+}
+
+TEST_CASE("every PLEXUS_* variable the sources read is one Plexus knows (no warning)") {
+  // Each whole string literal "PLEXUS_NAME" in the product's sources: set alone, Config::load
+  // must not call it unknown (a variable the product reads, warned about as a typo, tells
+  // users to remove a setting that works). A load that fails on the value "1" read it.
+  const std::filesystem::path source = plexus::test::env_path("PLEXUS_SOURCE_DIR");
+  const std::regex literal("\"(PLEXUS_[A-Z0-9_]*[A-Z0-9])\"");
+  std::set<std::string> names;
+  for (const char* tree : {"core", "backends", "components", "tools", "sdk", "syclbin"}) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(source / tree)) {
+      const auto extension = entry.path().extension();
+      if (!entry.is_regular_file() || (extension != ".cpp" && extension != ".hpp")) continue;
+      std::ifstream in(entry.path());
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      for (std::sregex_iterator it(text.begin(), text.end(), literal), end; it != end; ++it)
+        names.insert((*it)[1].str());
+    }
+  }
+  CHECK(names.count("PLEXUS_CUDA_COMPLETION_GRACE_US") == 1);  // the scan finds them
+  CHECK(names.size() >= 30);
+  for (const std::string& name : names) {
+    if (name.starts_with("PLEXUS_TEST_") || name.starts_with("PLEXUS_BENCH_")) continue;
+    INFO(name);
+    CleanEnvironment env;
+    ScopedEnv set(name.c_str(), "1");
+    try {
+      for (const auto& warning : Config::load().warnings())
+        CHECK(warning.find(name + " is not one Plexus reads") == std::string::npos);
+    } catch (const plexus::error&) {
+      // refused its value: read
+    }
+  }
 }
 
 TEST_CASE("a bad value in a lower layer names that layer's file") {
