@@ -205,36 +205,3 @@ TEST_CASE("dag: a thread that submits to two schedulers in turn goes on with eac
   CHECK(runs.of[4].second == runs.of[1].second);
 }
 
-TEST_CASE("dag: a join completes where its last dependency completes, never on a worker",
-          "[scheduler][dag]") {
-  // A join (plexus/task.hpp: no work) that dag gave to a worker cost a wake-up to do nothing;
-  // automatic replay ends the kernels of every wait with one (issue 21 item 11).
-  auto set = plexus::test::scheduler_set("dag", "workers = 2\n");
-  plexus::Scheduler& scheduler = *set->scheduler();
-  const auto join = [&](std::vector<std::shared_ptr<plexus::TaskEvent>> after) {
-    auto event = std::make_shared<plexus::TaskEvent>("join");
-    scheduler.submit(plexus::Task{event, std::move(after), {}, nullptr});
-    return event;
-  };
-  auto a = plexus::test::submit(scheduler, [] {});
-  a->wait();
-  CHECK(join({a})->status() == plexus::TaskStatus::complete);  // before submit returned
-  CHECK(join({})->status() == plexus::TaskStatus::complete);
-  // A dependency still running: the join completes on the thread that completes it.
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  std::promise<std::thread::id> ran, joined;
-  auto b = plexus::test::submit(scheduler, [&] {
-    ran.set_value(std::this_thread::get_id());
-    released.wait();
-  });
-  auto pending = join({b});
-  pending->on_done([&] { joined.set_value(std::this_thread::get_id()); });
-  CHECK_FALSE(pending->is_done());
-  release.set_value();
-  const std::thread::id worker = ran.get_future().get();
-  CHECK(joined.get_future().get() == worker);
-  CHECK(worker != std::this_thread::get_id());
-  scheduler.wait_all();
-  CHECK(pending->status() == plexus::TaskStatus::complete);
-}

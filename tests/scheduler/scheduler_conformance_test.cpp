@@ -5,6 +5,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
+#include <memory>
+#include <string>
+#include <vector>
 #include <mutex>
 #include <thread>
 
@@ -65,6 +69,44 @@ TEST_CASE("every scheduler honours dependencies, failures and wait_all", "[confo
       for (auto& submitter : submitters) submitter.join();
       scheduler.wait_all();
       CHECK(done == 200);
+    }
+  }
+}
+
+TEST_CASE("dag and heft complete a join where its last dependency completes, never on a worker",
+          "[scheduler][dag][heft]") {
+  // A join (plexus/task.hpp: no work) given to a worker costs a wake-up to do nothing;
+  // automatic replay ends the kernels of every wait with one (issue 21 item 11).
+  for (const std::string name : {"dag", "heft"}) {
+    DYNAMIC_SECTION("scheduler/" << name) {
+      auto set = plexus::test::scheduler_set(name, "workers = 2\n");
+      plexus::Scheduler& scheduler = *set->scheduler();
+      const auto join = [&](std::vector<std::shared_ptr<plexus::TaskEvent>> after) {
+        auto event = std::make_shared<plexus::TaskEvent>("join");
+        scheduler.submit(plexus::Task{event, std::move(after), {}, nullptr});
+        return event;
+      };
+      auto a = submit(scheduler, [] {});
+      a->wait();
+      CHECK(join({a})->status() == plexus::TaskStatus::complete);  // before submit returned
+      CHECK(join({})->status() == plexus::TaskStatus::complete);
+      // A dependency still running: the join completes on the thread that completes it.
+      std::promise<void> release;
+      std::shared_future<void> released = release.get_future().share();
+      std::promise<std::thread::id> ran, joined;
+      auto b = submit(scheduler, [&] {
+        ran.set_value(std::this_thread::get_id());
+        released.wait();
+      });
+      auto pending = join({b});
+      pending->on_done([&] { joined.set_value(std::this_thread::get_id()); });
+      CHECK_FALSE(pending->is_done());
+      release.set_value();
+      const std::thread::id worker = ran.get_future().get();
+      CHECK(joined.get_future().get() == worker);
+      CHECK(worker != std::this_thread::get_id());
+      scheduler.wait_all();
+      CHECK(pending->status() == plexus::TaskStatus::complete);
     }
   }
 }

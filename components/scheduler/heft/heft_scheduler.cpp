@@ -383,6 +383,10 @@ void HeftScheduler::submit(Task task) {
   if (!task.event) {
     throw error(error_category::invalid_argument, "heft scheduler: a task without an event");
   }
+  if (task.is_join()) {
+    submit_join(std::move(task));
+    return;
+  }
   auto node = std::make_shared<Node>();
   node->task = std::move(task);
   {
@@ -409,6 +413,20 @@ void HeftScheduler::submit(Task task) {
     ++outstanding_;
   }
   when_done(node->task.dependencies, [this, node] { make_ready(node); });
+}
+
+void HeftScheduler::submit_join(Task task) {
+  {
+    std::lock_guard lock(mutex_);
+    ++outstanding_;  // wait_all() and the destructor wait for it
+  }
+  auto join = std::make_shared<Task>(std::move(task));
+  when_done(join->dependencies, [this, join] {
+    run_task_now(*join);
+    // Notified under the lock: once it is released, the scheduler may go.
+    std::lock_guard lock(mutex_);
+    if (--outstanding_ == 0) idle_cv_.notify_all();
+  });
 }
 
 void HeftScheduler::make_ready(std::shared_ptr<Node> node) {

@@ -129,6 +129,10 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
   double ready_time(const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
                     double now) const;  // under mutex_
   void make_ready(std::shared_ptr<Node> node);
+  // A join (task.hpp: no work): completed on the thread that completes its last dependency,
+  // or on this one when they are all done; never given to a worker (a wake-up to do nothing,
+  // and a slot of lane 0's load).
+  void submit_join(Task task);
   std::shared_ptr<Node> take_ready();  // under mutex_; nullptr: none can run now
   void run(Node& node, DeviceQueue* queue, double& busy);
   void work();
