@@ -44,7 +44,10 @@ struct TaskEvent::State {
   std::atomic<bool> cancel_requested{false};  // written under mutex
   std::vector<std::function<void()>> cancel_callbacks;  // under mutex; dropped by finish()
   std::shared_ptr<detail::FailureSink> sink;            // set before the event can fail
-  std::shared_ptr<std::atomic<bool>> observed;          // made by finish() on a failure
+  // Made by finish() on a failure, or shared with the dependency whose failure this event
+  // carries on (fail_with_failure_of, before finish()).
+  std::shared_ptr<std::atomic<bool>> observed;
+  bool carried = false;  // `observed` is a dependency's, whose event reported the failure
   std::shared_ptr<TaskEvent> waiting_on;                // under mutex
   bool refused = false;   // written before status turns failed (mark_refused)
   bool in_block = false;  // placed in a Block by make(): destroyed, not freed, by the event
@@ -136,6 +139,36 @@ void TaskEvent::mark_refused(std::exception_ptr failure) {
   finish(TaskStatus::failed, owned_by_core(std::move(failure)));
 }
 
+void TaskEvent::fail_with_failure_of(const TaskEvent& dependency, bool refused) {
+  std::exception_ptr failure;
+  std::shared_ptr<std::atomic<bool>> observed;
+  std::shared_ptr<detail::FailureSink> reported_to;
+  {
+    std::lock_guard lock(dependency.state_->mutex);
+    failure = dependency.state_->failure;  // made by the core already (owned_by_core)
+    observed = dependency.state_->observed;
+    // Handed to the dependency's sink already: by the dependency, or (when it carries the
+    // failure on itself) by the event where it arose, whose sink is the same.
+    reported_to = dependency.state_->sink;
+  }
+  if (!failure || !observed) {
+    throw error(error_category::internal, "task '" + state_->label +
+                                              "' carries the failure of task '" +
+                                              dependency.label() + "', which did not fail");
+  }
+  {
+    std::lock_guard lock(state_->mutex);
+    if (refused && state_->status != TaskStatus::submitted) {
+      throw error(error_category::internal,
+                  "task '" + state_->label + "' refused after it started or ended");
+    }
+    state_->refused = refused;
+    state_->observed = std::move(observed);
+    state_->carried = reported_to && reported_to == state_->sink;
+  }
+  finish(TaskStatus::failed, std::move(failure));
+}
+
 void TaskEvent::finish(TaskStatus final_status, std::exception_ptr failure) {
   std::vector<std::function<void()>> callbacks, cancel_callbacks;
   std::shared_ptr<const QueueMarker> marker;
@@ -149,8 +182,8 @@ void TaskEvent::finish(TaskStatus final_status, std::exception_ptr failure) {
     // to finished_at, set below (a trace shows it taking no time).
     const bool never_ran = state_->status == TaskStatus::submitted;
     if (final_status == TaskStatus::failed) {
-      state_->observed = std::make_shared<std::atomic<bool>>(false);
-      sink = state_->sink;
+      if (!state_->observed) state_->observed = std::make_shared<std::atomic<bool>>(false);
+      if (!state_->carried) sink = state_->sink;
     }
     state_->failure = std::move(failure);
     state_->finished_at = clock::now();
@@ -209,6 +242,18 @@ bool TaskEvent::wait_for(std::chrono::nanoseconds timeout) const {
 }
 
 void TaskEvent::wait_done() const { wait_until(clock::time_point::max(), false); }
+
+bool TaskEvent::wait_done_for(std::chrono::nanoseconds timeout) const {
+  const auto now = clock::now();
+  const bool forever = timeout >= clock::time_point::max() - now;
+  return wait_until(forever ? clock::time_point::max() : now + timeout, false);
+}
+
+std::exception_ptr TaskEvent::failure() const {
+  if (state_->status.load(std::memory_order_acquire) != TaskStatus::failed) return nullptr;
+  std::lock_guard lock(state_->mutex);
+  return state_->failure;
+}
 
 bool TaskEvent::failure_observed() const {
   std::lock_guard lock(state_->mutex);

@@ -22,33 +22,30 @@ std::exception_ptr endless_wait(const std::string& why) {
 }
 
 // Waits until `dependency` of `task` is done; its failure, or nullptr (also for nullptr).
-// A dependency that is a host view held by a thread that waits for this task (directly or
-// through other tasks) would never end: the task fails instead (see held_views.hpp).
+// The failure is not observed: the task carries it on (fail_before_start), and it is
+// observed when a wait rethrows it from either. A dependency that is a host view held by a
+// thread that waits for this task (directly or through other tasks) would never end: the
+// task fails instead (see held_views.hpp).
 std::exception_ptr wait_for(TaskEvent* task, const std::shared_ptr<TaskEvent>& dependency) {
   if (!dependency) return nullptr;
   if (detail::held_by_this_thread(*dependency)) {  // waiting would never end
     return endless_wait("the submitting thread still holds, and the scheduler runs it on that "
                         "thread");
   }
-  try {
-    if (!task || dependency->is_done()) {
-      dependency->wait();  // rethrows the dependency's failure
-      return nullptr;
-    }
-    task->set_waiting_on(dependency);
-    while (!dependency->wait_for(endless_wait_check)) {  // rethrows the dependency's failure
-      if (detail::holder_waits_for(*dependency, *task)) {
-        task->set_waiting_on(nullptr);
-        return endless_wait("a thread still holds while it waits for this work: the wait "
-                            "could never end");
-      }
-    }
-    task->set_waiting_on(nullptr);
-  } catch (...) {
-    if (task) task->set_waiting_on(nullptr);
-    return std::current_exception();
+  if (!task || dependency->is_done()) {
+    dependency->wait_done();
+    return dependency->failure();
   }
-  return nullptr;
+  task->set_waiting_on(dependency);
+  while (!dependency->wait_done_for(endless_wait_check)) {
+    if (detail::holder_waits_for(*dependency, *task)) {
+      task->set_waiting_on(nullptr);
+      return endless_wait("a thread still holds while it waits for this work: the wait "
+                          "could never end");
+    }
+  }
+  task->set_waiting_on(nullptr);
+  return dependency->failure();
 }
 
 thread_local const TaskEvent* running_here = nullptr;  // current_task()
@@ -67,14 +64,22 @@ class CurrentTask {
 
 // Fails `task`, not started, with `failure`: refused (it wrote nothing, its data stays as it
 // was) unless a dependency failed leaving its data suspect (TaskEvent::failed_with_data).
+// A dependency's own failure is carried on (TaskEvent::fail_with_failure_of).
 void fail_before_start(const Task& task, std::exception_ptr failure) {
+  bool refused = true;
+  const TaskEvent* carried = nullptr;
   for (const auto& dependency : task.dependencies) {
-    if (dependency && dependency->failed_with_data()) {
-      task.event->mark_failed(std::move(failure));
-      return;
-    }
+    if (!dependency) continue;
+    if (dependency->failed_with_data()) refused = false;
+    if (!carried && failure && dependency->failure() == failure) carried = dependency.get();
   }
-  task.event->mark_refused(std::move(failure));
+  if (carried) {
+    task.event->fail_with_failure_of(*carried, refused);
+  } else if (refused) {
+    task.event->mark_refused(std::move(failure));
+  } else {
+    task.event->mark_failed(std::move(failure));
+  }
 }
 
 // A task asked to stop before it started fails instead of running.
@@ -87,14 +92,11 @@ bool cancelled_before_start(const Task& task) {
 }
 
 // Completes `event`, or fails it with the failure of the first of `dependencies` (all done)
-// that failed.
+// that failed, carried on.
 void complete_after(TaskEvent& event, const std::vector<std::shared_ptr<TaskEvent>>& dependencies) {
   for (const auto& dependency : dependencies) {
-    if (!dependency) continue;
-    try {
-      dependency->wait();  // done: does not block; rethrows its failure
-    } catch (...) {
-      event.mark_failed(std::current_exception());
+    if (dependency && dependency->failure()) {
+      event.fail_with_failure_of(*dependency, false);
       return;
     }
   }

@@ -9,10 +9,12 @@
 
 namespace plexus {
 
-// Failures nobody observed: a task failed, no wait rethrew its failure (Event::wait,
-// Queue::wait, TaskEvent::wait...) and no task that depends on it took it over (a task whose
-// dependency failed fails with the same error; host_access after a failed writer throws
-// the writer's error).
+// Failures nobody observed: a task failed and no wait rethrew its failure (Event::wait,
+// Queue::wait, TaskEvent::wait...), neither from its own event nor from a task that carries
+// it on (a task whose dependency failed fails with the same error, one failure for both;
+// host_access after a failed writer throws the writer's error). So a program that sees a
+// failure at the end of a chain of dependent tasks (its wait, or its host access, throws it)
+// has seen it; one that never sees it has it reported once, as the task where it arose.
 using AsyncHandler = std::function<void(const std::vector<std::exception_ptr>&)>;
 
 struct RuntimeOptions {

@@ -5,10 +5,13 @@
 // also fail (or complete) an event that never ran, e.g. when a dependency failed.
 // Thread-safety: every member is safe from any thread; wait() spins up to 100 us (a short
 // task ends sooner than a sleeping thread wakes), then blocks.
-// Failures are observed: wait() and wait_for() that rethrow a failure mark it observed (a
-// task that fails because a dependency failed observes the dependency's failure and carries
-// it on). An event given a failure sink (the runtime's: Runtime reports failures nobody
-// observed, see runtime.hpp) hands its failure to it when it fails. wait_done() waits
+// Failures are observed: wait() and wait_for() that rethrow a failure mark it observed. A
+// task that fails because a dependency failed carries the dependency's failure on
+// (fail_with_failure_of): one failure for both, observed when a wait rethrows it from
+// either event, so that a program that sees it through the last task of a chain has seen it.
+// An event given a failure sink (the runtime's: Runtime reports failures nobody observed,
+// see runtime.hpp) hands its failure to it when it fails; a carried failure is handed once,
+// by the event where it arose. wait_done(), wait_done_for() and failure() wait and read
 // without observing: for schedulers and the core, which wait on the user's behalf.
 // Cancellation is cooperative: cancel() asks; a task not yet started fails with
 // plexus::error(cancelled) instead of running, and a backend that runs a launch on the
@@ -78,6 +81,9 @@ class PLEXUS_API TaskEvent {
   // a wait that could never end) while none of its dependencies failed: it wrote nothing,
   // so its data stays as it was and its readers do not fail with its error.
   void mark_refused(std::exception_ptr failure);
+  // Fails the event, not started, with the failure of `dependency` (failed), which it
+  // carries on (see above): as mark_failed, or as mark_refused when `refused`.
+  void fail_with_failure_of(const TaskEvent& dependency, bool refused);
 
   // Blocks until done; rethrows the task's failure.
   void wait() const;
@@ -86,7 +92,13 @@ class PLEXUS_API TaskEvent {
   bool wait_for(std::chrono::nanoseconds timeout) const;
   // Blocks until done; never rethrows (the failure stays unobserved).
   void wait_done() const;
-  // Whether a wait rethrew this event's failure (or a dependent task took it over).
+  // wait_done() for at most `timeout`: true when done.
+  bool wait_done_for(std::chrono::nanoseconds timeout) const;
+  // The failure of a failed event (nullptr before, and for one that did not fail), not
+  // observed by this read.
+  std::exception_ptr failure() const;
+  // Whether a wait rethrew this event's failure, from this event or from one that carries
+  // it on.
   bool failure_observed() const;
 
   // Asks the task to stop (see above); no effect once it is done.

@@ -18,9 +18,12 @@ namespace plexus {
 
 class Device;
 
-// Waits until every dependency is done; returns the first failure, or nullptr. A
-// dependency that can never end (a host view held by a thread that waits for this task)
-// is a failure: plexus::error(invalid_argument) saying so.
+// Waits for the dependencies, in order, until one has failed: its failure (not observed by
+// this wait), or nullptr once all are done. A dependency that can never end (a host view
+// held by a thread that waits for this task) is a failure: plexus::error(invalid_argument)
+// saying so. A scheduler that fails the task with a dependency's failure (the dependency
+// whose TaskEvent::failure() it is) carries it on with TaskEvent::fail_with_failure_of, as
+// run_task_now() and start_task() do: mark_failed would make it a second failure.
 PLEXUS_API std::exception_ptr wait_for_dependencies(const Task& task);
 
 // The task whose body or host work run_task_now()/start_task() is running on this thread

@@ -78,17 +78,15 @@ void replay_unit(RuntimeState& runtime, QueueState& queue) {
     if (!event->is_done()) event->mark_failed(std::current_exception());
   }
   session->held.clear();
-  // The unit's command ends as the replay does, with its failure (taken over: the wait marks
-  // it observed). Not a task of its own: under the in-order scheduler such a task waits on
+  // The unit's command ends as the replay does, with its failure carried on (one failure:
+  // observed when a wait rethrows it from either). Not a task of its own: under the in-order scheduler such a task waits on
   // the host for the replay before the application's next submission returns, and so the
   // device's replay of one unit and the holding of the next never overlapped.
   event->on_done([command = session->command, replay = event.get()] {  // run by the replay itself
-    try {
-      replay->wait();  // done: rethrows its failure
+    if (replay->failure())
+      command->fail_with_failure_of(*replay, false);
+    else
       command->mark_complete();
-    } catch (...) {
-      command->mark_failed(std::current_exception());
-    }
   });
 }
 

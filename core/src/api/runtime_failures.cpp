@@ -33,8 +33,8 @@ void RuntimeState::report_unobserved(bool log_without_handler) {
       what = e.what();
     } catch (...) {
     }
-    logger().error("task '{}' failed and nobody observed it (no wait rethrew it; install an "
-                   "async_handler, RuntimeOptions): {}",
+    logger().error("runtime shutdown: task '{}' failed and nobody observed it (no wait rethrew "
+                   "it, nor a dependent task's; install an async_handler, RuntimeOptions): {}",
                    failure.task, what);
   }
 }
