@@ -12,7 +12,8 @@ namespace plexus::mpi {
 
 namespace {
 
-constexpr const char* modes[] = {"flip", "truncate", "type", "cut", "pad", "ahead", "dup", "short"};
+constexpr const char* modes[] = {"flip", "truncate", "type", "cut",  "pad",
+                                 "ahead", "dup",      "short", "older"};
 
 [[noreturn]] void bad_item(const std::string& item, const std::string& why) {
   throw error(error_category::invalid_argument,
@@ -116,6 +117,12 @@ std::optional<std::vector<std::byte>> MessageDamage::apply(std::vector<std::byte
     reseal(message);
   } else if (mode == "dup") {
     return message;
+  } else if (mode == "older") {
+    std::uint32_t protocol = 0;
+    std::memcpy(&protocol, message.data() + 4, 4);
+    --protocol;
+    std::memcpy(message.data() + 4, &protocol, 4);
+    reseal(message);
   } else if (mode == "short") {
     short_ = true;  // the message itself stays whole; its announcement overstates it
   } else {

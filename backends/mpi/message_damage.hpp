@@ -20,6 +20,9 @@
 //   dup       the message sent twice (an unexpected repeat)
 //   short     the message sent announced (`follows`, as one over the control receive's
 //             capacity), the announcement claiming capacity + 1 bytes: fewer follow
+//   older     the header claims the protocol before this one (as from a process of that
+//             protocol: a worker of protocol 7 answers a protocol-8 greeting with a
+//             protocol_error, which `hello.1:pad@0` and `protocol_error.1:older` reproduce)
 //
 // A second hook, PLEXUS_MPI_TEST_RECEIVE_BYTES="BYTES@RANK": the process of that rank posts
 // its control receive of BYTES instead of control_capacity, so that a peer's message over

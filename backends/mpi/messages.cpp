@@ -93,6 +93,21 @@ std::string version_mismatch(const Versions& rank0, const Versions& worker) {
   return {};
 }
 
+std::string unexpected_greeting_answer(std::uint32_t type, std::uint32_t protocol,
+                                       const std::string& said) {
+  std::string text = "it answered rank 0's greeting with message '" +
+                     std::string(to_string(static_cast<MessageType>(type))) + "' (" +
+                     std::to_string(type) + ")" + (said.empty() ? "" : ": '" + said + "',") +
+                     " not a welcome or a refusal";
+  if (protocol == protocol_version)
+    return text + " (of rank 0's mpi protocol, " + std::to_string(protocol) + ")";
+  return text + ": mpi protocol versions differ: rank 0 has " + std::to_string(protocol_version) +
+         " (Plexus " + this_side_versions().plexus + "), the worker has " +
+         std::to_string(protocol) +
+         " (its answer's header says so: a worker of protocol 7 or earlier answers a greeting "
+         "of another protocol with a protocol error); run the same Plexus build on every node";
+}
+
 void write(Writer& out, const DeviceInfo& info) {
   out.text(info.name);
   out.text(info.vendor);

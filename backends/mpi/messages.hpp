@@ -113,6 +113,13 @@ void write(Writer& out, const Versions& versions);
 Versions read_versions(Reader& in);
 // Empty when both sides may work together, else why not, naming both versions.
 std::string version_mismatch(const Versions& rank0, const Versions& worker);
+// Why rank 0 gives up on a worker whose answer to its greeting is a message of `type`, not
+// a welcome or a refusal (`said`: a protocol error's reason, else empty), whose header
+// says mpi protocol `protocol`: of another protocol, a version mismatch naming both
+// protocols and rank 0's Plexus version (a worker of protocol 7 or earlier answers a
+// protocol-8 greeting with a protocol error, not a refusal that names both versions).
+std::string unexpected_greeting_answer(std::uint32_t type, std::uint32_t protocol,
+                                       const std::string& said);
 
 void write(Writer& out, const DeviceInfo& info);
 DeviceInfo read_device_info(Reader& in);

@@ -219,11 +219,10 @@ void Session::handshake() {
     hello.u64(options_.engine.piece_bytes);
     engine_->send(rank, std::move(hello).finish());
   }
-  const auto answered = [&] {
-    std::size_t done = greeted_.size();
+  const auto answered = [&] {  // every worker greeted or failed (a refusal is both: once)
     for (int rank = 1; rank < engine_->size(); ++rank)
-      if (engine_->failed(rank)) ++done;
-    return done >= static_cast<std::size_t>(engine_->size() - 1);
+      if (!engine_->failed(rank) && !greeted(rank)) return false;
+    return true;
   };
   if (!engine_->run_until(answered, options_.engine.timeout)) {
     for (int rank = 1; rank < engine_->size(); ++rank)
@@ -234,11 +233,28 @@ void Session::handshake() {
   }
 }
 
+bool Session::greeted(int rank) const {
+  return std::find(greeted_.begin(), greeted_.end(), rank) != greeted_.end();
+}
+
+void Session::refuse_answer(int source, const std::string& why) {
+  greeted_.push_back(source);
+  refusals_.push_back("rank " + std::to_string(source) + ": " + why);
+  logger().error("mpi: rank 0 gives up on rank {}: {}", source, why);
+  tell(*engine_, source, MessageType::shutdown, {});
+  engine_->fail_peer(source, why);
+}
+
 void Session::on_message(int source, const Header& header, Reader& payload) {
   const auto type = static_cast<MessageType>(header.type);
+  if (type != MessageType::welcome && type != MessageType::refuse && !greeted(source)) {
+    // Not an answer to the greeting: from a worker of another protocol, most likely.
+    const std::string said = type == MessageType::protocol_error ? payload.text() : "";
+    refuse_answer(source, unexpected_greeting_answer(header.type, header.protocol, said));
+    return;
+  }
   if (type == MessageType::welcome || type == MessageType::refuse) {
-    if (std::find(greeted_.begin(), greeted_.end(), source) != greeted_.end())
-      payload.fail("a second greeting");
+    if (greeted(source)) payload.fail("a second greeting");
     const Versions theirs = read_versions(payload);
     if (type == MessageType::refuse) {
       const std::string why = payload.text();
@@ -338,9 +354,18 @@ void Session::on_peer_failed(int rank, const std::string& why) {
 }
 
 void Session::on_bad_message(int source, const std::string& why) {
-  // The worker is given up on (the engine fails it next): it stops rather than wait.
-  (void)why;
-  if (source > 0) tell(*engine_, source, MessageType::shutdown, {});
+  // The worker is given up on (the engine fails it next): it stops rather than wait. An
+  // answer to the greeting that cannot be read is listed with the refusals.
+  if (source <= 0) return;
+  if (!greeted(source)) {
+    refuse_answer(source, "its answer to rank 0's greeting could not be read (" + why +
+                              "): a worker of another version? rank 0 has mpi protocol " +
+                              std::to_string(protocol_version) + " (Plexus " +
+                              this_side_versions().plexus +
+                              "); run the same Plexus build on every node");
+    return;
+  }
+  tell(*engine_, source, MessageType::shutdown, {});
 }
 
 void Session::request(Engine& engine, int rank, MessageType type,

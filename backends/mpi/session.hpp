@@ -140,6 +140,11 @@ class Session final : public Engine::Handler {
   void on_message(int source, const Header& header, Reader& payload) override;
   void on_peer_failed(int rank, const std::string& why) override;
   void on_bad_message(int source, const std::string& why) override;
+  // Whether `rank` answered the greeting (welcome or refuse, or an answer given up on).
+  bool greeted(int rank) const;
+  // Gives up on `source`, whose answer to the greeting was not one: listed with the
+  // refusals, told to stop, failed.
+  void refuse_answer(int source, const std::string& why);
   bool expects_messages() const override { return !waiting_.empty(); }
 
  private:

@@ -122,9 +122,13 @@ Header read_header(std::span<const std::byte> message, std::uint32_t protocol,
     fail("truncated or padded: the header announces " + std::to_string(header.payload_bytes) +
          " payload bytes, " + std::to_string(message.size() - header_bytes) + " arrived");
   if (header.checksum != message_checksum(message)) fail("checksum mismatch");
-  // The handshake's messages (types 1-3: hello, welcome, refuse) keep their layout in every
-  // protocol version, so that a mismatch is refused with both versions named.
-  if (header.protocol != protocol && header.type > 3)
+  // The handshake's messages (types 1-3: hello, welcome, refuse) and protocol_error (a
+  // reason) keep their layout in every protocol version, so that a mismatch is refused with
+  // both versions named (a worker of protocol 7 or earlier answers a protocol-8 greeting
+  // with a protocol error).
+  static_assert(static_cast<std::uint32_t>(MessageType::protocol_error) == 21);
+  if (header.protocol != protocol && header.type > 3 &&
+      header.type != static_cast<std::uint32_t>(MessageType::protocol_error))
     fail("protocol " + std::to_string(header.protocol) + ", this side speaks protocol " +
          std::to_string(protocol));
   return header;

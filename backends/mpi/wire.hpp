@@ -64,7 +64,9 @@ class Writer {
 std::uint32_t message_checksum(std::span<const std::byte> message);
 
 // Decodes and checks a message's header against the bytes received: magic, protocol,
-// payload size and checksum. `from` names the sender ("node 'vm' rank 2"), called only to
+// payload size and checksum. Another protocol is accepted for the messages whose layout
+// every protocol keeps (hello, welcome, refuse, protocol_error), so that a mismatch is
+// named with both versions. `from` names the sender ("node 'vm' rank 2"), called only to
 // build an error (a valid message builds no strings).
 Header read_header(std::span<const std::byte> message, std::uint32_t protocol,
                    const std::function<std::string()>& from);

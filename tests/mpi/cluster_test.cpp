@@ -367,6 +367,24 @@ TEST_CASE("a worker of another version is refused, naming both versions", "[mism
                                 Catch::Contains("rank 1"));
 }
 
+// Job: 1 + 1 worker answering rank 0's greeting as one of protocol 7 or earlier does: with a
+// protocol error (rank 0 pads its hello, PLEXUS_MPI_TEST_CORRUPT=hello.1:pad, so that the
+// worker finds bytes after its end, as an older worker finds the piece size), of the
+// protocol before (the worker's `older`), not a refusal naming both versions.
+TEST_CASE("a worker that answers the greeting with an older protocol's error is named a mismatch",
+          "[older]") {
+  const auto backend = test::load_backend("mpi");
+  const BackendStatus status = backend->status();
+  INFO(status.reason);
+  CHECK_FALSE(status.available);
+  CHECK(backend->device_count() == 0);
+  CHECK_THAT(status.reason,
+             Catch::Contains("rank 1: it answered rank 0's greeting with message 'protocol_error'") &&
+                 Catch::Contains("1 unexpected bytes after the end") &&
+                 Catch::Contains("mpi protocol versions differ: rank 0 has ") &&
+                 Catch::Contains(std::string("(Plexus ") + PLEXUS_VERSION_STRING + "), the worker has "));
+}
+
 // Job: 1 + 3 workers whose first reply is damaged (PLEXUS_MPI_TEST_CORRUPT): rank 1 flips a
 // byte, rank 2 truncates it, rank 3 gives it an unknown type.
 TEST_CASE("corrupt messages from workers are errors naming the node", "[corrupt]") {

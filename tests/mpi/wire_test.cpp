@@ -89,6 +89,31 @@ TEST_CASE("every truncation and every damaged byte of a message is refused", "[m
   CHECK_THROWS_WITH(read_header(later, protocol_version + 1, "rank 1"),
                     Catch::Contains("protocol " + std::to_string(protocol_version)) &&
                         Catch::Contains("protocol " + std::to_string(protocol_version + 1)));
+  // Nor a protocol error (a reason, in every protocol): so that rank 0 can name the
+  // protocol of a worker that answers its greeting with one.
+  Writer refused(protocol_version, static_cast<std::uint32_t>(MessageType::protocol_error), 0);
+  refused.text("1 unexpected bytes after the end");
+  const auto protocol_error = std::move(refused).finish();
+  CHECK(read_header(protocol_error, protocol_version + 1, "rank 1").protocol == protocol_version);
+}
+
+// A worker of protocol 7 or earlier answers a greeting of protocol 8 with a protocol error
+// (its greeting had no piece size: "1 unexpected bytes..."), not a refusal naming both
+// versions: rank 0 names both protocols itself, from the answer's header.
+TEST_CASE("an answer to the greeting that is not one names both protocols", "[mpi][wire]") {
+  const auto type = static_cast<std::uint32_t>(MessageType::protocol_error);
+  const std::string older =
+      unexpected_greeting_answer(type, protocol_version - 1, "8 unexpected bytes after the end");
+  CHECK_THAT(older, Catch::Contains("message 'protocol_error'") &&
+                        Catch::Contains("8 unexpected bytes after the end") &&
+                        Catch::Contains("mpi protocol versions differ: rank 0 has " +
+                                        std::to_string(protocol_version) + " (Plexus " +
+                                        this_side_versions().plexus + "), the worker has " +
+                                        std::to_string(protocol_version - 1)));
+  // Of the same protocol: no claim about versions.
+  const std::string same = unexpected_greeting_answer(
+      static_cast<std::uint32_t>(MessageType::done), protocol_version, "");
+  CHECK_THAT(same, Catch::Contains("message 'done'") && !Catch::Contains("differ"));
 }
 
 TEST_CASE("random payloads are errors or values, never crashes", "[mpi][wire]") {
@@ -156,6 +181,13 @@ TEST_CASE("the damage test hook keeps resealed messages readable up to the paylo
   REQUIRE(again);
   CHECK(*again == done(6));
   CHECK(twice == done(6));
+  // older: the header claims the protocol before this one, the message still sealed.
+  MessageDamage aged("done.1:older", 0);
+  auto old = done(7);
+  CHECK_FALSE(aged.apply(old, 0));
+  CHECK(read_header(old, protocol_version - 1, "rank 1").protocol == protocol_version - 1);
+  CHECK_THROWS_WITH(read_header(old, protocol_version, "rank 1"),
+                    Catch::Contains("protocol " + std::to_string(protocol_version - 1)));
   // A spec that cannot be read is an error naming the item.
   for (const char* bad : {"done.1:melt", "nothing.1:cut", "0:cut", "done.1:cut@x", "x:flip"})
     CHECK_THROWS_WITH(MessageDamage(bad, 0), Catch::Contains(bad));
