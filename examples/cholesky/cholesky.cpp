@@ -7,7 +7,7 @@
 //       shape, 0 from the device's type, 1 cpu, 2 gpu (cholesky_shape.hpp);
 //     --kernels blas: native tasks over vendor libraries: OpenBLAS/LAPACKE on host devices,
 //       cuBLAS/cuSOLVER on CUDA devices (loaded at run time).
-//     T divides N; 0 (default) picks it: 128 for opencl, for blas 256 on a CPU and 512 on
+//     T divides N; 0 (default) picks it: 128 for opencl, for blas 256 on a CPU and 1024 on
 //       a GPU (halved until it divides N). I indexes runtime.devices(). R rows of L * L^T
 //       checked, evenly spaced (default 256: first, last and between; a check of every row
 //       costs n^3/6 multiply-adds on one thread, about a minute at n 8192), 0: every row.

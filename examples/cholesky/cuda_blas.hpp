@@ -28,7 +28,8 @@ std::string libraries();
 
 // Enqueues `op` of `layout` on `stream` (of `context`) over the matrix at device address `a`.
 // Throws plexus::error(unsupported) when a library is missing, plexus::error(device) naming
-// the call that failed, or for a POTRF whose info is not 0 (potrf_failure: the tile).
+// the call that failed and the tile operation ("cublasDtrsm failed: ... (trsm of tile (2, 0)
+// at step 0)"), or for a POTRF whose info is not 0 (potrf_failure: the tile).
 void enqueue(const TileOp& op, const TileLayout& layout, CUcontext context, CUstream stream,
              CUdeviceptr a);
 

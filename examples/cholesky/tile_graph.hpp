@@ -30,6 +30,8 @@ struct TileOp {
 };
 
 const char* name(TileKind kind);  // "potrf", ...
+// "trsm of tile (2, 0) at step 0": the operation, for errors.
+std::string describe(const TileOp& op);
 
 // "<routine> of tile (k, k): info N (the leading minor of that order is not positive
 // definite)" for a POTRF that reported info != 0.

@@ -16,6 +16,11 @@ const char* name(TileKind kind) {
   return "?";
 }
 
+std::string describe(const TileOp& op) {
+  return std::string(name(op.kind)) + " of tile (" + std::to_string(op.i) + ", " +
+         std::to_string(op.j) + ") at step " + std::to_string(op.k);
+}
+
 std::string potrf_failure(const char* routine, std::size_t k, int info) {
   return std::string(routine) + " of tile (" + std::to_string(k) + ", " + std::to_string(k) +
          "): info " + std::to_string(info) +
