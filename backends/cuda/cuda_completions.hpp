@@ -11,8 +11,8 @@
 // awaited, or none comes within the grace time (10 us, PLEXUS_CUDA_COMPLETION_GRACE_US):
 // launch, wait, launch, wait pays no batching delay (before, up to the interval each time:
 // 45-109 us for a 10 us launch + wait on an H200).
-// The event is created with CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC: the thread
-// sleeps in the driver instead of spinning on a core next to the submitting thread.
+// The event is created with CU_EVENT_DISABLE_TIMING (and, with PLEXUS_CUDA_COMPLETION_WAIT=
+// block, CU_EVENT_BLOCKING_SYNC: the thread then sleeps in the driver instead of spinning).
 // (cuStreamAddCallback would block later work of the stream until its callback returned.)
 //
 // Launches handed to the queue's launch thread (CudaLauncher) may not be issued yet when a
