@@ -240,6 +240,10 @@ void start_task(Task& task, DeviceQueue* queue) {
   queue->on_complete([event = task.event, body = std::move(task.body),
                       queued = std::move(queued)](std::exception_ptr failure) {
     if (failure) {
+      // The queue's failure after a dependency's in it failed (an in-order queue fails what
+      // follows a failure): that dependency's failure, carried on, when it is known by now.
+      for (const auto& dependency : queued)
+        if (dependency && dependency->failure()) return event->fail_with_failure_of(*dependency, false);
       event->mark_failed(failure);
       return;
     }

@@ -21,6 +21,7 @@
 #include "plexus/device.hpp"
 #include "plexus/device_info.hpp"
 #include "plexus/device_queue.hpp"
+#include "plexus/error.hpp"
 #include "plexus/task_body.hpp"
 #include "device_task_body.hpp"
 #include "held_completions.hpp"
@@ -239,13 +240,19 @@ TEST_CASE("dag: a task ordered by a marker fails with its dependency",
     queue_a = log.queue_of[0], queue_c = log.queue_of[2];
   }
   REQUIRE(queue_c != queue_a);
-  // A's queue fails (A and B with it); C's queue does not, yet C fails with A's failure.
-  log.completions.open(queue_a, std::make_exception_ptr(std::runtime_error("A broke")));
+  // A's queue fails (A and B with it); C's queue does not, yet C fails with A's failure. (A
+  // plexus::error: each event that fails with one of its own keeps a copy of it.)
+  log.completions.open(queue_a, std::make_exception_ptr(plexus::error(
+                                    plexus::error_category::device, "A broke")));
   scheduler.wait_all();
   CHECK(a->status() == plexus::TaskStatus::failed);
   CHECK(b->status() == plexus::TaskStatus::failed);
   CHECK(c->status() == plexus::TaskStatus::failed);
   CHECK_THROWS_WITH(c->wait(), "A broke");
+  // One failure, A's, carried on by B (its queue's failure, after A's: released in order)
+  // and C: a wait on either has seen A's (runtime_options.hpp).
+  CHECK(b->failure() == a->failure());
+  CHECK(c->failure() == a->failure());
   CHECK(other->status() == plexus::TaskStatus::complete);
 }
 
