@@ -371,7 +371,8 @@ TEST_CASE("a worker of another version is refused, naming both versions", "[mism
 // does: with a protocol error (rank 0 pads its hello to rank 1, PLEXUS_MPI_TEST_CORRUPT=
 // hello.1>1:pad, so that the worker finds bytes after its end, as an older worker finds the
 // piece size), of the protocol before (rank 1's `older`), not a refusal naming both
-// versions. Rank 2 joins: the handshake waits for it (a refused worker counts once).
+// versions. Rank 3's answer (its welcome) comes damaged: listed too, as unreadable. Rank 2
+// joins: the handshake waits for it (a refused worker counts once).
 TEST_CASE("a worker that answers the greeting with an older protocol's error is named a mismatch",
           "[older]") {
   const auto backend = test::load_backend("mpi");
@@ -387,6 +388,10 @@ TEST_CASE("a worker that answers the greeting with an older protocol's error is 
                  Catch::Contains("1 unexpected bytes after the end") &&
                  Catch::Contains("mpi protocol versions differ: rank 0 has ") &&
                  Catch::Contains(std::string("(Plexus ") + PLEXUS_VERSION_STRING + "), the worker has "));
+  CHECK_THAT(status.reason,
+             Catch::Contains("rank 3: its answer to rank 0's greeting could not be read") &&
+                 Catch::Contains("checksum mismatch") &&
+                 Catch::Contains("a worker of another version? rank 0 has mpi protocol "));
 }
 
 // Job: 1 + 3 workers whose first reply is damaged (PLEXUS_MPI_TEST_CORRUPT): rank 1 flips a
