@@ -476,7 +476,8 @@ bool Engine::run_here(const std::function<void()>& work, bool will_drive) {
   return false;
 }
 
-bool Engine::drive_until(const std::function<bool()>& done, std::chrono::nanoseconds limit) {
+bool Engine::drive_until(const std::function<bool()>& done, std::chrono::nanoseconds limit,
+                         bool returning) {
   if (inside == this) return done();
   if (!drivable_.load(std::memory_order_relaxed))
     return spin_for(limit, Spin::yielding, done);
@@ -514,7 +515,7 @@ bool Engine::drive_until(const std::function<bool()>& done, std::chrono::nanosec
   // The owner sleeps while others drive; it must take over at once when work is left or
   // this thread will now block. Otherwise it resumes within its sleep's bound.
   if (drivers_.fetch_sub(1) == 1) {
-    bool wake = timed_out || expecting || in_flight;
+    bool wake = timed_out || expecting || (in_flight && !returning);
     {
       std::lock_guard lock(posted_mutex_);
       wake = wake || !posted_.empty();  // posted while this thread drove, after its last step

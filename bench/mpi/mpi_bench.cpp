@@ -15,7 +15,10 @@
 //                 and remote->remote (copy_from_device rank 1 -> rank 2 + wait) at each size,
 //                 8 copies in a row and one wait in each of these directions (to 16 MiB),
 //                 and an empty kernel's launch + wait on rank 1's device (alone with
-//                 --task-only 1, or copies up to --max-kib only, for profiling). --native 1
+//                 --task-only 1, or copies up to --max-kib only, for profiling; with
+//                 --streams-only MASK only the streams of 8 copies, each the median of
+//                 --reps waits, in the directions of MASK: 1 host->remote, 2 remote->host,
+//                 4 remote->remote, 7 all: a direction's own cost under perf). --native 1
 //                 (the workers loading libplexus_bench_native.so, --native-library): then
 //                 an empty native function's call + wait on the same queue and accessor
 //                 (DeviceQueue::enqueue_native_call), in blocks alternating with the empty
@@ -205,34 +208,37 @@ constexpr int stream_length = 8;
 // Copies in a row sharing one wait, as a runtime's copies before a kernel share their
 // completion: host->remote (q1, into on_first), remote->host (q2, from on_second, into
 // distinct host buffers: receives in flight together never share memory) and
-// remote->remote (first -> second). Prints "<direction>_8 size GB/s"; false when the data
-// that came back is wrong.
+// remote->remote (first -> second); `directions` a mask of these (1, 2, 4: host->remote,
+// remote->host, remote->remote). Prints "<direction>_8 size GB/s"; false when the data that
+// came back is wrong.
 bool streams(plexus::DeviceQueue& q1, plexus::DeviceQueue& q2, plexus::Device& first, void* on_first,
-             void* on_second, const std::vector<std::byte>& host, long n) {
+             void* on_second, const std::vector<std::byte>& host, long reps, long directions = 7) {
   const std::size_t bytes = host.size();
   const auto layout = plexus::CopyLayout::contiguous(0, bytes);
-  const long reps = std::max(n / stream_length, 5L);
+  const double moved = static_cast<double>(stream_length * bytes) / 1e9;
   std::vector<std::vector<std::byte>> backs(stream_length, std::vector<std::byte>(bytes));
-  const double to = median_time(reps, [&] {
-    for (int i = 0; i < stream_length; ++i) q1.copy_to_device(on_first, host.data(), layout);
-    q1.wait();
-  });
-  const double across = median_time(reps, [&] {
-    for (int i = 0; i < stream_length; ++i) q2.copy_from_device(on_second, first, on_first, layout);
-    q2.wait();
-  });
-  const double from = median_time(reps, [&] {
+  if (directions & 1)
+    std::cout << "host_to_remote_8 " << bytes << ' ' << moved / median_time(reps, [&] {
+      for (int i = 0; i < stream_length; ++i) q1.copy_to_device(on_first, host.data(), layout);
+      q1.wait();
+    }) << std::endl;
+  if (directions & 4)
+    std::cout << "remote_to_remote_8 " << bytes << ' ' << moved / median_time(reps, [&] {
+      for (int i = 0; i < stream_length; ++i) q2.copy_from_device(on_second, first, on_first, layout);
+      q2.wait();
+    }) << std::endl;
+  if (!(directions & 2)) return true;
+  std::cout << "remote_to_host_8 " << bytes << ' ' << moved / median_time(reps, [&] {
     for (auto& back : backs) q2.copy_to_host(back.data(), on_second, layout);
     q2.wait();
-  });
-  const double moved = static_cast<double>(stream_length * bytes) / 1e9;
-  std::cout << "host_to_remote_8 " << bytes << ' ' << moved / to << '\n'
-            << "remote_to_host_8 " << bytes << ' ' << moved / from << '\n'
-            << "remote_to_remote_8 " << bytes << ' ' << moved / across << std::endl;
-  return std::all_of(backs.begin(), backs.end(), [&](const auto& back) { return back == host; });
+  }) << std::endl;
+  // What came back went host -> first -> second -> host (when all three ran).
+  return (directions & 5) != 5 ||
+         std::all_of(backs.begin(), backs.end(), [&](const auto& back) { return back == host; });
 }
 
-int plexus_side(long reps, long chunk_kib, bool task_only, long max_kib, bool native) {
+int plexus_side(long reps, long chunk_kib, bool task_only, long max_kib, bool native,
+                long streams_only) {
   const bench::CompilerOnlyLookup none;
   const auto backend = bench::load_plugin<plexus::Backend>(
       "backend", "mpi", none, chunk_kib > 0 ? "chunk_bytes = " + std::to_string(chunk_kib << 10) : "");
@@ -263,6 +269,12 @@ int plexus_side(long reps, long chunk_kib, bool task_only, long max_kib, bool na
     void* on_first = first.allocate(bytes);
     void* on_second = second->allocate(bytes);
     const auto layout = plexus::CopyLayout::contiguous(0, bytes);
+    if (streams_only) {
+      correct &= streams(*q1, *q2, first, on_first, on_second, host, reps, streams_only);
+      first.deallocate(on_first);
+      second->deallocate(on_second);
+      continue;
+    }
     const double to = median_time(n, [&] {
       q1->copy_to_device(on_first, host.data(), layout);
       q1->wait();
@@ -280,11 +292,16 @@ int plexus_side(long reps, long chunk_kib, bool task_only, long max_kib, bool na
     std::cout << "host_to_remote " << bytes << ' ' << bytes / to / 1e9 << '\n'
               << "remote_to_host " << bytes << ' ' << bytes / from / 1e9 << '\n'
               << "remote_to_remote " << bytes << ' ' << bytes / across / 1e9 << std::endl;
-    if (bytes <= max_stream_bytes) correct &= streams(*q1, *q2, first, on_first, on_second, host, n);
+    if (bytes <= max_stream_bytes)
+      correct &= streams(*q1, *q2, first, on_first, on_second, host, std::max(n / stream_length, 5L));
     first.deallocate(on_first);
     second->deallocate(on_second);
   }
 
+  if (streams_only) {
+    if (!correct) std::cerr << "plexus-bench-mpi: WRONG DATA after the copies\n";
+    return correct ? 0 : 1;
+  }
   // The empty task: one launch of an empty kernel and the wait for its completion.
   bench::CompilerOnlyLookup lookup;
   const auto compiler = bench::load_plugin<plexus::Compiler>("compiler", "clang", lookup);
@@ -343,10 +360,11 @@ int main(int argc, char** argv) try {
   }
   const auto options = bench::parse_options(static_cast<int>(rest.size()), rest.data(),
                                             {{"reps", 20}, {"chunk-kib", 0}, {"task-only", 0}, {"max-kib", 1 << 20},
-                                             {"native", 0}});
+                                             {"native", 0}, {"streams-only", 0}});
   if (mode == "raw") return raw(options.at("reps"), options.at("max-kib"));
   if (mode == "plexus") return plexus_side(options.at("reps"), options.at("chunk-kib"), options.at("task-only") != 0,
-                                           options.at("max-kib"), options.at("native") != 0);
+                                           options.at("max-kib"), options.at("native") != 0,
+                                           options.at("streams-only"));
   std::cerr << "plexus-bench-mpi: --mode raw or plexus\n";
   return 2;
 } catch (const std::exception& e) {

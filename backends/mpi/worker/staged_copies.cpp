@@ -22,8 +22,8 @@ StagedReceive::StagedReceive(Engine& engine, StagingPool& pool, int source, int 
   // One receive per chunk (one message each), posted in order on one tag: MPI matches them in
   // order with the sender's chunks (Engine::send_data cuts the transfer alike).
   for_each_chunk(bytes, chunk_bytes_, [&](std::size_t at, std::size_t chunk) {
-    auto arrived = std::make_shared<std::promise<void>>();
-    chunks_.push_back(arrived->get_future().share());
+    auto arrived = std::make_shared<Signal>();
+    chunks_.push_back(arrived);
     engine.recv_data(source, tag, staging_.get() + at, chunk,
                      [keep = staging_, done = fulfil(arrived)](std::exception_ptr failure) {
                        done(failure);
@@ -36,8 +36,7 @@ void StagedReceive::copy_in(Engine& engine, DeviceQueue& local, void* allocation
                             const CopyLayout& layout, bool skip) {
   bool copied = false;
   for (std::size_t i = 0; i < chunks_.size(); ++i) {
-    await(engine, chunks_[i]);
-    chunks_[i].get();
+    await(engine, *chunks_[i]);
     if (skip || layout.bytes() == 0) continue;
     const std::size_t at = i * chunk_bytes_;
     const std::size_t chunk = std::min(chunk_bytes_, layout.bytes() - at);

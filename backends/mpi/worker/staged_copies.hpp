@@ -13,11 +13,11 @@
 
 #include <cstddef>
 #include <exception>
-#include <future>
 #include <memory>
 #include <vector>
 
 #include "../engine.hpp"
+#include "engine_await.hpp"
 #include "plexus/device_queue.hpp"
 #include "staging_pool.hpp"
 
@@ -38,7 +38,7 @@ class StagedReceive {
  private:
   std::shared_ptr<std::byte[]> staging_;
   std::size_t chunk_bytes_;
-  std::vector<std::shared_future<void>> chunks_;
+  std::vector<std::shared_ptr<Signal>> chunks_;
 };
 
 // In queue order, once the operations before it are done (the caller drained the queue):

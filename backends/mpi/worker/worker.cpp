@@ -6,7 +6,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <future>
 #include <utility>
 #include <iostream>
 
@@ -34,8 +33,7 @@ std::string host_name() {
 struct Arrival {
   std::unique_ptr<RegionStaging> staging;
   std::unique_ptr<std::byte[]> packed;
-  std::shared_ptr<std::promise<void>> arrived = std::make_shared<std::promise<void>>();
-  std::shared_future<void> ready = arrived->get_future().share();
+  std::shared_ptr<Signal> arrived = std::make_shared<Signal>();
 };
 
 // Waits for the operations before this one on the local queue; false, with the failure
@@ -394,13 +392,11 @@ void Worker::receive_then_copy_in(WorkerQueue& on, std::uint64_t seq, void* allo
       std::unique_ptr<std::byte[]> unused;
       std::byte* into = static_cast<std::byte*>(allocation) + layout.offset;
       if (!drained(context)) into = (unused = std::make_unique<std::byte[]>(bytes)).get();
-      auto arrived = std::make_shared<std::promise<void>>();
-      auto ready = arrived->get_future();
+      auto arrived = std::make_shared<Signal>();
       engine->run_or_post([engine, source, tag, into, bytes, arrived] {
         engine->recv_data(source, tag, into, bytes, fulfil(arrived));
       }, true);
-      await(*engine, ready);
-      ready.get();
+      await(*engine, *arrived);
     }, seq);
     return;
   }
@@ -429,8 +425,7 @@ void Worker::receive_then_copy_in(WorkerQueue& on, std::uint64_t seq, void* allo
   }
   engine_->recv_data(source, tag, into, bytes, fulfil(arrival->arrived));
   on.enqueue([engine, arrival, allocation, layout](WorkerQueue::Context& context) {
-    await(*engine, arrival->ready);
-    arrival->ready.get();
+    await(*engine, *arrival->arrived);
     if (!arrival->staging) {  // strided, into host memory
       if (drained(context)) unpack(static_cast<std::byte*>(allocation), arrival->packed.get(), layout);
       return;

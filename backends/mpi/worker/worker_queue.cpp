@@ -64,7 +64,8 @@ void WorkerQueue::run() {
       // sleeping, receiving the next operation here (a wake-up would add to each remote
       // round trip).
       lock.unlock();
-      engine_.drive_until([&] { return queued_.load(std::memory_order_acquire) > 0; }, idle_spin);
+      engine_.drive_until([&] { return queued_.load(std::memory_order_acquire) > 0; }, idle_spin,
+                          true);
       lock.lock();
     }
     cv_.wait(lock, [&] { return stop_ || !operations_.empty(); });
