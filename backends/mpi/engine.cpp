@@ -526,6 +526,20 @@ bool Engine::drive_until(const std::function<bool()>& done, std::chrono::nanosec
   return finished;
 }
 
+bool Engine::poll(int messages) {
+  if (inside == this || !drivable_.load(std::memory_order_relaxed) || !drive_mutex_.try_lock())
+    return false;
+  bool expecting = false;
+  {
+    std::lock_guard lock(drive_mutex_, std::adopt_lock);
+    if (closed_) return false;
+    bool in_flight = false;
+    step(in_flight, expecting, messages, std::chrono::steady_clock::now());
+  }
+  if (expecting && drivers_.load() == 0) wake_owner();
+  return true;
+}
+
 void Engine::wake_owner() {
   {
     std::lock_guard lock(posted_mutex_);

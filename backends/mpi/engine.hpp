@@ -152,6 +152,13 @@ class Engine {
   // futex wake-ups, and its sends posted to the owner for want of the lock).
   bool drive_until(const std::function<bool()>& done, std::chrono::nanoseconds limit,
                    bool returning = false);
+  // Any thread but the owner, outside the engine's work: when the engine may be driven from
+  // here and nobody drives it now, one step that takes in up to `messages` control messages
+  // already arrived (and completes what finished); false, and nothing done, otherwise. It
+  // never waits and never wakes the owner, except for answers the handler awaits. A worker's
+  // queue thread calls it before it reports itself idle: an operation that has arrived keeps
+  // it busy (a stream of copies then ends with one report, not one per copy).
+  bool poll(int messages);
   std::uint64_t data_bytes_sent(int peer) const;
   std::uint64_t data_bytes_received(int peer) const;
 

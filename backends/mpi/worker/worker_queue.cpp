@@ -6,6 +6,8 @@ namespace plexus::mpi {
 
 namespace {
 constexpr std::chrono::microseconds idle_spin{200};
+// Control messages a queue thread takes in before it reports itself idle.
+constexpr int report_poll_messages = 16;
 }  // namespace
 
 WorkerQueue::WorkerQueue(Device& device, std::uint32_t index, Engine& engine, Report report)
@@ -88,7 +90,10 @@ void WorkerQueue::run() {
     }
     if (seq) finished_ = seq;
     // Fallen idle after operations rank 0 has not heard the end of: tell it (wait() there
-    // returns on that, without a request of its own).
+    // returns on that, without a request of its own), unless the next operation's message
+    // has arrived meanwhile (taken in here: the stream goes on, its end reports it).
+    if (report_ && finished_ > reported_ && queued_.load(std::memory_order_acquire) == 0)
+      engine_.poll(report_poll_messages);
     if (report_ && finished_ > reported_ && queued_.load(std::memory_order_acquire) == 0) {
       try {
         report_(context, finished_);
