@@ -315,6 +315,60 @@ TEST_CASE("copies out of a remote device stream, and a later write waits for the
   other.deallocate(across);
 }
 
+// Job: 1 + 2 workers. Streams of small copies with one wait each, as the bench times them
+// (bench/mpi/mpi_bench.cpp): 8 host->remote, 8 remote->remote (each its own rows, worker to
+// worker) and 8 remote->host, at 4 KiB (two eager pieces each) and 64 KiB (one message).
+// A worker's queue takes in the next operation before it reports itself idle (one report
+// per stream): every row arrives whole, in order, and the counters show the remote->remote
+// bytes going directly between the workers, none through rank 0.
+TEST_CASE("streams of small copies in every direction arrive whole, worker to worker directly",
+          "[runtime]") {
+  const auto backend = test::load_backend("mpi");
+  REQUIRE(backend->device_count() == 2);
+  Device& first = *&backend->device(0);
+  Device& second = *&backend->device(1);
+  constexpr std::size_t rows = 8;
+  for (const std::size_t bytes : {std::size_t{4096}, std::size_t{65536}}) {
+    INFO(bytes << " bytes a copy");
+    const std::size_t span = rows * bytes;
+    std::vector<unsigned char> source(span), back(span, 0);
+    for (std::size_t i = 0; i < span; ++i) source[i] = static_cast<unsigned char>(i * 13 + i / bytes);
+    void* on_first = first.allocate(span);
+    void* on_second = second.allocate(span);
+    const auto before = counters_of(*backend);
+    {
+      auto to_first = first.create_queue();
+      auto to_second = second.create_queue();
+      for (int round = 0; round < 10; ++round) {
+        for (std::size_t row = 0; row < rows; ++row)
+          to_first->copy_to_device(on_first, source.data(), CopyLayout::contiguous(row * bytes, bytes));
+        to_first->wait();
+        for (std::size_t row = 0; row < rows; ++row)
+          REQUIRE(to_second->copy_from_device(on_second, first, on_first,
+                                              CopyLayout::contiguous(row * bytes, bytes)));
+        to_second->wait();
+        std::fill(back.begin(), back.end(), 0);
+        for (std::size_t row = 0; row < rows; ++row)
+          to_second->copy_to_host(back.data(), on_second, CopyLayout::contiguous(row * bytes, bytes));
+        to_second->wait();
+        for (std::size_t row = 0; row < rows; ++row)
+          if (std::memcmp(back.data() + row * bytes, source.data() + row * bytes, bytes) != 0)
+            FAIL("round " << round << ": row " << row << " came back changed");
+      }
+    }
+    const auto after = counters_of(*backend);
+    const std::uint64_t moved = 10 * span;
+    CHECK(after.at("bytes_to_workers") - before.at("bytes_to_workers") == moved);
+    CHECK(after.at("bytes_from_workers") - before.at("bytes_from_workers") == moved);
+    CHECK(after.at("worker_to_worker_bytes_sent") - before.at("worker_to_worker_bytes_sent") == moved);
+    CHECK(after.at("worker_to_worker_bytes_received") -
+              before.at("worker_to_worker_bytes_received") ==
+          moved);
+    first.deallocate(on_first);
+    second.deallocate(on_second);
+  }
+}
+
 // Job: 1 + 2 workers; the worker of rank 1 is killed (SIGKILL, PLEXUS_MPI_TEST_KILL=1:5)
 // when its 5th message from rank 0 arrives: the copy to it. The failure is the configured
 // timeout's (its text names it), within failure_bound of it: the timeout, its check's period
