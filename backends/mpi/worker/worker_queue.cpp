@@ -1,13 +1,18 @@
 #include "worker_queue.hpp"
 
+#include <chrono>
+
 #include "../engine.hpp"
 
 namespace plexus::mpi {
 
 namespace {
 constexpr std::chrono::microseconds idle_spin{200};
-// Control messages a queue thread takes in before it reports itself idle.
+// Control messages a queue thread takes in before it reports itself idle, within a stream.
 constexpr int report_poll_messages = 16;
+// An operation that arrives within this of its queue's falling idle came in a stream (the next
+// of a lone copy + wait arrives a round trip later, over 3 us even with a core per process).
+constexpr std::chrono::microseconds stream_gap{2};
 }  // namespace
 
 WorkerQueue::WorkerQueue(Device& device, std::uint32_t index, Engine& engine, Report report)
@@ -59,6 +64,9 @@ void WorkerQueue::await_sends() {
 }
 
 void WorkerQueue::run() {
+  // Whether the operation running came in a stream: while the one before ran, or within
+  // stream_gap of the queue's falling idle (back to back with it, not a round trip later).
+  bool streaming = false;
   std::unique_lock lock(mutex_);
   for (;;) {
     if (operations_.empty() && !stop_) {
@@ -66,9 +74,13 @@ void WorkerQueue::run() {
       // sleeping, receiving the next operation here (a wake-up would add to each remote
       // round trip).
       lock.unlock();
-      engine_.drive_until([&] { return queued_.load(std::memory_order_acquire) > 0; }, idle_spin,
-                          true);
+      const auto start = std::chrono::steady_clock::now();
+      const bool came = engine_.drive_until(
+          [&] { return queued_.load(std::memory_order_acquire) > 0; }, idle_spin, true);
+      streaming = came && std::chrono::steady_clock::now() - start < stream_gap;
       lock.lock();
+    } else {
+      streaming = true;  // it came while the one before ran
     }
     cv_.wait(lock, [&] { return stop_ || !operations_.empty(); });
     if (operations_.empty()) {
@@ -90,9 +102,13 @@ void WorkerQueue::run() {
     }
     if (seq) finished_ = seq;
     // Fallen idle after operations rank 0 has not heard the end of: tell it (wait() there
-    // returns on that, without a request of its own), unless the next operation's message
-    // has arrived meanwhile (taken in here: the stream goes on, its end reports it).
-    if (report_ && finished_ > reported_ && queued_.load(std::memory_order_acquire) == 0)
+    // returns on that, without a request of its own), unless, within a stream, the next
+    // operation's message has arrived meanwhile (taken in here: the stream goes on, its end
+    // reports it). Only within a stream: a poll that finds nothing costs a lone operation a
+    // yield of its core (Open MPI yields in every idle progress call when oversubscribed),
+    // a whole time slice when a polling peer shares the core.
+    if (streaming && report_ && finished_ > reported_ &&
+        queued_.load(std::memory_order_acquire) == 0)
       engine_.poll(report_poll_messages);
     if (report_ && finished_ > reported_ && queued_.load(std::memory_order_acquire) == 0) {
       try {
