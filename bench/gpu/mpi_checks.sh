@@ -72,7 +72,7 @@ job "cholesky --kernels blas on rank 0's own GPU" 0 -- \
   env PLEXUS_BACKENDS=cuda cholesky --kernels blas --n 4096 --check 64
 job "cholesky --kernels blas: a POTRF that fails on rank 0's own GPU names the tile" 0 -- \
   bash -c 'out=$(PLEXUS_BACKENDS=cuda cholesky --kernels blas --n 4096 --indefinite 3000 2>&1); echo "$out"
-           grep -qE "native task .potrf. \(cuda\) failed: cusolverDnDpotrf of tile \(2, 2\): info [0-9]+ " <<<"$out"'
+           grep -qE "native task .potrf. \(function .cholesky.cuda_tile., cuda\) failed: cusolverDnDpotrf of tile \(2, 2\): info [0-9]+ " <<<"$out"'
 job "killed CUDA worker reported within the bound" 2 --backends cuda PLEXUS_MPI_TEST_KILL=1:5 -- \
   mpi_cluster "[killed]"
 [ -n "${MPI_CHECKS_ONLY:-}" ] && { echo "== mpi checks: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }

@@ -1,5 +1,6 @@
 #include "native_tiles.hpp"
 
+#include <cstdint>
 #include <string>
 
 #include <plexus/error.hpp>
@@ -36,6 +37,13 @@ void check(const plexus::InteropHandle& handle, const TileCall& call) {
             std::to_string(handle.accessors());
   if (!wrong.empty())
     throw plexus::error(plexus::error_category::invalid_argument, "cholesky tile call: " + wrong);
+  // The operation reaches into the whole n x n matrix (leading dimension n) from the start
+  // of the target's memory: n * n doubles must be there.
+  const std::size_t n = call.layout.n;
+  handle.require_memory(call.target, n <= SIZE_MAX / n ? n * n : SIZE_MAX, sizeof(double),
+                        "cholesky tile call: " + describe(op) + " of a " + std::to_string(n) +
+                            " x " + std::to_string(n) + " matrix in tiles of " +
+                            std::to_string(call.layout.tile));
 }
 
 void host(plexus::InteropHandle& handle, const TileCall& call) {

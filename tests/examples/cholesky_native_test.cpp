@@ -2,9 +2,10 @@
 // (examples/cholesky/native_tiles.hpp), what can be checked without a GPU: the library
 // registers each backend's function under its name (what a worker given
 // --native-library runs by), a call that is not one of a factorisation is refused before it
-// touches memory, a POTRF that meets a matrix that is not positive definite fails its own
-// task naming the tile, and a CUDA tile in a process without the CUDA libraries fails naming
-// the library (what a CUDA worker without cuBLAS reports to rank 0).
+// touches memory (nor is one whose matrix does not fit the memory it is given), a POTRF
+// that meets a matrix that is not positive definite fails its own task naming the tile, and
+// a CUDA tile in a process without the CUDA libraries fails naming the library (what a CUDA
+// worker without cuBLAS reports to rank 0).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -27,16 +28,21 @@ namespace {
 // One accessor whose memory is `handle`: what a task with the matrix's buffer gives.
 class OneAccessor final : public plexus::InteropHandle::Memory {
  public:
-  explicit OneAccessor(plexus::NativeHandle handle) : handle_(handle) {}
+  OneAccessor(plexus::NativeHandle handle, std::size_t bytes) : handle_(handle), bytes_(bytes) {}
   std::size_t accessors() const override { return 1; }
   plexus::NativeHandle memory(const plexus::detail::BufferStorage*, std::size_t requirement) const override {
     if (requirement != 0) throw plexus::error(error_category::invalid_argument, "no such accessor");
     return handle_;
   }
   void* allocation(std::size_t) const override { return handle_.value; }
+  std::size_t bytes(std::size_t requirement) const override {
+    memory(nullptr, requirement);
+    return bytes_;
+  }
 
  private:
   plexus::NativeHandle handle_;
+  std::size_t bytes_;
 };
 
 // Runs `implementation`'s registered function as a device of `backend` would, in this process.
@@ -81,7 +87,8 @@ TEST_CASE("a tile call that is not one of a factorisation is refused before it t
   auto runtime = host_runtime();
   plexus::Device& device = *runtime->devices().at(0);
   std::vector<double> matrix(16, 0.0);  // 4 x 4 in 2 x 2 tiles
-  const OneAccessor memory(plexus::NativeHandle::any_pointer(matrix.data()));
+  const OneAccessor memory(plexus::NativeHandle::any_pointer(matrix.data()),
+                           matrix.size() * sizeof(double));
   const plexus::NativeHandles host{"host", {}, {}, {}};
   const auto refused = [&](const TileCall& call, const std::string& why) {
     require_error([&] { run(cholesky::host_tile(call), device, host, memory); },
@@ -94,14 +101,25 @@ TEST_CASE("a tile call that is not one of a factorisation is refused before it t
   refused({{TileKind::potrf, 0, 0, 0}, {4, 0}, 0}, "tile 0 does not divide n 4");
   refused({{static_cast<TileKind>(9), 0, 0, 0}, {4, 2}, 0}, "unknown tile operation 9");
   refused({{TileKind::potrf, 0, 0, 0}, {4, 2}, 1}, "accessor 1 of a task with 1");
+  // A matrix larger than the memory (a wrong n): the sizes, before anything is read or written.
+  refused({{TileKind::gemm, 2, 1, 0}, {6, 2}, 0},
+          "gemm of tile (2, 1) at step 0 of a 6 x 6 matrix in tiles of 2 needs 36 x 8 bytes of "
+          "accessor 0, whose memory on '" + device.info().name + "' has 128 bytes");
+  refused({{TileKind::potrf, 0, 0, 0}, {std::size_t{1} << 40, std::size_t{1} << 39}, 0},
+          "potrf of tile (0, 0) at step 0 of a 1099511627776 x 1099511627776 matrix in tiles of "
+          "549755813888 needs 18446744073709551615 x 8 bytes");  // n * n past size_t
   CHECK(matrix == std::vector<double>(16, 0.0));
 #if PLEXUS_EXAMPLES_HAVE_CUDA
   // The CUDA function checks first too: nothing reaches the CUDA libraries.
-  const OneAccessor device_memory(plexus::NativeHandle::of(CUdeviceptr{0}));
+  const OneAccessor device_memory(plexus::NativeHandle::of(CUdeviceptr{0}), 128);
   const plexus::NativeHandles cuda{"cuda", plexus::NativeHandle::of(CUcontext{}),
                                    plexus::NativeHandle::of(CUstream{}), plexus::NativeHandle::of(CUdevice{})};
   require_error([&] { run(cholesky::cuda_tile({{TileKind::syrk, 5, 5, 0}, {8, 2}, 0}), device, cuda, device_memory); },
                 error_category::invalid_argument, "syrk of tile (5, 5) at step 0 is not in a 4 x 4");
+  require_error([&] { run(cholesky::cuda_tile({{TileKind::syrk, 1, 1, 0}, {8, 2}, 0}), device, cuda, device_memory); },
+                error_category::invalid_argument,
+                "syrk of tile (1, 1) at step 0 of a 8 x 8 matrix in tiles of 2 needs 64 x 8 bytes "
+                "of accessor 0, whose memory on '" + device.info().name + "' has 128 bytes");
 #endif
 }
 
@@ -118,8 +136,8 @@ TEST_CASE("a POTRF of a tile that is not positive definite fails its task, namin
       h.native_task("potrf", {cholesky::host_tile({{TileKind::potrf, k, k, k}, {4, 2}, all.requirement_index()})});
     });
   require_error([&] { queue.wait(); }, error_category::device,
-                "native task 'potrf' (host) failed: LAPACKE_dpotrf of tile (1, 1): info 2 (the "
-                "leading minor of that order is not positive definite)");
+                "native task 'potrf' (function 'cholesky.host_tile', host) failed: LAPACKE_dpotrf "
+                "of tile (1, 1): info 2 (the leading minor of that order is not positive definite)");
 }
 
 #if PLEXUS_EXAMPLES_HAVE_CUDA
@@ -137,7 +155,7 @@ TEST_CASE("a CUDA tile in a process without the CUDA libraries fails naming the 
   }
   auto runtime = host_runtime();
   plexus::Device& device = *runtime->devices().at(0);
-  const OneAccessor memory(plexus::NativeHandle::of(CUdeviceptr{0}));
+  const OneAccessor memory(plexus::NativeHandle::of(CUdeviceptr{0}), 16 * sizeof(double));
   const plexus::NativeHandles cuda{"cuda", plexus::NativeHandle::of(CUcontext{}),
                                    plexus::NativeHandle::of(CUstream{}), plexus::NativeHandle::of(CUdevice{})};
   require_error([&] { run(cholesky::cuda_tile({{TileKind::potrf, 0, 0, 0}, {4, 2}, 0}), device, cuda, memory); },

@@ -24,8 +24,10 @@ struct Scale {
   std::size_t count;
 };
 
-// out (accessor 1) = in (accessor 0) * factor.
+// out (accessor 1) = in (accessor 0) * factor, over count ints, checked to fit both first.
 int scale(plexus::InteropHandle& ih, const Scale& args) {
+  for (std::size_t accessor : {0, 1})
+    ih.require_memory(accessor, args.count, sizeof(int), "scale of " + std::to_string(args.count) + " ints");
   const int* in = ih.native_memory<const int*>(0);
   int* out = ih.native_memory<int*>(1);
   for (std::size_t i = 0; i < args.count; ++i) out[i] = in[i] * args.factor;
@@ -77,6 +79,40 @@ TEST_CASE("a registered native function runs on a host device, memory by accesso
   });
   require_error([&] { q.wait(); }, error_category::invalid_argument,
                 "native_memory(5): the task has 1 accessor(s)");
+}
+
+TEST_CASE("a native function's arguments that reach past its memory are refused, naming the sizes",
+          "[native_function]") {
+  auto rt = make_runtime({"dag", "paged"}, "\"host\"");
+  std::vector<int> in(8, 1), out(8, 0);
+  plexus::Buffer<int> bin(in.data(), in.size()), bout(out.data(), out.size());
+  plexus::Queue q = rt->queue();
+  q.submit([&](plexus::Handler& h) {
+    auto a = bin.access(h, plexus::read, plexus::Range<1>{2}, plexus::Range<1>{4});  // bytes: the buffer's
+    auto b = bout.access(h, plexus::read_write);
+    CHECK(a.requirement_index() == 0);
+    h.native_task("scale", {{"host", [b](plexus::InteropHandle& ih) {
+                               CHECK(ih.native_memory_bytes(0) == 8 * sizeof(int));
+                               CHECK(ih.native_memory_bytes(b) == 8 * sizeof(int));
+                             }}});
+  });
+  q.wait();
+  q.submit([&](plexus::Handler& h) {
+    auto a = bin.access(h, plexus::read);
+    auto b = bout.access(h, plexus::read_write);
+    h.native_task("scale", {scale_on_host({3, 9})});
+  });
+  std::string message;
+  try {
+    q.wait();
+  } catch (const plexus::error& e) {
+    CHECK(e.category() == error_category::invalid_argument);
+    message = e.what();
+  }
+  CHECK_THAT(message, Catch::Contains("native task 'scale' (function 'runtime_test.scale', host) "
+                                      "failed: scale of 9 ints needs 9 x 4 bytes of accessor 0, "
+                                      "whose memory on '") &&
+                          Catch::Contains("' has 32 bytes"));
 }
 
 TEST_CASE("the registry names what it cannot call", "[native_function]") {

@@ -194,21 +194,25 @@ WorkerQueue::Report Worker::report_to_rank0(std::uint64_t queue) {
   };
 }
 
-void* Worker::pointer_in(std::uint32_t device, std::uint64_t address, Reader& in) {
+std::size_t Worker::bytes_after(std::uint32_t device, std::uint64_t address, Reader& in) {
   const auto& allocations = allocations_[device];
   auto it = allocations.upper_bound(address);
   if (it == allocations.begin() || address - std::prev(it)->first >= std::prev(it)->second.bytes)
     in.fail("address " + std::to_string(address) + " is in no allocation of device " +
             std::to_string(device));
+  --it;
+  return it->second.bytes - (address - it->first);
+}
+
+void* Worker::pointer_in(std::uint32_t device, std::uint64_t address, Reader& in) {
+  bytes_after(device, address, in);
   return reinterpret_cast<void*>(address);
 }
 
 void* Worker::region(std::uint32_t device, std::uint64_t address, const CopyLayout& layout,
                      Reader& in) {
-  void* pointer = pointer_in(device, address, in);
-  const auto& allocations = allocations_[device];
-  const auto holder = std::prev(allocations.upper_bound(address));
-  const std::size_t bytes_after = holder->second.bytes - (address - holder->first);
+  const std::size_t bytes_after = this->bytes_after(device, address, in);
+  void* pointer = reinterpret_cast<void*>(address);
   try {
     validate_copy(layout, pointer, &layout, bytes_after, "the region");
   } catch (const error& e) {

@@ -60,6 +60,9 @@ class Worker final : public Engine::Handler {
   // message otherwise. Returns the address as a pointer.
   void* region(std::uint32_t device, std::uint64_t address, const CopyLayout& layout, Reader& in);
   void* pointer_in(std::uint32_t device, std::uint64_t address, Reader& in);
+  // The bytes from `address` to the end of the allocation of `device` that holds it; fails
+  // the message when none does.
+  std::size_t bytes_after(std::uint32_t device, std::uint64_t address, Reader& in);
 
   void release_after_queues(std::uint32_t device, void* allocation);
   // `on` receives the data of `transfer` from `source` and copies it in, in its order (as

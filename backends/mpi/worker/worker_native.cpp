@@ -17,11 +17,12 @@ namespace plexus::mpi {
 
 namespace {
 
-// The worker's allocations of a task's accessors, by index.
+// The worker's allocations of a task's accessors, by index, with their bytes (from the
+// worker's own table of its allocations, not from rank 0's message).
 class AccessorMemory final : public InteropHandle::Memory {
  public:
-  AccessorMemory(Device& device, std::vector<void*> allocations)
-      : device_(device), allocations_(std::move(allocations)) {}
+  AccessorMemory(Device& device, std::vector<void*> allocations, std::vector<std::size_t> bytes)
+      : device_(device), allocations_(std::move(allocations)), bytes_(std::move(bytes)) {}
 
   std::size_t accessors() const override { return allocations_.size(); }
   NativeHandle memory(const detail::BufferStorage*, std::size_t requirement) const override {
@@ -36,10 +37,15 @@ class AccessorMemory final : public InteropHandle::Memory {
                       "its command group made them");
     return allocations_[requirement];
   }
+  std::size_t bytes(std::size_t requirement) const override {
+    allocation(requirement);  // the same refusal
+    return bytes_[requirement];
+  }
 
  private:
   Device& device_;
   std::vector<void*> allocations_;
+  std::vector<std::size_t> bytes_;
 };
 
 struct RemoteNativeCall {
@@ -61,14 +67,17 @@ void Worker::native_call(Reader& in) {
   const auto arguments = in.block(max_native_arguments_bytes);
   native->call.arguments.assign(arguments.begin(), arguments.end());
   const std::uint64_t count = in.bounded(1 << 16, "the number of accessors");
-  std::vector<void*> allocations;
-  allocations.reserve(count);
+  std::vector<void*> allocations(count, nullptr);
+  std::vector<std::size_t> bytes(count, 0);
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::uint64_t address = in.u64();
-    allocations.push_back(address ? pointer_in(on.index(), address, in) : nullptr);
+    if (!address) continue;
+    bytes[i] = bytes_after(on.index(), address, in);
+    allocations[i] = reinterpret_cast<void*>(address);
   }
   in.end();
-  native->memory = std::make_unique<AccessorMemory>(on.device(), std::move(allocations));
+  native->memory =
+      std::make_unique<AccessorMemory>(on.device(), std::move(allocations), std::move(bytes));
   on.enqueue([native, &device = on.device()](WorkerQueue::Context& context) {
     if (context.failure) return;
     const RemoteNativeCall& each = *native;

@@ -24,6 +24,10 @@
 // queue has run it, with no host synchronisation), on the host backend it is the work.
 // native_memory() is the allocation of the whole buffer on the chosen device, laid out as
 // the host copy: apply the accessor's offset yourself. Only the accessors' ranges are valid.
+// native_memory_bytes() is that allocation's size (the buffer's elements x element size): the
+// bound of what the implementation may touch from native_memory(); a function whose
+// arguments say how much it touches checks them first (require_memory()), so that a wrong
+// size is an error naming it, not a write past the allocation.
 //
 // An implementation made from a registered native function (native_function.hpp) carries
 // its call as data (NativeImplementation::call): it is the only kind that runs on a device of
@@ -109,6 +113,9 @@ class PLEXUS_API InteropHandle {
     // The allocation itself (Device::allocate's) of accessor `requirement`: what a queue
     // forwards to another process (DeviceQueue::enqueue_native_call).
     virtual void* allocation(std::size_t requirement) const = 0;
+    // The bytes of that allocation from its start (the whole buffer's bytes, whatever the
+    // accessor's range): how far native code may go from memory(). Errors as allocation().
+    virtual std::size_t bytes(std::size_t requirement) const = 0;
   };
 
   InteropHandle(const std::string& task, Device& device, const NativeHandles& handles,
@@ -150,6 +157,21 @@ class PLEXUS_API InteropHandle {
   }
   // How many accessors the task has.
   std::size_t accessors() const { return memory_.accessors(); }
+  // The bytes of native_memory(accessor): the whole buffer's allocation, from its start (not
+  // the accessor's range; only that range holds valid data). Errors as native_memory().
+  std::size_t native_memory_bytes(std::size_t accessor) const { return memory_.bytes(accessor); }
+  template <class Element, int Dims>
+  std::size_t native_memory_bytes(const Accessor<Element, Dims>& accessor) const {
+    memory_.memory(accessor.storage().get(), accessor.requirement_index());  // checks it is ours
+    return memory_.bytes(accessor.requirement_index());
+  }
+  // Throws plexus::error(invalid_argument) "WHAT needs COUNT x SIZE bytes of accessor I,
+  // whose memory on 'DEVICE' has N bytes" unless count elements of element_size bytes fit
+  // native_memory_bytes(accessor) (no overflow: a huge count is refused too). For a native
+  // function to check its arguments before it touches memory; `what` names the call ("potrf
+  // of tile (0, 0) at step 0 of a 4096 x 4096 matrix").
+  void require_memory(std::size_t accessor, std::size_t count, std::size_t element_size,
+                      std::string_view what) const;
 
  private:
   template <class T>

@@ -245,6 +245,11 @@ void* CommandBody::allocation(std::size_t requirement) const {
   return group_.requirements[requirement].storage->allocation(location_, runtime_);
 }
 
+std::size_t CommandBody::bytes(std::size_t requirement) const {
+  allocation(requirement);  // the same refusal of an index past the accessors
+  return group_.requirements[requirement].storage->bytes();
+}
+
 void CommandBody::fill_arguments(const ArgumentSlots& slots,
                                  std::span<KernelArgument> arguments) const {
   for (std::size_t i = 0; i < slots.size(); ++i) {

@@ -77,6 +77,7 @@ class CommandBody final : public TaskBody, private InteropHandle::Memory {
   std::size_t accessors() const override { return planned_; }
   NativeHandle memory(const BufferStorage* storage, std::size_t requirement) const override;
   void* allocation(std::size_t requirement) const override;
+  std::size_t bytes(std::size_t requirement) const override;
   // Allocations and copies of the plans; copies to `queue` are left enqueued there.
   void stage(DeviceQueue* queue);
   // The kernel's launch or the native task's implementation, enqueued on `queue`.

@@ -36,6 +36,17 @@ void InteropHandle::refuse(const NativeHandle& handle, const std::type_info& ask
   throw InteropRefusal(error_category::invalid_argument, message);
 }
 
+void InteropHandle::require_memory(std::size_t accessor, std::size_t count,
+                                   std::size_t element_size, std::string_view what) const {
+  const std::size_t bytes = memory_.bytes(accessor);
+  if (element_size == 0 || count <= bytes / element_size) return;
+  throw error(error_category::invalid_argument,
+              std::string(what) + " needs " + std::to_string(count) + " x " +
+                  std::to_string(element_size) + " bytes of accessor " + std::to_string(accessor) +
+                  ", whose memory on '" + device_.info().name + "' has " + std::to_string(bytes) +
+                  " bytes");
+}
+
 void enqueue_native_work(const std::string& task, const std::function<int(InteropHandle&)>& run,
                          Device& device, DeviceQueue& queue, const InteropHandle::Memory& memory,
                          const std::function<std::string()>& describe) {
@@ -165,7 +176,11 @@ void enqueue_native_task(const std::string& name,
                                               "), which has no implementation of it");
   }
   // Names are built only for a trace or an error: the path of a task allocates nothing here.
-  const auto task = [&] { return "native task '" + name + "' (" + implementation->backend + ")"; };
+  const auto task = [&] {
+    return "native task '" + name + "' (" +
+           (implementation->call ? "function '" + implementation->call->function + "', " : "") +
+           implementation->backend + ")";
+  };
   TraceOpScope traced(TraceOp::Kind::launch, &queue, device.info().name, 0,
                       current_task_trace ? name + " (" + implementation->backend + ")"
                                          : std::string());
