@@ -94,6 +94,20 @@ TEST_CASE("a native function's error code and exception fail the task, naming no
                          Catch::Contains("thrown on purpose, code 3"));
 }
 
+TEST_CASE("a native function whose arguments reach past the worker's allocation is refused there",
+          "[native]") {
+  Runtime rt(test::cluster_config("inorder", "exact"));
+  Device& device = *rt.devices().at(1);
+  // failure_of's buffer: 16 ints; the worker knows its allocation's bytes itself.
+  const std::string message = failure_of(rt, device, plexus_test::fill_ints({17, 0}));
+  CHECK_THAT(message, Catch::Contains("node '") && Catch::Contains("rank 2") &&
+                          Catch::Contains("'test.fill'") &&
+                          Catch::Contains("test.fill of 17 ints needs 17 x 4 bytes of accessor 0, "
+                                          "whose memory on '") &&
+                          Catch::Contains("' has 64 bytes"));
+  CHECK(failure_of(rt, device, plexus_test::fill_ints({16, 0})).empty());  // all of it: fine
+}
+
 TEST_CASE("a closure cannot run on a remote device: the submit says so", "[native]") {
   Runtime rt(test::cluster_config("dag", "paged"));
   const std::string message = failure_of(rt, *rt.devices().at(0), {"host", [](InteropHandle&) {}});

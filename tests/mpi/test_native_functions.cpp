@@ -8,6 +8,7 @@ namespace plexus_test {
 namespace {
 
 int fill(plexus::InteropHandle& handle, const FillArgs& args) {
+  handle.require_memory(0, args.count, sizeof(int), "test.fill of " + std::to_string(args.count) + " ints");
   int* values = handle.native_memory<int*>(0);
   for (std::size_t i = 0; i < args.count; ++i) values[i] = args.first + static_cast<int>(i);
   return 0;

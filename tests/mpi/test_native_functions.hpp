@@ -9,7 +9,8 @@
 
 namespace plexus_test {
 
-// "test.fill": element i of accessor 0 (int) set to first + i, for i < count.
+// "test.fill": element i of accessor 0 (int) set to first + i, for i < count; refused
+// (InteropHandle::require_memory) when count ints do not fit accessor 0's memory.
 struct FillArgs {
   std::size_t count;
   int first;
