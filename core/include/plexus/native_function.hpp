@@ -8,6 +8,7 @@
 //   // tiles_native.hpp / .cpp: code that the application links and the workers load
 //   struct TileArgs { std::size_t n, tile, i, j; };             // trivially copyable
 //   int tile_on_host(plexus::InteropHandle& ih, const TileArgs& args) {
+//     ih.require_memory(0, args.n * args.n, sizeof(double), "tiles.tile");  // fits accessor 0
 //     double* a = ih.native_memory<double*>(0);                  // the group's accessor 0
 //     return do_tile(a, args);                                   // 0: success
 //   }
@@ -23,7 +24,10 @@
 // with that error code) or void; an exception fails the task with its message. It reaches
 // the task's memory by accessor index (InteropHandle::native_memory<T>(index): the order
 // the command group made its accessors in), since accessor objects stay in the
-// application's process. Args is copied as bytes: no pointers into the application's memory
+// application's process; what its arguments make it touch is checked first against that
+// memory's bytes (InteropHandle::require_memory, native_memory_bytes): the bytes may come
+// from another process, and a wrong size must fail the task, naming it, not write past the
+// allocation. Args is copied as bytes: no pointers into the application's memory
 // (they mean nothing in another process), and the same type on both sides (checked by its
 // mangled name and size). Names are global to a process: use a prefix of your own.
 //
