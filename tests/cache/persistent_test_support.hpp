@@ -25,6 +25,7 @@
 #include "plexus/component_set.hpp"
 #include "plexus/error.hpp"
 #include "plexus/log.hpp"
+#include "log_capture.hpp"
 #include "test_support.hpp"
 
 namespace plexus::cache_test {
@@ -152,28 +153,6 @@ struct HangGuard {
   ~HangGuard() { ::alarm(0); }
 };
 
-// Everything the plexus logger prints while it lives (warnings and above by default).
-class LogCapture {
- public:
-  LogCapture() : sink_(std::make_shared<spdlog::sinks::ostream_sink_mt>(text_)) {
-    plexus::logger().sinks().push_back(sink_);
-  }
-  ~LogCapture() {
-    auto& sinks = plexus::logger().sinks();
-    sinks.erase(std::remove(sinks.begin(), sinks.end(), sink_), sinks.end());
-  }
-  std::string text() const { return text_.str(); }
-  // How many times `part` occurs.
-  std::size_t count(const std::string& part) const {
-    const std::string all = text();
-    std::size_t n = 0;
-    for (auto at = all.find(part); at != std::string::npos; at = all.find(part, at + part.size())) ++n;
-    return n;
-  }
-
- private:
-  std::ostringstream text_;
-  std::shared_ptr<spdlog::sinks::ostream_sink_mt> sink_;
-};
+using plexus::test::LogCapture;
 
 }  // namespace plexus::cache_test

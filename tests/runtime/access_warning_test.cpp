@@ -4,14 +4,10 @@
 // that write; a parameter only read, const or not, is not written.
 #include <catch2/catch.hpp>
 
-#include <spdlog/sinks/ostream_sink.h>
-
-#include <algorithm>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "plexus/log.hpp"
+#include "log_capture.hpp"
 #include "runtime_test_support.hpp"
 
 using plexus::test::make_runtime;
@@ -49,17 +45,6 @@ std::vector<bool> written(const plexus::KernelBundle& bundle, const std::string&
   return flags;
 }
 
-// What the log holds while `work` runs.
-template <class Work>
-std::string logged(Work&& work) {
-  std::ostringstream captured;
-  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(captured);
-  plexus::logger().sinks().push_back(sink);
-  work();
-  auto& sinks = plexus::logger().sinks();
-  sinks.erase(std::remove(sinks.begin(), sinks.end(), sink), sinks.end());
-  return captured.str();
-}
 
 }  // namespace
 
@@ -84,13 +69,13 @@ TEST_CASE("a read accessor on a parameter the kernel stores through is a warning
   std::vector<float> values(64, 1.0f);
   plexus::Buffer<float> in(values.data(), 64), out(values.data(), 64);
   auto launch = [&](plexus::AccessMode in_mode, plexus::AccessMode out_mode) {
-    return logged([&] {
-      q.submit([&](plexus::Handler& h) {
-        h.parallel_for(bundle.kernel("stores"), plexus::Range{64}, in.access(h, in_mode),
-                       out.access(h, out_mode));
-      });
-      q.wait();
+    plexus::test::LogCapture log;
+    q.submit([&](plexus::Handler& h) {
+      h.parallel_for(bundle.kernel("stores"), plexus::Range{64}, in.access(h, in_mode),
+                     out.access(h, out_mode));
     });
+    q.wait();
+    return log.text();
   };
   // Read where it only reads (the parameter is not const): no warning.
   CHECK(launch(plexus::read, plexus::read_write).empty());

@@ -5,15 +5,11 @@
 // of the chain that no wait reached was reported, after the program's own message).
 #include <catch2/catch.hpp>
 
-#include <spdlog/sinks/ostream_sink.h>
-
-#include <algorithm>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "plexus/log.hpp"
+#include "log_capture.hpp"
 #include "runtime_test_support.hpp"
 
 using plexus::error_category;
@@ -85,23 +81,17 @@ plexus::Event join(plexus::Queue& q, plexus::Buffer<int>& a, plexus::Buffer<int>
   });
 }
 
-// What the log holds while `work` runs.
-template <class Work>
-std::string logged(Work&& work) {
-  std::ostringstream captured;
-  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(captured);
-  plexus::logger().sinks().push_back(sink);
-  work();
-  auto& sinks = plexus::logger().sinks();
-  sinks.erase(std::remove(sinks.begin(), sinks.end(), sink), sinks.end());
-  return captured.str();
-}
-
-std::size_t count_of(const std::string& text, const std::string& part) {
-  std::size_t count = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
-    ++count;
-  return count;
+// A failed writer of `data`, two steps that read it into `one` and `two`, and their join
+// into `more`: the failure goes two ways and joins again. Returns the join.
+struct Chain {
+  plexus::Buffer<int> data{plexus::Range{8}}, one{plexus::Range{8}}, two{plexus::Range{8}},
+      more{plexus::Range{8}};
+};
+plexus::Event failed_chain(plexus::Queue& q, Chain& chain) {
+  failing_writer(q, chain.data, "the writer broke");
+  step(q, chain.data, chain.one);
+  step(q, chain.data, chain.two);
+  return join(q, chain.one, chain.two, chain.more);
 }
 
 }  // namespace
@@ -144,12 +134,8 @@ TEST_CASE("a carried failure nobody sees is reported once, and one never carried
       Handled handled;
       auto rt = runtime_with(scheduler, handled.options());
       plexus::Queue q = rt->queue(*rt->devices().front(), plexus::QueueOrder::out_of_order);
-      plexus::Buffer<int> data(plexus::Range{8}), one(plexus::Range{8}), two(plexus::Range{8}),
-          more(plexus::Range{8});
-      failing_writer(q, data, "the writer broke");
-      step(q, data, one);
-      step(q, data, two);
-      join(q, one, two, more);
+      Chain chain;
+      failed_chain(q, chain);
       rt->wait();
       CHECK(handled.texts == std::vector<std::string>{"the writer broke"});
 
@@ -181,20 +167,18 @@ TEST_CASE("a carried failure nobody sees is reported once, and one never carried
 TEST_CASE("without a handler, the runtime's destructor logs each unobserved failure once") {
   for (const bool seen : {false, true}) {
     DYNAMIC_SECTION((seen ? "seen by a wait" : "nobody sees it")) {
-      const std::string log = logged([&] {
+      plexus::test::LogCapture captured;
+      {
         auto rt = runtime_with("dag");
         plexus::Queue q = rt->queue(*rt->devices().front(), plexus::QueueOrder::out_of_order);
-        plexus::Buffer<int> data(plexus::Range{8}), one(plexus::Range{8}), two(plexus::Range{8}),
-            more(plexus::Range{8});
-        failing_writer(q, data, "the writer broke");
-        step(q, data, one);
-        step(q, data, two);
-        auto last = join(q, one, two, more);
+        Chain chain;
+        auto last = failed_chain(q, chain);
         if (seen) require_error([&] { last.wait(); }, error_category::device, "the writer broke");
         rt->wait();  // no handler: nothing reported yet
-      });
+      }
+      const std::string log = captured.text();
       INFO(log);
-      CHECK(count_of(log, "nobody observed it") == (seen ? 0 : 1));
+      CHECK(captured.count("nobody observed it") == (seen ? 0 : 1));
       if (!seen)
         CHECK_THAT(log, Catch::Contains("runtime shutdown: task '") &&
                             Catch::Contains("the writer broke"));
