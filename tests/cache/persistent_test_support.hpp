@@ -8,7 +8,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spdlog/sinks/ostream_sink.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
