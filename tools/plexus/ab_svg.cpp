@@ -139,16 +139,17 @@ Gantt read_gantt(const std::string& trace) {
   return gantt;
 }
 
-// Rows worth a track: busy at least 0.5% of the makespan. The others (a host queue that
-// only ran the host access reading the result) are named in a note instead, with how many
-// of their tasks are on the critical path.
+// Rows worth a track: busy at least 0.5% of the makespan with something other than host
+// accesses. The others (a host queue that only handed the result to the program, however
+// long a loaded machine took to run that hand-over) are named in a note instead, with how
+// many of their tasks are on the critical path.
 std::vector<RowKey> shown_rows(const Gantt& gantt, std::string& hidden) {
   std::vector<RowKey> shown;
   for (const auto& [where, bars] : gantt.rows) {
     double busy = 0;
     std::size_t critical = 0;
     for (const auto& bar : bars) {
-      busy += bar.end_us - bar.start_us;
+      if (bar.copy || bar.name != "host access") busy += bar.end_us - bar.start_us;
       critical += bar.critical;
     }
     if (busy >= 0.005 * gantt.makespan_us) {
