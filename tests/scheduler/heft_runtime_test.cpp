@@ -180,8 +180,12 @@ TEST_CASE("heft over two host devices: round-robin until measured, then the mode
 TEST_CASE("heft measures a kernel's first tasks and places the rest of the run by the model") {
   // No gate, no history: the batch is submitted at once. The first task goes to each device
   // to measure it; the third waits in submit() for those measurements, and every later task
-  // is placed by the model (before: all but two by the prior, nothing measured yet).
-  auto rt = plexus::test::make_runtime({"heft", "paged"}, "\"host\"", two_host_devices());
+  // is placed by the model (before: all but two by the prior, nothing measured yet). The wait
+  // is bounded by calibration_wait_ms: 1 s by default, which the first tasks outlasted on a
+  // loaded machine (14.6 s for a test of 2.5 s: the wait gave up, and the 14 others went by
+  // the prior: 0 == 14); 60 s here, which only a wait that is never woken reaches.
+  auto rt = plexus::test::make_runtime({"heft", "paged"}, "\"host\"",
+                                       two_host_devices("calibration_wait_ms = 60000\n"));
   REQUIRE(rt->devices().size() == 2);
   auto bundle = rt->build(kernels);
   plexus::Queue queue = rt->queue(*rt->devices()[0], plexus::QueueOrder::out_of_order);
