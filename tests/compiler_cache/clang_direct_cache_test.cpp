@@ -112,9 +112,15 @@ TEST_CASE("clang direct cache: a header newer than a few seconds gets no manifes
     auto set = cached_compiler_set();
     WrappingStore recording(*set->cache());
     const auto compiler = clang_compiler_over(&recording);
-    header.write("2.0f", fs::file_time_type::clock::now());
+    const auto written = fs::file_time_type::clock::now();
+    header.write("2.0f", written);
     REQUIRE(compiler->compile(header.request_for(BinaryFormat::spirv)).succeeded);
-    CHECK(direct_stores(recording) == 0);
+    // Too new while the compile took less than the 2 s window (tens of ms here; a loaded
+    // machine can hold a process off its core for seconds, and then a manifest is right).
+    if (fs::file_time_type::clock::now() - written < std::chrono::milliseconds(1500))
+      CHECK(direct_stores(recording) == 0);
+    else
+      WARN("the compile took over 1.5 s: the header was no longer too new, not checked");
     CHECK(compiler->compile(header.request_for(BinaryFormat::spirv)).binary_cache_hit);
   }
   SECTION("off") {
