@@ -264,6 +264,50 @@ TEST_CASE("copies and launches on PoCL are timed on the device's clock") {
   CHECK(counted);
 }
 
+// The tracer also records the tasks of other runtimes (one traces at a time). A device time
+// is read when the trace is written: from a runtime destroyed before the traced one, whose
+// device and backend plugin are gone by then, it must have been read at that runtime's
+// shutdown (found with the CUDA backend, whose timing called into its destroyed device).
+TEST_CASE("device times of a runtime destroyed while another traces stay in the trace") {
+  for (const char* backend : {"opencl", "cuda"}) {
+    DYNAMIC_SECTION("backend " << backend) {
+      ScratchDir dir;
+      const fs::path file = dir.path / "run.json";
+      std::size_t kernels = 0;
+      {
+        auto traced = make_runtime(RuntimeChoice{"inorder", "whole"}, "\"host\"", trace_table(file));
+        traced->host_task([] {});
+        {
+          auto other = make_runtime(RuntimeChoice{"dag", "whole"}, "\"" + std::string(backend) + "\"");
+          plexus::Device* device = plexus::test::device_with_own_memory(*other);
+          if (!device) {
+            WARN("skipped: no " << backend << " device with its own memory here");
+            continue;
+          }
+          const std::size_t n = 256;
+          std::vector<int> values(n, 1);
+          plexus::Buffer<int> buffer(values.data(), n);
+          auto bundle = other->build("__kernel void inc(__global int* x) { x[get_global_id(0)] += 1; }");
+          plexus::Queue q = other->queue(*device);
+          for (int i = 0; i < 3; ++i, ++kernels)
+            q.submit([&](plexus::Handler& h) {
+              h.parallel_for(bundle.kernel("inc"), plexus::Range{n}, buffer.access(h, plexus::read_write));
+            });
+          CHECK(buffer.host_access(plexus::read)[n - 1] == 4);
+        }  // its devices, queues and (no other runtime using it) backend plugin go here
+        traced->wait();
+      }
+      const auto summary = read_json(dir.path / "run.summary.json");
+      // The other runtime's launches and copies (to the device and back) on the device clock.
+      CHECK(summary.at("device_clock_ops").to_number<double>() >= static_cast<double>(kernels + 2));
+      std::size_t launches = 0;
+      for (const auto& op : slices(read_json(file), "launch"))
+        launches += op.at("args").at("clock").as_string() == "device";
+      CHECK(launches == kernels);
+    }
+  }
+}
+
 // Issue 21 item 9: the buffers a program still holds are freed when its runtime shuts down;
 // the trace was written before, so their `free` was missing.
 TEST_CASE("buffers freed at shutdown are in the trace, with those freed before") {

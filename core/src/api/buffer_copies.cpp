@@ -38,7 +38,7 @@ void CopyRunner::device_to_device(BufferStorage& buffer, const BufferCopy& copy,
   void* to = buffer.allocation(copy.to, runtime_);
   DeviceQueue& target_queue = queue_for(target);
   {
-    TraceOpScope traced(TraceOp::Kind::copy_to_device, &target_queue, target->info().name,
+    TraceOpScope traced(TraceOp::Kind::copy_to_device, &target_queue, *target,
                         layout.bytes());
     if (target_queue.copy_from_device(to, *source, from, layout)) {
       runtime_.device_copies.count_direct(layout.bytes());
@@ -52,8 +52,8 @@ void CopyRunner::device_to_device(BufferStorage& buffer, const BufferCopy& copy,
   Device& stager = source->pins_host_memory() || !target->pins_host_memory() ? *source : *target;
   const StagingPool::Lease lease = runtime_.staging.acquire(stager);
   // Two queues: host times only. Traced as both moves, as the bytes go through the host.
-  TraceOpScope read(TraceOp::Kind::copy_to_host, nullptr, source->info().name, layout.bytes());
-  TraceOpScope written(TraceOp::Kind::copy_to_device, nullptr, target->info().name, layout.bytes());
+  TraceOpScope read(TraceOp::Kind::copy_to_host, nullptr, *source, layout.bytes());
+  TraceOpScope written(TraceOp::Kind::copy_to_device, nullptr, *target, layout.bytes());
   copy_staged(queue_for(source), from, target_queue, to, layout, lease);
   runtime_.device_copies.count_staged(layout.bytes(), stager.pins_host_memory());
 }
@@ -68,14 +68,14 @@ void CopyRunner::run(BufferStorage& buffer, const BufferCopy& copy) {
   if (copy.from != host_location) {
     Device* source = runtime_.device_at(copy.from);
     DeviceQueue& queue = queue_for(source);
-    TraceOpScope traced(TraceOp::Kind::copy_to_host, &queue, source->info().name, layout.bytes());
+    TraceOpScope traced(TraceOp::Kind::copy_to_host, &queue, *source, layout.bytes());
     queue.copy_to_host(host, buffer.allocation(copy.from, runtime_), layout);
     queue.wait();  // the data must be on the host before anyone goes on
     return;
   }
   Device* target = runtime_.device_at(copy.to);
   DeviceQueue& queue = queue_for(target);
-  TraceOpScope traced(TraceOp::Kind::copy_to_device, &queue, target->info().name, layout.bytes());
+  TraceOpScope traced(TraceOp::Kind::copy_to_device, &queue, *target, layout.bytes());
   queue.copy_to_device(buffer.allocation(copy.to, runtime_), host, layout);
   // The task's own queue orders it before the launch; traced copies are waited for to
   // time them.

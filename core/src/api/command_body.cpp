@@ -213,7 +213,7 @@ void CommandBody::start_work(DeviceQueue& queue) {
   if (group_.usm.kind != UsmOperation::Kind::none) {
     run_usm(queue);
   } else if (buffer_command_on_device()) {
-    TraceOpScope traced(TraceOp::Kind::copy_to_device, &queue, placement_->info().name, 0, name());
+    TraceOpScope traced(TraceOp::Kind::copy_to_device, &queue, *placement_, 0, name());
     run_buffer_command_on_device(queue, group_.buffer_on_device, group_.requirements, location_,
                                  runtime_);
   } else if (group_.kernel) {
@@ -276,7 +276,7 @@ void CommandBody::fill_arguments(const ArgumentSlots& slots,
 void CommandBody::run_usm(DeviceQueue& queue) {
   const UsmOperation& usm = group_.usm;
   TraceOpScope traced(usm.to_host ? TraceOp::Kind::copy_to_host : TraceOp::Kind::copy_to_device,
-                      &queue, placement_->info().name, usm.bytes, name());
+                      &queue, *placement_, usm.bytes, name());
   if (usm.kind == UsmOperation::Kind::copy) {
     queue.usm_copy(usm.destination, usm.source, usm.bytes);
     return;
@@ -292,7 +292,7 @@ void CommandBody::run_usm(DeviceQueue& queue) {
 }
 
 void CommandBody::launch(DeviceQueue& queue) {
-  TraceOpScope traced(TraceOp::Kind::launch, &queue, placement_->info().name, 0,
+  TraceOpScope traced(TraceOp::Kind::launch, &queue, *placement_, 0,
                       group_.kernel->name());
   // The usual few arguments on the stack, more on the heap.
   constexpr std::size_t on_stack = 16;
@@ -338,14 +338,14 @@ void CommandBody::launch_graph(DeviceQueue& queue) {
     const std::string label = active_tracer() ? "graph of " + std::to_string(kernels.size()) +
                                                     " kernels, replayed: " + name()
                                               : std::string();
-    TraceOpScope traced(TraceOp::Kind::launch, &queue, placement_->info().name, 0, label);
+    TraceOpScope traced(TraceOp::Kind::launch, &queue, *placement_, 0, label);
     if (!label.empty())
       for (const GraphKernel& k : kernels) traced.node(k.kernel.name(), k.range);
     queue.launch_graph(*recorded, launches);
     return;
   }
   for (const GraphLaunch& launch : launches) {  // no capability: the same launches in order
-    TraceOpScope traced(TraceOp::Kind::launch, &queue, placement_->info().name, 0,
+    TraceOpScope traced(TraceOp::Kind::launch, &queue, *placement_, 0,
                         launch.kernel->info().name);
     traced.range(launch.range);
     queue.launch(*launch.kernel, launch.range, launch.arguments);

@@ -181,7 +181,7 @@ void enqueue_native_task(const std::string& name,
            (implementation->call ? "function '" + implementation->call->function + "', " : "") +
            implementation->backend + ")";
   };
-  TraceOpScope traced(TraceOp::Kind::launch, &queue, device.info().name, 0,
+  TraceOpScope traced(TraceOp::Kind::launch, &queue, device, 0,
                       current_task_trace ? name + " (" + implementation->backend + ")"
                                          : std::string());
   if (!device.runs_native_closures()) {

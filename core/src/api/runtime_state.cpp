@@ -196,6 +196,14 @@ bool RuntimeState::shutdown() noexcept {
     } catch (const std::exception& failure) {
       logger().error("{}", failure.what());
     }
+  } else if (Tracer* active = active_tracer()) {
+    // Another runtime traces, and recorded this one's tasks too: their device times are read
+    // now, while this runtime's devices (and backends) are still there.
+    try {
+      active->settle_timings(devices);
+    } catch (const std::exception& failure) {
+      logger().warn("runtime shutdown: the trace lacks this runtime's device times: {}", failure.what());
+    }
   }
   if (components->memory())
     logger().debug("plexus memory report: {}", describe(memory_stats(), *this));

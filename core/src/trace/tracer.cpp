@@ -1,5 +1,9 @@
 #include "tracer.hpp"
 
+#include <algorithm>
+
+#include "plexus/device.hpp"
+
 namespace plexus::detail {
 
 std::atomic<Tracer*> active_tracer_slot{nullptr};
@@ -16,6 +20,33 @@ TaskTrace& Tracer::begin(const Task& task) {
 void Tracer::add(TraceSpan span) {
   std::lock_guard lock(mutex_);
   spans_.push_back(std::move(span));
+}
+
+void Tracer::add(std::shared_ptr<TraceTiming> timing) {
+  std::lock_guard lock(mutex_);
+  unsettled_.push_back(std::move(timing));
+}
+
+void Tracer::settle_timings(const std::vector<Device*>& devices) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(unsettled_, [&](const std::shared_ptr<TraceTiming>& timing) {
+    if (std::find(devices.begin(), devices.end(), timing->device()) == devices.end()) return false;
+    timing->settle();
+    return true;
+  });
+}
+
+std::optional<DeviceTimes> TraceTiming::times() {
+  std::lock_guard lock(mutex_);
+  if (timing_) return timing_->times();
+  return settled_;
+}
+
+void TraceTiming::settle() {
+  std::lock_guard lock(mutex_);
+  if (!timing_) return;
+  settled_ = timing_->times();
+  timing_.reset();
 }
 
 #if PLEXUS_TRACE_HOOKS
@@ -51,17 +82,18 @@ void deactivate_tracer(Tracer* tracer) {
 }
 
 #if PLEXUS_TRACE_HOOKS
-TraceOpScope::TraceOpScope(TraceOp::Kind kind, DeviceQueue* queue, const std::string& device,
+TraceOpScope::TraceOpScope(TraceOp::Kind kind, DeviceQueue* queue, const Device& device,
                            std::size_t bytes, const std::string& kernel)
     : task_(current_task_trace) {
   if (!task_) return;
+  device_ = &device;
   if (queue && queue->enable_timing()) {
     timed_queue_ = queue;
     queue->take_timing();  // a span of its own: drop what was enqueued before
   }
   kernel_ = kernel;
   op_.kind = kind;
-  op_.device = device;
+  op_.device = device.info().name;
   op_.bytes = bytes;
   op_.start = TaskEvent::clock::now();
 }
@@ -69,7 +101,13 @@ TraceOpScope::TraceOpScope(TraceOp::Kind kind, DeviceQueue* queue, const std::st
 void TraceOpScope::finish() {
   if (!task_) return;
   op_.end = TaskEvent::clock::now();
-  if (timed_queue_) op_.timing = timed_queue_->take_timing();
+  if (timed_queue_) {
+    if (auto timing = timed_queue_->take_timing()) {
+      op_.timing = std::make_shared<TraceTiming>(device_, std::move(timing));
+      // Settled by the device's runtime when it shuts down before the trace is written.
+      if (Tracer* tracer = active_tracer()) tracer->add(op_.timing);
+    }
+  }
   if (op_.kind == TraceOp::Kind::launch) {
     task_->device = op_.device;
     task_->kernel = kernel_;

@@ -9,7 +9,9 @@
 // by the tracer and reached by the thread that runs it through current_task_trace (set only while
 // the task runs on that thread). Times: the host steady clock (TaskEvent::clock); a copy or launch
 // also keeps its queue's device timing (DeviceQueue::take_timing; timing is turned on for the
-// queues a traced op uses), read when the trace is written. Thread-safety:
+// queues a traced op uses), read when the trace is written, or earlier, when the runtime whose
+// device timed it shuts down first (settle_timings: a timing must not outlive its device, and
+// the backend plugin may be unloaded with that runtime). Thread-safety:
 // begin() and the records' ops from any thread (each record is filled by the one thread running its
 // task); records() after every task is done.
 //
@@ -43,13 +45,33 @@ struct TraceGraphNode {
   NdRange range;
 };
 
+// An op's device timing (a backend's OperationTiming) and the device it came from: read on
+// demand, or settled (read once, the backend's object released) before that device goes.
+// Thread-safety: any thread (a mutex).
+class TraceTiming {
+ public:
+  TraceTiming(const Device* device, std::shared_ptr<const OperationTiming> timing)
+      : device_(device), timing_(std::move(timing)) {}
+  const Device* device() const { return device_; }
+  // The device times: settled ones, else read now; nullopt when the device had none.
+  std::optional<DeviceTimes> times();
+  // Reads the times now (the op is done) and lets the backend's object go.
+  void settle();
+
+ private:
+  std::mutex mutex_;
+  const Device* device_;
+  std::shared_ptr<const OperationTiming> timing_;  // until settled
+  std::optional<DeviceTimes> settled_;
+};
+
 struct TraceOp {
   enum class Kind { copy_to_device, copy_to_host, launch };
   Kind kind = Kind::launch;
   std::string device;  // the device whose queue ran it
   std::size_t bytes = 0;
-  TaskEvent::clock::time_point start, end;        // host times around the backend calls
-  std::shared_ptr<const OperationTiming> timing;  // device times, when the queue has them
+  TaskEvent::clock::time_point start, end;  // host times around the backend calls
+  std::shared_ptr<TraceTiming> timing;      // device times, when the queue has them
   std::optional<NdRange> range;                   // a kernel launch's
   std::string kernel;                 // a launch's kernel (or graph) name
   std::vector<TraceGraphNode> nodes;  // a replayed graph's launch: its kernels, in order
@@ -90,10 +112,16 @@ class Tracer {
   const std::deque<TaskTrace>& records() const { return records_; }
   void add(TraceSpan span);
   const std::vector<TraceSpan>& spans() const { return spans_; }
+  // An op's device timing, kept until its device's runtime shuts down or the trace is written.
+  void add(std::shared_ptr<TraceTiming> timing);
+  // Settles the timings of ops on `devices` (their runtime shuts down, its tasks all done:
+  // the devices, and perhaps their backend, go next). Any thread.
+  void settle_timings(const std::vector<Device*>& devices);
 
  private:
   std::string file_, scheduler_;
   std::mutex mutex_;
+  std::vector<std::shared_ptr<TraceTiming>> unsettled_;  // timings not settled yet
   std::deque<TaskTrace> records_;  // stable addresses
   std::vector<TraceSpan> spans_;   // in the order they ended
 };
@@ -117,7 +145,7 @@ extern thread_local TaskTrace* current_task_trace;
 #if PLEXUS_TRACE_HOOKS
 class TraceOpScope {
  public:
-  TraceOpScope(TraceOp::Kind kind, DeviceQueue* queue, const std::string& device, std::size_t bytes,
+  TraceOpScope(TraceOp::Kind kind, DeviceQueue* queue, const Device& device, std::size_t bytes,
                const std::string& kernel = {});
   void finish();                      // the op's end (also on destruction when not called)
   void range(const NdRange& range) {  // a launch's nd-range
@@ -136,6 +164,7 @@ class TraceOpScope {
 
  private:
   TaskTrace* task_;
+  const Device* device_ = nullptr;
   DeviceQueue* timed_queue_ = nullptr;  // the queue, when its timing is on
   TraceOp op_;
   std::string kernel_;
@@ -165,7 +194,7 @@ class TraceTaskScope {
 #else
 class TraceOpScope {
  public:
-  TraceOpScope(TraceOp::Kind, DeviceQueue*, const std::string&, std::size_t,
+  TraceOpScope(TraceOp::Kind, DeviceQueue*, const Device&, std::size_t,
                const std::string& = {}) {}
   void finish() {}
   void cancel() {}
