@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "messages.hpp"
 #include "plexus/error.hpp"
@@ -12,8 +13,8 @@ namespace plexus::mpi {
 
 namespace {
 
-constexpr const char* modes[] = {"flip", "truncate", "type", "cut",  "pad",
-                                 "ahead", "dup",      "short", "older"};
+constexpr const char* modes[] = {"flip", "truncate", "type",  "cut",  "pad",
+                                 "ahead", "dup",      "short", "older", "late"};
 
 [[noreturn]] void bad_item(const std::string& item, const std::string& why) {
   throw error(error_category::invalid_argument,
@@ -125,6 +126,8 @@ std::optional<std::vector<std::byte>> MessageDamage::apply(std::vector<std::byte
     reseal(message);
   } else if (mode == "short") {
     short_ = true;  // the message itself stays whole; its announcement overstates it
+  } else if (mode == "late") {
+    std::this_thread::sleep_for(late_by);  // the message itself stays whole
   } else {
     message.back() ^= std::byte{0x5a};
   }

@@ -23,6 +23,9 @@
 //   older     the header claims the protocol before this one (as from a process of that
 //             protocol: a worker of protocol 7 answers a protocol-8 greeting with a
 //             protocol_error, which `hello.1:pad@0` and `protocol_error.1:older` reproduce)
+// and, whole:
+//   late      the message sent late_by (2 s) later, the sending thread held that long: an
+//             answer that comes after its peers' on any machine short of a stalled one
 //
 // A second hook, PLEXUS_MPI_TEST_RECEIVE_BYTES="BYTES@RANK": the process of that rank posts
 // its control receive of BYTES instead of control_capacity, so that a peer's message over
@@ -31,6 +34,7 @@
 // Thread-safety: one thread at a time (the engine's). Ownership: a value.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -40,6 +44,9 @@
 #include <vector>
 
 namespace plexus::mpi {
+
+// How long `late` holds a message.
+inline constexpr std::chrono::milliseconds late_by{2000};
 
 class MessageDamage {
  public:

@@ -426,7 +426,8 @@ TEST_CASE("a worker of another version is refused, naming both versions", "[mism
 // hello.1>1:pad, so that the worker finds bytes after its end, as an older worker finds the
 // piece size), of the protocol before (rank 1's `older`), not a refusal naming both
 // versions. Rank 3's answer (its welcome) comes damaged: listed too, as unreadable. Rank 2
-// joins: the handshake waits for it (a refused worker counts once).
+// joins, its welcome held 2 s (`late`) so that it comes after the others' answers: the
+// handshake waits for it (a refused worker counts once).
 TEST_CASE("a worker that answers the greeting with an older protocol's error is named a mismatch",
           "[older]") {
   const auto backend = test::load_backend("mpi");

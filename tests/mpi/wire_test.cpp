@@ -188,6 +188,13 @@ TEST_CASE("the damage test hook keeps resealed messages readable up to the paylo
   CHECK(read_header(old, protocol_version - 1, "rank 1").protocol == protocol_version - 1);
   CHECK_THROWS_WITH(read_header(old, protocol_version, "rank 1"),
                     Catch::Contains("protocol " + std::to_string(protocol_version - 1)));
+  // late: the message whole, sent late_by later (a lower bound: the hold).
+  MessageDamage held("done.1:late", 0);
+  auto late = done(8);
+  const auto before = std::chrono::steady_clock::now();
+  CHECK_FALSE(held.apply(late, 0));
+  CHECK(std::chrono::steady_clock::now() - before >= late_by);
+  CHECK(late == done(8));
   // A spec that cannot be read is an error naming the item.
   for (const char* bad : {"done.1:melt", "nothing.1:cut", "0:cut", "done.1:cut@x", "x:flip"})
     CHECK_THROWS_WITH(MessageDamage(bad, 0), Catch::Contains(bad));
