@@ -89,6 +89,18 @@ void Engine::watch(int rank, std::string name) {
   peer.last_heard = peer.last_sent = std::chrono::steady_clock::now();
 }
 
+void Engine::name(int rank, std::string name) {
+  std::lock_guard lock(names_mutex_);
+  peers_.at(static_cast<std::size_t>(rank)).name = std::move(name);
+}
+
+std::string Engine::reason(int rank) const {
+  if (failures_.load(std::memory_order_acquire) == 0) return {};
+  std::lock_guard lock(names_mutex_);
+  if (rank < 0 || rank >= size_ || !peers_[static_cast<std::size_t>(rank)].failed) return {};
+  return peers_[static_cast<std::size_t>(rank)].why;
+}
+
 std::string Engine::name_of(int rank) const {
   std::lock_guard lock(names_mutex_);
   if (rank < 0 || rank >= size_) return "rank " + std::to_string(rank);

@@ -93,6 +93,11 @@ class Engine {
   bool failed(int rank) const;
   // Empty while `rank` has not failed; else "mpi: node 'vm' rank 2 failed: why".
   std::string failure(int rank) const;
+  // Empty while `rank` has not failed; else why it failed (failure()'s `why`).
+  std::string reason(int rank) const;
+  // Names a peer in messages without watching it (a worker names another worker that
+  // rank 0 found failed).
+  void name(int rank, std::string name);
 
   // Owner thread: from now on (true) other threads may drive the engine, as MPI allows
   // calls from any thread one at a time; close() ends that (before MPI is finalized).

@@ -46,6 +46,7 @@ std::string_view to_string(MessageType type) {
     case MessageType::fill_within: return "fill_within";
     case MessageType::follows: return "follows";
     case MessageType::native_call: return "native_call";
+    case MessageType::peer_failed: return "peer_failed";
   }
   return "unknown";
 }

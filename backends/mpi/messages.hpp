@@ -37,7 +37,9 @@ namespace plexus::mpi {
 // 8: `hello` gives the piece size (chunks.hpp: small transfers in eager-sized pieces), and a
 //    worker refuses a greeting of another protocol before reading past its versions;
 //    copy_in carries its data inline only when the whole message fits one piece.
-inline constexpr std::uint32_t protocol_version = 8;
+// 9: rank 0 tells the other workers of a worker that failed (peer_failed): they fail their
+//    transfers with it (a pull that awaits its data, a push to it) instead of awaiting them.
+inline constexpr std::uint32_t protocol_version = 9;
 
 inline constexpr int control_tag = 1;
 inline constexpr int large_control_tag = 2;
@@ -95,6 +97,7 @@ enum class MessageType : std::uint32_t {
                    // control_capacity), comes on large_control_tag (engine.cpp)
   native_call,     // queue, seq, task, function, backend, argument type, [arguments],
                    // accessors, their addresses (0: none): a registered native function
+  peer_failed,     // rank 0 -> worker: rank, its name, why: another worker that failed
 };
 
 std::string_view to_string(MessageType type);

@@ -351,6 +351,18 @@ void Session::on_peer_failed(int rank, const std::string& why) {
   }
   const std::exception_ptr failure = node_failure(engine_->name_of(rank), why);
   for (Reply& reply : failed) reply(failure, nullptr);
+  // The other workers fail their transfers with it (a pull from it, a push to it), which
+  // would otherwise wait for ever: no worker watches another.
+  const bool node = std::any_of(nodes_.begin(), nodes_.end(), [&](const Node& each) { return each.rank == rank; });
+  if (!node) return;
+  for (const Node& other : nodes_) {
+    if (other.rank == rank || engine_->failed(other.rank)) continue;
+    tell(*engine_, other.rank, MessageType::peer_failed, [&](Writer& out) {
+      out.u64(static_cast<std::uint64_t>(rank));
+      out.text(engine_->name_of(rank));
+      out.text(engine_->reason(rank));
+    });
+  }
 }
 
 void Session::on_bad_message(int source, const std::string& why) {

@@ -303,6 +303,19 @@ void Worker::on_message(int source, const Header& header, Reader& in) {
       case MessageType::copy_pull: return copy_pull(in);
       case MessageType::copy_push: return copy_push(in);
       case MessageType::copy_local: return copy_local(in);
+      case MessageType::peer_failed: {
+        // Another worker that rank 0 found failed: the transfers with it fail now (a pull
+        // that awaits its data, a push to it), naming it as rank 0 does.
+        const std::uint64_t rank = in.bounded(static_cast<std::uint64_t>(engine_->size() - 1), "the rank");
+        std::string name = in.text(1024);
+        const std::string why = in.text();
+        in.end();
+        if (rank == 0 || static_cast<int>(rank) == engine_->rank())
+          in.fail("a failed peer of rank " + std::to_string(rank));
+        engine_->name(static_cast<int>(rank), std::move(name));
+        engine_->fail_peer(static_cast<int>(rank), why);
+        return;
+      }
       case MessageType::copy_within: return copy_within(in);
       case MessageType::fill_within: return fill_within(in);
       case MessageType::load_module: return load_module(header, in);
