@@ -21,6 +21,29 @@ namespace plexus::mpi {
 
 namespace {
 
+// MPI_Finalize on this (the main) thread, bounded: it may wait for a failed peer's process
+// (Open MPI's last fence; seen on a worker whose copy's source was killed), as rank 0's may
+// (session.cpp). Past `limit` the worker exits with `code`, without it.
+void finalize_within(std::chrono::seconds limit, int code) {
+  std::mutex mutex;
+  std::condition_variable finished_cv;
+  bool finished = false;
+  std::thread watchdog([&] {
+    std::unique_lock lock(mutex);
+    if (finished_cv.wait_for(lock, limit, [&] { return finished; })) return;
+    std::cerr << "plexus worker: MPI_Finalize did not return within " << limit.count()
+              << " s (a failed peer?): exiting without it" << std::endl;
+    std::_Exit(code);
+  });
+  MPI_Finalize();
+  {
+    std::lock_guard lock(mutex);
+    finished = true;
+  }
+  finished_cv.notify_one();
+  watchdog.join();
+}
+
 constexpr const char* usage = R"(usage: plexus worker [--backends LIST] [--config FILE] [--native-library LIB.so]...
                      [--init-timeout SECONDS]
 
@@ -155,7 +178,7 @@ int worker_main(const std::vector<std::string>& args) {
     natives.reset();  // after every queue that may have called its functions
     MPI_Comm_free(&comm);
   }
-  MPI_Finalize();
+  finalize_within(std::chrono::seconds(10), code);
   return code;
 }
 
