@@ -315,7 +315,7 @@ DagScheduler::Lent DagScheduler::lend_for_inline(Worker& worker, DeviceQueue& qu
       worker.starting.load(std::memory_order_acquire))
     return {};
   QueueOwner& owner = owners_.at(&queue);
-  if (owner.starts.hand_off(inline_start_)) return {};  // ran long, or was left in the queue
+  if (owner.starts.hand_off(inline_start_)) return {};  // starts held their thread long
   // start_task must not wait for another queue here: only work of this queue comes first.
   const auto behind_queue = [&](const Task& t) {
     return std::all_of(t.dependencies.begin(), t.dependencies.end(), [&](const auto& dependency) {
@@ -372,19 +372,19 @@ void DagScheduler::start_inline(Lent& lent, Task& task) {
 bool DagScheduler::StartTimes::hand_off(std::chrono::nanoseconds limit) const {
   const std::int64_t latest = last.load(std::memory_order_relaxed);
   const std::int64_t quicker = std::min(latest, before.load(std::memory_order_relaxed));
-  return latest == async_start || std::chrono::nanoseconds(quicker) >= limit ||
+  return latest == no_start || std::chrono::nanoseconds(quicker) >= limit ||
          std::chrono::nanoseconds(latest) >= limit * long_start_factor;
 }
 
 void DagScheduler::timed_start(Task& task, DeviceQueue& queue, StartTimes& starts) {
   const auto start = std::chrono::steady_clock::now();
-  const std::shared_ptr<TaskEvent> event = task.event;  // start_task may move the task's parts
   start_task(task, &queue);
-  // Done on return: the queue ran it (a synchronous device); left in the queue: asynchronous.
-  starts.record(event->is_done() ? std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                       std::chrono::steady_clock::now() - start)
-                                       .count()
-                                 : async_start);
+  // How long the start held this thread: the whole task on a synchronous device (the host
+  // backend), the enqueue on an asynchronous one (CUDA's launch thread takes a launch in
+  // well under a microsecond; the task then runs on the device while this thread goes on).
+  starts.record(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                    std::chrono::steady_clock::now() - start)
+                    .count());
 }
 
 DeviceQueue* DagScheduler::queue_of(Worker& worker, Device* device) {

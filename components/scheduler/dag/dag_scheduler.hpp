@@ -41,9 +41,11 @@
 // not pay a wake-up per kernel; a sleeping worker is woken by the task given to it.
 //
 // The submitting thread starts the next task of a chain itself (start_inline) when the
-// chain's queue ran its last task, or the one before, to the end within inline_us (a
-// synchronous device: the host backend, whose queues run kernels on the enqueueing thread;
-// one somewhat long start alone, as a preempted one on a busy machine, does not count, one
+// chain's queue's last start, or the one before, held its thread under inline_us (on a
+// synchronous device, the host backend, whose queues run kernels on the enqueueing thread,
+// the whole task; on an asynchronous one, CUDA, PoCL, a remote device, the enqueue: a CUDA
+// launch + wait then costs no wake-up of a worker, 35 us on an H200; one somewhat long
+// start alone, as a preempted one on a busy machine, does not count, one
 // of 200 x inline_us or more does: StartTimes::hand_off) and the queue's worker is not
 // starting anything: it borrows the worker's queues (Worker::lent), starts first what the
 // worker had not started there yet, then the task. The next task of a chain is one that
@@ -51,8 +53,9 @@
 // submitted to this scheduler (done: the memory model records no dependency on a task that
 // is done; a thread remembers that task for a few schedulers, so that two runtimes used in
 // turn keep their chains). A chain of tiny kernels then costs what inorder's does instead of
-// a hand-off per kernel; a long or asynchronous start (PoCL, CUDA) is handed to the worker,
-// so it never holds up independent work submitted after it.
+// a hand-off per kernel; a long start (a kernel that runs for long on the host backend, an
+// enqueue that blocks) is handed to the worker, so it never holds up independent work
+// submitted after it.
 //
 // Options ([scheduler.dag]): workers (integer, default: the number of hardware threads);
 // spin_us (integer, default 50; 0: sleep at once); inline_us (integer, default 50; 0: the
@@ -101,19 +104,19 @@ class DagScheduler final : public Scheduler {
  private:
   struct Node;
   struct Worker;
-  static constexpr std::int64_t async_start = INT64_MAX;
-  // How long the last two start_task on a queue took (ns), on whichever thread ran them (one
-  // at a time), when they ran the task to its end (a synchronous device: the host backend);
-  // async_start for a task left in the queue (or none started there yet). Relaxed: a stale
-  // value only costs one task started by the other thread.
+  static constexpr std::int64_t no_start = INT64_MAX;
+  // How long the last two start_task on a queue held the thread that ran them (ns; one
+  // thread at a time): the whole task on a synchronous device (the host backend), the
+  // enqueue on an asynchronous one (CUDA, PoCL, a remote device); no_start while none was
+  // started there. Relaxed: a stale value only costs one task started by the other thread.
   struct StartTimes {
-    std::atomic<std::int64_t> last{async_start};
-    std::atomic<std::int64_t> before{async_start};
+    std::atomic<std::int64_t> last{no_start};
+    std::atomic<std::int64_t> before{no_start};
     void record(std::int64_t ns) {
       before.store(last.load(std::memory_order_relaxed), std::memory_order_relaxed);
       last.store(ns, std::memory_order_relaxed);
     }
-    // Whether the next task there goes to the worker: the last start was asynchronous, or
+    // Whether the next task there goes to the worker: none was started there yet, or
     // the last two both took `limit` or more, or the last took long_start_factor x `limit`
     // or more. One somewhat long start between quick ones (a start preempted on a busy
     // machine, a page fault) does not hand the chain off: a sleeping worker would have to be
