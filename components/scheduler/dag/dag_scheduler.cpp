@@ -155,6 +155,12 @@ void DagScheduler::submit(Task task) {
       node->task.event->mark_failed(std::current_exception());
       return;
     }
+  }
+  if (node->task.submitter_waits && !node->placement) {
+    run_for_submitter(std::move(node));
+    return;
+  }
+  if (node->task.body) {
     if (node->placement) {
       LastSubmitted& last = last_submitted_to(id_);
       previous = last.event.lock();
@@ -202,6 +208,23 @@ void DagScheduler::submit(Task task) {
   }
   const auto dependencies = node->task.dependencies;
   when_done(dependencies, [this, node] { make_ready(node); });
+}
+
+void DagScheduler::run_for_submitter(std::shared_ptr<Node> node) {
+  {
+    std::lock_guard lock(mutex_);
+    unstarted_.fetch_add(1, std::memory_order_relaxed);
+    track_locked(node->task.event);  // wait_all() waits for it
+  }
+  // As on a worker: wait_all() from inside the task is refused (it would wait for itself).
+  struct RunningOn {
+    const DagScheduler* previous = running_on;
+    ~RunningOn() { running_on = previous; }
+  } restore;
+  running_on = this;
+  run_task_now(node->task);  // waits for its dependencies here: this thread would anyway
+  node.reset();  // the work's captures go before waiters see it let go (as work() does)
+  let_go();
 }
 
 void DagScheduler::submit_join(Task task) {

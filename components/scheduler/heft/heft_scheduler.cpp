@@ -411,6 +411,11 @@ void HeftScheduler::submit(Task task) {
     lane.stats.by_model += node->by_model;
     lane.stats.transfer_bytes += node->planned_bytes;
     ++outstanding_;
+    if (node->task.submitter_waits && !lane.device) ++pool_of(lane, *node).running;  // below
+  }
+  if (node->task.submitter_waits && !lanes_[node->lane]->device) {
+    run_for_submitter(std::move(node));
+    return;
   }
   when_done(node->task.dependencies, [this, node] { make_ready(node); });
 }
@@ -498,46 +503,60 @@ void HeftScheduler::work() {
         idle.pop_back();
       }
     }
-    const std::size_t lane_index = node->lane;
-    Device* device = lanes_[lane_index]->device;
-    const double estimate = node->estimate;
-    const std::size_t slot = node->slot;
-    const bool on_caller = node->on_caller;
-    const TaskEvent* event = node->task.event.get();
-    const bool measures = node->measures;
-    const std::string kernel = measures ? node->kernel : std::string();
-    double busy = 0.0;
-    if (device && !queue) {
-      try {
-        queue = device->create_queue();
-        std::lock_guard lock(mutex_);
-        ++lanes_[lane_index]->stats.queues;
-      } catch (...) {
-        node->task.event->mark_failed(std::current_exception());
-      }
-    }
-    if (!device || queue) run(*node, queue.get(), busy);
-    node.reset();  // release the work's captures before waiters see it finished
-    bool idle = false;
-    {
-      std::lock_guard lock(mutex_);
-      Lane& lane = *lanes_[lane_index];
-      if (queue) lane.idle_queues.push_back(std::move(queue));
-      Pool& pool = on_caller ? lane.on_caller : lane.enqueued;
-      --pool.running;
-      pool.load.finish(slot, estimate);
-      lane.stats.busy_seconds += busy;
-      finish_estimates_.erase(event);
-      if (measures) --measuring_[kernel][lane_index];
-      idle = --outstanding_ == 0;
-    }
-    // No wake-up of other workers: the pool slot this task freed is taken by this worker
-    // itself, which looks for ready work (take_ready) before it sleeps again. (Waking them
-    // all at each task's end cost each of the ~20 idle workers of a GPU + CPU run a futex
-    // wake-up and a turn on mutex_, beside the threads feeding the GPU.)
-    if (measures) measured_cv_.notify_all();  // a submitter may wait for its measurement
-    if (idle) idle_cv_.notify_all();
+    execute(std::move(node), std::move(queue));
   }
+}
+
+void HeftScheduler::execute(std::shared_ptr<Node> node, std::unique_ptr<DeviceQueue> queue) {
+  const std::size_t lane_index = node->lane;
+  Device* device = lanes_[lane_index]->device;
+  const double estimate = node->estimate;
+  const std::size_t slot = node->slot;
+  const bool on_caller = node->on_caller;
+  const TaskEvent* event = node->task.event.get();
+  const bool measures = node->measures;
+  const std::string kernel = measures ? node->kernel : std::string();
+  double busy = 0.0;
+  if (device && !queue) {
+    try {
+      queue = device->create_queue();
+      std::lock_guard lock(mutex_);
+      ++lanes_[lane_index]->stats.queues;
+    } catch (...) {
+      node->task.event->mark_failed(std::current_exception());
+    }
+  }
+  if (!device || queue) run(*node, queue.get(), busy);
+  node.reset();  // release the work's captures before waiters see it finished
+  bool idle = false;
+  {
+    std::lock_guard lock(mutex_);
+    Lane& lane = *lanes_[lane_index];
+    if (queue) lane.idle_queues.push_back(std::move(queue));
+    Pool& pool = on_caller ? lane.on_caller : lane.enqueued;
+    --pool.running;
+    pool.load.finish(slot, estimate);
+    lane.stats.busy_seconds += busy;
+    finish_estimates_.erase(event);
+    if (measures) --measuring_[kernel][lane_index];
+    idle = --outstanding_ == 0;
+  }
+  // No wake-up of other workers: the pool slot this task freed is taken by this worker
+  // itself, which looks for ready work (take_ready) before it sleeps again. (Waking them
+  // all at each task's end cost each of the ~20 idle workers of a GPU + CPU run a futex
+  // wake-up and a turn on mutex_, beside the threads feeding the GPU.)
+  if (measures) measured_cv_.notify_all();  // a submitter may wait for its measurement
+  if (idle) idle_cv_.notify_all();
+}
+
+void HeftScheduler::run_for_submitter(std::shared_ptr<Node> node) {
+  // As on a worker: wait_all() from inside the task is refused (it would wait for itself).
+  struct RunningOn {
+    const HeftScheduler* previous = running_on;
+    ~RunningOn() { running_on = previous; }
+  } restore;
+  running_on = this;
+  execute(std::move(node), nullptr);  // waits for its dependencies here, as it would anyway
 }
 
 std::vector<DevicePlacements> HeftScheduler::placements() const {

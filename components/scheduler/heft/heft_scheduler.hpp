@@ -36,7 +36,10 @@
 //
 // Running: a pool of worker threads; each device runs at most its tasks_per_device kernels
 // at once ("auto": 4 on a GPU or accelerator, 1 on a CPU; tasks_per_device.hpp), host
-// tasks and host accesses have no such limit. With overlap_transfers, one more task per
+// tasks and host accesses have no such limit. A host task whose submitter waits for it at
+// once (Task::submitter_waits: a host access) runs on the submitting thread inside submit(),
+// which waits there for its dependencies, instead of on a worker (a wake-up for the worker,
+// then one for the submitter, which sits idle meanwhile). With overlap_transfers, one more task per
 // device copies its data in while the device's kernels run (it waits for a slot of the
 // device's ComputeGate only to launch). A device's queues belong to its lane, not to the
 // workers: a worker takes an idle queue of the device for one task and gives it back after, so
@@ -135,6 +138,12 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
   void submit_join(Task task);
   std::shared_ptr<Node> take_ready();  // under mutex_; nullptr: none can run now
   void run(Node& node, DeviceQueue* queue, double& busy);
+  // Runs a node taken to run (its pool's `running` counted) on this thread, with `queue` (an
+  // idle queue of its device; nullptr: one is made), then accounts for its end.
+  void execute(std::shared_ptr<Node> node, std::unique_ptr<DeviceQueue> queue);
+  // A host task whose submitter waits for it at once (Task::submitter_waits): executed on
+  // this (submitting) thread, after its dependencies, instead of by a worker.
+  void run_for_submitter(std::shared_ptr<Node> node);
   void work();
   void save_history() noexcept;
   void log_summary() const;  // at info, at shutdown: tasks, model choices, bytes, busy time

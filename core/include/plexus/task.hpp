@@ -8,6 +8,18 @@
 // graph's end); run_task_now runs one as any task. A scheduler need not give a join a
 // thread of its own: it may run it on the thread that completes its last dependency
 // (when_done), or on the submitting thread when they are all done (scheduler/dag does).
+//
+// `submitter_waits`: the thread that submits the task waits for its event as soon as
+// submit() returns (the core sets it for a host access, BufferHandle::host_access, whose
+// thread blocks until the data is on the host). A scheduler may then run a task that runs
+// on the host (host_work, or a body that runs_on_host) on the submitting thread inside
+// submit(), waiting there for its dependencies (run_task_now), instead of handing it to
+// another thread and waking the submitter when it is done (two thread hand-offs for a
+// thread that sits idle meanwhile); dag and heft do, inorder runs every task on the
+// submitting thread anyway. Everything else stays as for any task: the event completes or
+// fails exactly once, the task's failures go to its event (submit() does not throw them),
+// and wait_all() waits for it. A scheduler may ignore the flag. Never set it for a task
+// whose submitter does not wait at once: submit() may then block until the task is done.
 #pragma once
 
 #include <functional>
@@ -24,6 +36,7 @@ struct Task {
   std::vector<std::shared_ptr<TaskEvent>> dependencies;  // must be done before it runs
   std::function<void()> host_work;                       // a host task: runs on a host thread
   std::shared_ptr<TaskBody> body;                        // placed and run by the scheduler
+  bool submitter_waits = false;  // the submitter waits for `event` at once (above)
   // Neither host_work nor body: a join (above).
   bool is_join() const { return !host_work && !body; }
 };

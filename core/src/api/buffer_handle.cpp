@@ -123,7 +123,9 @@ HostAccess BufferHandle::host_access(const AccessRange& range, AccessMode mode) 
   runtime->track(event);
   auto body = std::make_shared<detail::CommandBody>(*runtime, std::move(group), event, view);
   try {
-    runtime->scheduler().submit(Task{event, {}, {}, std::move(body)});
+    Task task{event, {}, {}, std::move(body)};
+    task.submitter_waits = true;  // this thread waits for it at once: it may run it itself
+    runtime->scheduler().submit(std::move(task));
     event->wait();
   } catch (...) {
     view->mark_failed(std::current_exception());

@@ -1,0 +1,99 @@
+// Task::submitter_waits (plexus/task.hpp): a host task whose submitting thread waits for it at
+// once (a host access) runs on that thread inside submit() under inorder, dag and heft, after
+// its dependencies, instead of on a worker (a wake-up of the worker, then one of the
+// submitter). Host tasks without the flag still go to the workers; failures go to the event
+// as before, and wait_all() from inside such a task is refused as from a worker.
+#include <catch2/catch.hpp>
+
+#include <future>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "plexus/error.hpp"
+#include "scheduler_support.hpp"
+
+namespace {
+
+std::shared_ptr<plexus::TaskEvent> submit_waited(
+    plexus::Scheduler& scheduler, std::function<void()> work,
+    std::vector<std::shared_ptr<plexus::TaskEvent>> dependencies = {}) {
+  auto event = std::make_shared<plexus::TaskEvent>("waited task");
+  plexus::Task task{event, std::move(dependencies), std::move(work), nullptr};
+  task.submitter_waits = true;
+  scheduler.submit(std::move(task));
+  return event;
+}
+
+}  // namespace
+
+TEST_CASE("a host task its submitter waits for runs on the submitting thread",
+          "[scheduler][dag][heft]") {
+  for (const std::string name : {"inorder", "dag", "heft"}) {
+    DYNAMIC_SECTION("scheduler/" << name) {
+      auto set = plexus::test::scheduler_set(name, name == "inorder" ? "" : "workers = 2\n");
+      plexus::Scheduler& scheduler = *set->scheduler();
+      const std::thread::id here = std::this_thread::get_id();
+
+      // Ready at submit: run inside submit(), done when it returns.
+      std::thread::id ran;
+      auto ready = submit_waited(scheduler, [&] { ran = std::this_thread::get_id(); });
+      CHECK(ready->status() == plexus::TaskStatus::complete);
+      CHECK(ran == here);
+
+      if (name != "inorder") {
+        // Without the flag a host task still goes to a worker.
+        std::promise<std::thread::id> plain;
+        plexus::test::submit(scheduler, [&] { plain.set_value(std::this_thread::get_id()); });
+        CHECK(plain.get_future().get() != here);
+
+        // A dependency still running on a worker: the submitting thread waits for it, then
+        // runs the task itself.
+        std::promise<void> release;
+        std::shared_future<void> released = release.get_future().share();
+        auto running = plexus::test::submit(scheduler, [released] { released.wait(); });
+        std::promise<std::thread::id> submitter;
+        std::thread::id after = {};
+        auto later = std::async(std::launch::async, [&] {
+          submitter.set_value(std::this_thread::get_id());
+          return submit_waited(scheduler, [&] { after = std::this_thread::get_id(); }, {running});
+        });
+        const std::thread::id submitting = submitter.get_future().get();
+        release.set_value();
+        auto waited = later.get();
+        CHECK(waited->status() == plexus::TaskStatus::complete);
+        CHECK(after == submitting);
+      }
+      scheduler.wait_all();
+    }
+  }
+}
+
+TEST_CASE("a host task its submitter waits for reports failures as before",
+          "[scheduler][dag][heft]") {
+  for (const std::string name : {"inorder", "dag", "heft"}) {
+    DYNAMIC_SECTION("scheduler/" << name) {
+      auto set = plexus::test::scheduler_set(name, name == "inorder" ? "" : "workers = 2\n");
+      plexus::Scheduler& scheduler = *set->scheduler();
+      // Its own failure goes to its event: submit() does not throw it.
+      auto failing = submit_waited(scheduler, [] { throw std::runtime_error("host work failed"); });
+      REQUIRE(failing->is_done());
+      CHECK_THROWS_WITH(failing->wait(), "host work failed");
+      // A failed dependency fails it with that failure, without running it.
+      bool ran = false;
+      auto broken = plexus::test::submit(scheduler, [] { throw std::runtime_error("first"); });
+      auto behind = submit_waited(scheduler, [&] { ran = true; }, {broken});
+      REQUIRE(behind->is_done());
+      CHECK_THROWS_WITH(behind->wait(), "first");
+      CHECK_FALSE(ran);
+      if (name != "inorder") {
+        // wait_all() from inside it would wait for itself: refused, as on a worker.
+        auto waits_all = submit_waited(scheduler, [&] { scheduler.wait_all(); });
+        REQUIRE(waits_all->is_done());
+        CHECK_THROWS_WITH(waits_all->wait(), Catch::Contains("wait_all() from inside a task"));
+      }
+      scheduler.wait_all();
+    }
+  }
+}
