@@ -2,9 +2,10 @@
 // buffer) followed by a host access that reads the buffer back, under the inorder, dag and
 // heft schedulers on the host device and on PoCL. Each iteration waits for the host access,
 // so it measures the submit -> data-on-the-host path; under dag and heft the host access
-// runs on the submitting thread (Task::submitter_waits) instead of on a worker that has to
-// be woken and then wake the submitter. Median microseconds per iteration over the rounds;
-// rounds interleave the variants, each after a 2 ms sleep (as plexus-bench-chain).
+// runs on the submitting thread (Task::submitter_waits) when its kernel is done at submission
+// (not on a worker that has to be woken and then wake the submitter). Median microseconds per
+// iteration over the rounds; rounds interleave the variants, each after a 2 ms sleep (as
+// plexus-bench-chain).
 //   plexus-bench-host-access [--iterations 2000] [--rounds 5] [--host-only 0]
 #include <iomanip>
 #include <thread>

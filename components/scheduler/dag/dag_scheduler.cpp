@@ -156,7 +156,9 @@ void DagScheduler::submit(Task task) {
       return;
     }
   }
-  if (node->task.submitter_waits && !node->placement) {
+  const auto done = [](const auto& dependency) { return !dependency || dependency->is_done(); };
+  if (node->task.submitter_waits && !node->placement &&
+      std::all_of(node->task.dependencies.begin(), node->task.dependencies.end(), done)) {
     run_for_submitter(std::move(node));
     return;
   }
@@ -222,7 +224,7 @@ void DagScheduler::run_for_submitter(std::shared_ptr<Node> node) {
     ~RunningOn() { running_on = previous; }
   } restore;
   running_on = this;
-  run_task_now(node->task);  // waits for its dependencies here: this thread would anyway
+  run_task_now(node->task);  // its dependencies are done
   node.reset();  // the work's captures go before waiters see it let go (as work() does)
   let_go();
 }

@@ -35,9 +35,11 @@
 // A join (task.hpp: no work, a command that ends after others) is completed by the thread
 // that completes its last dependency, or by the submitting thread when they are all done:
 // never by a worker (a wake-up to do nothing). A host task whose submitter waits for it at
-// once (Task::submitter_waits: a host access) runs on the submitting thread inside submit(),
-// which waits there for its dependencies: a worker would have to be woken for it, and then
-// wake the submitter (two hand-offs while the submitter sits idle).
+// once (Task::submitter_waits: a host access) and whose dependencies are done at submission
+// runs on the submitting thread inside submit(): a worker would have to be woken for it, and
+// then wake the submitter (two hand-offs while the submitter sits idle). With dependencies
+// not done it goes to the workers as any host task (waiting on the submitting thread for an
+// asynchronous device's kernel made a PoCL host access slower: docs/benchmarks.md).
 //
 // A worker that has just enqueued a device task spins (spin_us, default 50 microseconds) for
 // the next task of the chain before it sleeps, so that submitting a chain of kernels does
@@ -149,8 +151,8 @@ class DagScheduler final : public Scheduler {
   // A join (task.hpp): completed on the thread that completes its last dependency, or on
   // this one when they are all done; never given to a worker.
   void submit_join(Task task);
-  // A host task whose submitter waits for it at once (Task::submitter_waits): run on this
-  // (submitting) thread, after its dependencies, instead of by a worker.
+  // A host task whose submitter waits for it at once (Task::submitter_waits), its
+  // dependencies done: run on this (submitting) thread instead of by a worker.
   void run_for_submitter(std::shared_ptr<Node> node);
   // submitted_ gets `event` (wait_all waits for it); under mutex_.
   void track_locked(const std::shared_ptr<TaskEvent>& event);

@@ -389,6 +389,7 @@ void HeftScheduler::submit(Task task) {
   }
   auto node = std::make_shared<Node>();
   node->task = std::move(task);
+  bool on_submitter = false;  // run here: Task::submitter_waits, on the host, ready
   {
     std::lock_guard placing(placing_mutex_);
     if (node->task.body) {
@@ -404,6 +405,9 @@ void HeftScheduler::submit(Task task) {
         return;
       }
     }
+    const auto done = [](const auto& dependency) { return !dependency || dependency->is_done(); };
+    on_submitter = node->task.submitter_waits && !lanes_[node->lane]->device &&
+                   std::all_of(node->task.dependencies.begin(), node->task.dependencies.end(), done);
     std::lock_guard lock(mutex_);
     Lane& lane = *lanes_[node->lane];
     node->slot = pool_of(lane, *node).load.place(node->estimate);
@@ -411,9 +415,9 @@ void HeftScheduler::submit(Task task) {
     lane.stats.by_model += node->by_model;
     lane.stats.transfer_bytes += node->planned_bytes;
     ++outstanding_;
-    if (node->task.submitter_waits && !lane.device) ++pool_of(lane, *node).running;  // below
+    if (on_submitter) ++pool_of(lane, *node).running;  // taken to run, as take_ready() does
   }
-  if (node->task.submitter_waits && !lanes_[node->lane]->device) {
+  if (on_submitter) {
     run_for_submitter(std::move(node));
     return;
   }
@@ -556,7 +560,7 @@ void HeftScheduler::run_for_submitter(std::shared_ptr<Node> node) {
     ~RunningOn() { running_on = previous; }
   } restore;
   running_on = this;
-  execute(std::move(node), nullptr);  // waits for its dependencies here, as it would anyway
+  execute(std::move(node), nullptr);  // its dependencies are done
 }
 
 std::vector<DevicePlacements> HeftScheduler::placements() const {

@@ -37,9 +37,9 @@
 // Running: a pool of worker threads; each device runs at most its tasks_per_device kernels
 // at once ("auto": 4 on a GPU or accelerator, 1 on a CPU; tasks_per_device.hpp), host
 // tasks and host accesses have no such limit. A host task whose submitter waits for it at
-// once (Task::submitter_waits: a host access) runs on the submitting thread inside submit(),
-// which waits there for its dependencies, instead of on a worker (a wake-up for the worker,
-// then one for the submitter, which sits idle meanwhile). With overlap_transfers, one more task per
+// once (Task::submitter_waits: a host access) and whose dependencies are done at submission
+// runs on the submitting thread inside submit(), not on a worker (a wake-up for the worker,
+// then one for the submitter, which sits idle meanwhile); otherwise as any host task. With overlap_transfers, one more task per
 // device copies its data in while the device's kernels run (it waits for a slot of the
 // device's ComputeGate only to launch). A device's queues belong to its lane, not to the
 // workers: a worker takes an idle queue of the device for one task and gives it back after, so
@@ -141,8 +141,8 @@ class HeftScheduler final : public Scheduler, public PlacementStats {
   // Runs a node taken to run (its pool's `running` counted) on this thread, with `queue` (an
   // idle queue of its device; nullptr: one is made), then accounts for its end.
   void execute(std::shared_ptr<Node> node, std::unique_ptr<DeviceQueue> queue);
-  // A host task whose submitter waits for it at once (Task::submitter_waits): executed on
-  // this (submitting) thread, after its dependencies, instead of by a worker.
+  // A host task whose submitter waits for it at once (Task::submitter_waits), its
+  // dependencies done: executed on this (submitting) thread instead of by a worker.
   void run_for_submitter(std::shared_ptr<Node> node);
   void work();
   void save_history() noexcept;

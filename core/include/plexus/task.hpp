@@ -13,10 +13,10 @@
 // submit() returns (the core sets it for a host access, BufferHandle::host_access, whose
 // thread blocks until the data is on the host). A scheduler may then run a task that runs
 // on the host (host_work, or a body that runs_on_host) on the submitting thread inside
-// submit(), waiting there for its dependencies (run_task_now), instead of handing it to
-// another thread and waking the submitter when it is done (two thread hand-offs for a
-// thread that sits idle meanwhile); dag and heft do, inorder runs every task on the
-// submitting thread anyway. Everything else stays as for any task: the event completes or
+// submit() (run_task_now), instead of handing it to another thread and waking the submitter
+// when it is done (two thread hand-offs for a thread that sits idle meanwhile); dag and heft
+// do when its dependencies are done at submission (otherwise it goes to their workers as
+// any host task), inorder runs every task on the submitting thread anyway. Everything else stays as for any task: the event completes or
 // fails exactly once, the task's failures go to its event (submit() does not throw them),
 // and wait_all() waits for it. A scheduler may ignore the flag. Never set it for a task
 // whose submitter does not wait at once: submit() may then block until the task is done.
