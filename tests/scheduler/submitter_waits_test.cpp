@@ -1,8 +1,9 @@
 // Task::submitter_waits (plexus/task.hpp): a host task whose submitting thread waits for it at
 // once (a host access) runs on that thread inside submit() under inorder, dag and heft when
-// its dependencies are done (else as any host task), instead of on a worker (a wake-up of the worker, then one of the
-// submitter). Host tasks without the flag still go to the workers; failures go to the event
-// as before, and wait_all() from inside such a task is refused as from a worker.
+// its dependencies are done (else as any host task), instead of on a worker (a wake-up of
+// the worker, then one of the submitter). Host tasks without the flag still go to the
+// workers; failures go to the event as before, and wait_all() from inside such a task is
+// refused as from a worker.
 #include <catch2/catch.hpp>
 
 #include <future>

@@ -406,8 +406,9 @@ void HeftScheduler::submit(Task task) {
       }
     }
     const auto done = [](const auto& dependency) { return !dependency || dependency->is_done(); };
+    const auto& dependencies = node->task.dependencies;
     on_submitter = node->task.submitter_waits && !lanes_[node->lane]->device &&
-                   std::all_of(node->task.dependencies.begin(), node->task.dependencies.end(), done);
+                   std::all_of(dependencies.begin(), dependencies.end(), done);
     std::lock_guard lock(mutex_);
     Lane& lane = *lanes_[node->lane];
     node->slot = pool_of(lane, *node).load.place(node->estimate);

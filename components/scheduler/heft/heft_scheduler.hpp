@@ -39,10 +39,11 @@
 // tasks and host accesses have no such limit. A host task whose submitter waits for it at
 // once (Task::submitter_waits: a host access) and whose dependencies are done at submission
 // runs on the submitting thread inside submit(), not on a worker (a wake-up for the worker,
-// then one for the submitter, which sits idle meanwhile); otherwise as any host task. With overlap_transfers, one more task per
-// device copies its data in while the device's kernels run (it waits for a slot of the
-// device's ComputeGate only to launch). A device's queues belong to its lane, not to the
-// workers: a worker takes an idle queue of the device for one task and gives it back after, so
+// then one for the submitter, which sits idle meanwhile); otherwise as any host task. With
+// overlap_transfers, one more task per device copies its data in while the device's kernels
+// run (it waits for a slot of the device's ComputeGate only to launch). A device's queues
+// belong to its lane, not to the workers: a worker takes an idle queue of the device for one
+// task and gives it back after, so
 // a device has at most as many queues (CUDA streams, with their threads and the per-stream
 // handles of the libraries that native tasks call) as tasks run on it at once, however many
 // workers there are. (One queue per worker per device made 13-25 CUDA streams for four

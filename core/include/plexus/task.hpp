@@ -16,10 +16,11 @@
 // submit() (run_task_now), instead of handing it to another thread and waking the submitter
 // when it is done (two thread hand-offs for a thread that sits idle meanwhile); dag and heft
 // do when its dependencies are done at submission (otherwise it goes to their workers as
-// any host task), inorder runs every task on the submitting thread anyway. Everything else stays as for any task: the event completes or
-// fails exactly once, the task's failures go to its event (submit() does not throw them),
-// and wait_all() waits for it. A scheduler may ignore the flag. Never set it for a task
-// whose submitter does not wait at once: submit() may then block until the task is done.
+// any host task), inorder runs every task on the submitting thread anyway. Everything else
+// stays as for any task: the event completes or fails exactly once, the task's failures go
+// to its event (submit() does not throw them), and wait_all() waits for it. A scheduler may
+// ignore the flag. Never set it for a task whose submitter does not wait at once: submit()
+// may then run the task before it returns.
 #pragma once
 
 #include <functional>
