@@ -28,7 +28,7 @@ bool looks_like_plugin_file(const fs::path& path) {
   throw error(error_category::plugin, "plugin file " + file.string() + ": " + why);
 }
 
-// "plexus_plugin_abi4__scheduler__fifo" -> abi 4, kind, name.
+// "plexus_plugin_abi5__scheduler__fifo" -> abi 5, kind, name.
 PluginListing parse_entry_symbol(const fs::path& file, const std::string& symbol) {
   std::string_view rest(symbol);
   rest.remove_prefix(std::string_view(PLEXUS_PLUGIN_SYMBOL_PREFIX).size());

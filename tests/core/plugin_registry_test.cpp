@@ -33,7 +33,7 @@ TEST_CASE("the build tree's plugins are listed without being loaded") {
   const plexus::PluginListing* inorder = registry.find(ComponentKind::scheduler, "inorder");
   REQUIRE(inorder != nullptr);
   CHECK(inorder->abi_version == PLEXUS_PLUGIN_ABI_VERSION);
-  CHECK(inorder->entry_symbol == "plexus_plugin_abi4__scheduler__inorder");
+  CHECK(inorder->entry_symbol == "plexus_plugin_abi5__scheduler__inorder");
   CHECK(inorder->found_in == "build tree");
   CHECK(registry.problems().empty());
   CHECK_FALSE(plexus::test::is_mapped(inorder->path));  // listed, never loaded
@@ -96,8 +96,8 @@ TEST_CASE("a plugin built for another ABI is refused without loading, naming bot
   PluginRegistry registry({{dir, "test"}});
   CHECK(registry.plugins().empty());
   std::string message = problem_for(registry, file);
-  CHECK_THAT(message, Contains(file.string()) && Contains("built for plugin ABI 5") &&
-                          Contains("this core implements plugin ABI 4"));
+  CHECK_THAT(message, Contains(file.string()) && Contains("built for plugin ABI 6") &&
+                          Contains("this core implements plugin ABI 5"));
   CHECK_FALSE(plexus::test::is_mapped(file));
 }
 

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 /* The ABI as a bare token (for symbol names) and as a number. */
-#define PLEXUS_PLUGIN_ABI_TOKEN 4
+#define PLEXUS_PLUGIN_ABI_TOKEN 5
 #define PLEXUS_PLUGIN_ABI_VERSION ((uint32_t)PLEXUS_PLUGIN_ABI_TOKEN)
 #define PLEXUS_PLUGIN_SECTION_NAME "plexus"
 #define PLEXUS_PLUGIN_SYMBOL_PREFIX "plexus_plugin_abi"
