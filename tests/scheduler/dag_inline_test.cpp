@@ -123,6 +123,26 @@ std::shared_ptr<plexus::TaskEvent> submit(plexus::Scheduler& scheduler, Runs& ru
   return event;
 }
 
+// A chain's first task (id 0): ready, no chain yet, so a worker runs it. Returns once that
+// worker has let go of it (wait_all), so that its queue is free for the submitting thread.
+std::shared_ptr<plexus::TaskEvent> first_on_worker(plexus::Scheduler& scheduler, Runs& runs,
+                                                   plexus::Device& device) {
+  auto first = submit(scheduler, runs, device, 0, {});
+  first->wait();
+  scheduler.wait_all();
+  return first;
+}
+
+// Task 0 ran on a worker; tasks 1 to `last` on this thread, on task 0's (the chain's) queue.
+void check_chain_went_on_here(Runs& runs, int last) {
+  std::lock_guard lock(runs.mutex);
+  CHECK(runs.of[0].first != std::this_thread::get_id());
+  for (int id = 1; id <= last; ++id) {
+    CHECK(runs.of[id].first == std::this_thread::get_id());
+    CHECK(runs.of[id].second == runs.of[0].second);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("dag: the submitting thread goes on with a chain of quick tasks on its queue",
@@ -132,22 +152,14 @@ TEST_CASE("dag: the submitting thread goes on with a chain of quick tasks on its
   // inline_us: 200 ms, so that a preempted start on a busy machine still counts as quick.
   auto set = plexus::test::scheduler_set("dag", "workers = 4\ninline_us = 200000\n");
   plexus::Scheduler& scheduler = *set->scheduler();
-  auto a = submit(scheduler, runs, device, 0, {});  // ready, no chain: a worker runs it
-  a->wait();
-  // A completes inside its worker's start_task; the queue is free once the worker is out:
-  // wait_all returns once the worker has let go of A (after its start_task).
-  scheduler.wait_all();
+  // A completes inside its worker's start_task; the queue is free once the worker is out.
+  auto a = first_on_worker(scheduler, runs, device);
   auto b = submit(scheduler, runs, device, 1, {a});  // follows A, done: started here
   CHECK(b->is_done());  // before submit() returned: on this thread
   auto c = submit(scheduler, runs, device, 2, {});  // follows B in program order (no
   CHECK(c->is_done());                              // dependency recorded: B is done)
   scheduler.wait_all();
-  std::lock_guard lock(runs.mutex);
-  CHECK(runs.of[0].first != std::this_thread::get_id());
-  CHECK(runs.of[1].first == std::this_thread::get_id());
-  CHECK(runs.of[2].first == std::this_thread::get_id());
-  CHECK(runs.of[1].second == runs.of[0].second);  // on the chain's queue
-  CHECK(runs.of[2].second == runs.of[0].second);
+  check_chain_went_on_here(runs, 2);
 }
 
 // On an asynchronous device the start is the enqueue, quick, while the task runs on: the next
@@ -159,9 +171,7 @@ TEST_CASE("dag: on an asynchronous device, the submitting thread starts a chain'
   Runs runs;
   auto set = plexus::test::scheduler_set("dag", "workers = 4\ninline_us = 200000\n");
   plexus::Scheduler& scheduler = *set->scheduler();
-  auto a = submit(scheduler, runs, device, 0, {});  // ready, no chain: a worker starts it
-  a->wait();
-  scheduler.wait_all();
+  auto a = first_on_worker(scheduler, runs, device);
   auto b = submit(scheduler, runs, device, 1, {a});  // follows A, done: started here
   CHECK_FALSE(b->is_done());                         // (and runs on the device)
   b->wait();
@@ -169,12 +179,7 @@ TEST_CASE("dag: on an asynchronous device, the submitting thread starts a chain'
   auto d = submit(scheduler, runs, device, 3, {c});  // follows C, not done: its queue
   scheduler.wait_all();
   CHECK(d->status() == plexus::TaskStatus::complete);
-  std::lock_guard lock(runs.mutex);
-  CHECK(runs.of[0].first != std::this_thread::get_id());
-  for (int id = 1; id < 4; ++id) {
-    CHECK(runs.of[id].first == std::this_thread::get_id());
-    CHECK(runs.of[id].second == runs.of[0].second);  // on the chain's queue
-  }
+  check_chain_went_on_here(runs, 3);
 }
 
 TEST_CASE("dag: a chain of slow tasks, or inline_us = 0, is handed to the workers",
