@@ -23,6 +23,7 @@
 
 #include "../graph/graph_test_kernels.hpp"
 #include "plexus/graph.hpp"
+#include "plexus/usm.hpp"
 #include "runtime_test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -305,6 +306,34 @@ TEST_CASE("device times of a runtime destroyed while another traces stay in the 
         launches += op.at("args").at("clock").as_string() == "device";
       CHECK(launches == kernels);
     }
+  }
+  // On every machine: the timed test backend, whose timings are read through its device and
+  // whose plugin nothing keeps loaded (opencl pins its own library, so reading a PoCL timing
+  // late worked by chance; without the settling this section crashes).
+  SECTION("backend timed (test plugin)") {
+    ScratchDir dir;
+    const fs::path file = dir.path / "run.json";
+    const std::string plugins = plexus::test::test_plugin_dir("timed").string();
+    {
+      auto traced = make_runtime(RuntimeChoice{"inorder", "whole"}, "\"host\"", trace_table(file));
+      {
+        auto other = make_runtime(RuntimeChoice{"dag", "whole"}, "\"timed\"",
+                                  "[plugins]\npaths = [\"" + plugins + "\"]\n");
+        REQUIRE(other->devices().size() == 1);
+        plexus::Queue q = other->queue(*other->devices().front());
+        std::vector<int> values(64, 7), back(64, 0);
+        void* on_device = plexus::malloc_device(values.size() * sizeof(int), q);
+        q.memcpy(on_device, values.data(), values.size() * sizeof(int)).wait();
+        q.memcpy(back.data(), on_device, values.size() * sizeof(int)).wait();
+        plexus::free(on_device, q);
+        CHECK(back == values);
+      }  // its device, queues and plugin go here
+      traced->wait();
+    }
+    std::size_t timed_copies = 0;
+    for (const auto& op : slices(read_json(file), "copy"))
+      timed_copies += op.at("args").at("clock").as_string() == "device";
+    CHECK(timed_copies == 2);  // both memcpys, their times read from the device in time
   }
 }
 
