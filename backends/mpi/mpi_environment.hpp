@@ -3,6 +3,7 @@
 // call from one thread at a time.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 
@@ -24,6 +25,10 @@ std::string pin_mpi_libraries(const void* anchor);
 // default 4096). 0 when that parameter cannot be read (another MPI, no vader transport).
 // Call after MPI_Init.
 std::size_t shared_memory_eager_bytes();
+
+// How long a process waits for MPI_Finalize before it exits without it: the call may wait
+// for a failed peer's process (Open MPI's last fence), and no exit may hang on a dead node.
+inline constexpr std::chrono::seconds finalize_limit{10};
 
 // The launch line, for messages.
 inline constexpr const char* launch_hint =

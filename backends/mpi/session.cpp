@@ -105,14 +105,14 @@ void Session::finish_at_exit() {
   }
   stop_ = true;
   if (engine_) engine_->post([] {});
-  // MPI_Finalize may wait for a failed worker's process (Open MPI's last fence): bounded, so
-  // that the application's exit never hangs on a dead node.
+  // MPI_Finalize may wait for a failed worker's process: bounded (finalize_limit).
   {
     std::unique_lock lock(finished_mutex_);
-    const bool done = finished_cv_.wait_for(lock, std::chrono::seconds(10), [&] { return finished_; });
+    const bool done = finished_cv_.wait_for(lock, finalize_limit, [&] { return finished_; });
     lock.unlock();
     if (!done) {
-      logger().error("mpi: MPI_Finalize did not return within 10 s (a failed worker?): exiting without it");
+      logger().error("mpi: MPI_Finalize did not return within {} s (a failed worker?): exiting "
+                     "without it", finalize_limit.count());
       thread_.detach();
     }
   }

@@ -250,8 +250,7 @@ void start_task(Task& task, DeviceQueue* queue) {
     // The queue ran the unwaited dependencies first, but their own completions may still be
     // on their way (another callback thread): finish once they are, with their failure.
     // Usually they are (an in-order queue's completions come in order): no counting then.
-    if (std::all_of(queued.begin(), queued.end(),
-                    [](const auto& d) { return !d || d->is_done(); })) {
+    if (all_done(queued)) {
       complete_after(*event, queued);
       return;
     }

@@ -1,9 +1,16 @@
-// when_done (task_execution.hpp): the dependency counting every concurrent scheduler needs.
+// when_done and all_done (task_execution.hpp): the dependency counting every concurrent
+// scheduler needs.
+#include <algorithm>
 #include <atomic>
 
 #include "plexus/task_execution.hpp"
 
 namespace plexus {
+
+bool all_done(const std::vector<std::shared_ptr<TaskEvent>>& dependencies) {
+  return std::all_of(dependencies.begin(), dependencies.end(),
+                     [](const auto& dependency) { return !dependency || dependency->is_done(); });
+}
 
 void when_done(const std::vector<std::shared_ptr<TaskEvent>>& dependencies,
                std::function<void()> ready) {

@@ -21,9 +21,8 @@ namespace plexus::mpi {
 
 namespace {
 
-// MPI_Finalize on this (the main) thread, bounded: it may wait for a failed peer's process
-// (Open MPI's last fence; seen on a worker whose copy's source was killed), as rank 0's may
-// (session.cpp). Past `limit` the worker exits with `code`, without it.
+// MPI_Finalize on this (the main) thread, bounded as rank 0's (finalize_limit; seen waiting
+// on a worker whose copy's source was killed). Past it the worker exits with `code`.
 void finalize_within(std::chrono::seconds limit, int code) {
   std::mutex mutex;
   std::condition_variable finished_cv;
@@ -178,7 +177,7 @@ int worker_main(const std::vector<std::string>& args) {
     natives.reset();  // after every queue that may have called its functions
     MPI_Comm_free(&comm);
   }
-  finalize_within(std::chrono::seconds(10), code);
+  finalize_within(finalize_limit, code);
   return code;
 }
 

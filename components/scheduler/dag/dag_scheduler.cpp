@@ -156,9 +156,7 @@ void DagScheduler::submit(Task task) {
       return;
     }
   }
-  const auto done = [](const auto& dependency) { return !dependency || dependency->is_done(); };
-  if (node->task.submitter_waits && !node->placement &&
-      std::all_of(node->task.dependencies.begin(), node->task.dependencies.end(), done)) {
+  if (node->task.submitter_waits && !node->placement && all_done(node->task.dependencies)) {
     run_for_submitter(std::move(node));
     return;
   }
@@ -187,10 +185,7 @@ void DagScheduler::submit(Task task) {
       }
     }
     if (!lent) {
-      bool waits = false;
-      for (const auto& dependency : node->task.dependencies)
-        waits = waits || (dependency && !dependency->is_done());
-      if (!waits) {
+      if (all_done(node->task.dependencies)) {
         // Ready: the next task of a chain whose worker is free is started here, too.
         if (node->placement)
           lent = lend_for_ready(node->task, node->placement, previous.get(), previous_queue);

@@ -405,10 +405,8 @@ void HeftScheduler::submit(Task task) {
         return;
       }
     }
-    const auto done = [](const auto& dependency) { return !dependency || dependency->is_done(); };
-    const auto& dependencies = node->task.dependencies;
     on_submitter = node->task.submitter_waits && !lanes_[node->lane]->device &&
-                   std::all_of(dependencies.begin(), dependencies.end(), done);
+                   all_done(node->task.dependencies);
     std::lock_guard lock(mutex_);
     Lane& lane = *lanes_[node->lane];
     node->slot = pool_of(lane, *node).load.place(node->estimate);

@@ -66,6 +66,10 @@ PLEXUS_API void run_task_now(Task& task, DeviceQueue* queue = nullptr);
 // task.body and task.dependencies over (moved from); task.event stays.
 PLEXUS_API void start_task(Task& task, DeviceQueue* queue);
 
+// Whether every event in `dependencies` is done (failed ones included; nullptr entries count
+// as done), now.
+PLEXUS_API bool all_done(const std::vector<std::shared_ptr<TaskEvent>>& dependencies);
+
 // Calls `ready` exactly once when every event in `dependencies` is done (failed ones
 // included; nullptr entries count as done): on the thread that completes the last of them,
 // or on this thread before returning when all are done already. `ready` must not throw.
