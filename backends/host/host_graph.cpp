@@ -25,7 +25,7 @@ void HostGraph::run(std::span<const GraphLaunch> launches) {
     bool same = given.size() == recorded.size() && launches[i].kernel == prepared_[i].kernel;
     for (std::size_t a = 0; same && a < given.size(); ++a)
       same = given[a].kind != KernelArgumentKind::scalar ||
-             given[a].size <= prepared_[i].block.values[a].size() * sizeof(Chunk);
+             given[a].size <= prepared_[i].block.capacity[a];
     if (!same)
       throw error(error_category::invalid_argument,
                   "host graph replay: launch " + std::to_string(i + 1) +

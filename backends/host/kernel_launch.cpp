@@ -35,11 +35,22 @@ struct Scratch {
 ArgumentBlock::ArgumentBlock(std::span<const KernelArgument> arguments,
                              std::size_t static_local_bytes)
     : local_bytes(static_local_bytes) {
+  capacity.reserve(arguments.size());
+  std::size_t total = 0;
   for (const KernelArgument& argument : arguments) {
     const std::size_t size =
         argument.kind == KernelArgumentKind::scalar ? argument.size : sizeof(std::uint64_t);
-    std::byte* value =
-        values.emplace_back(round_up(size, sizeof(Chunk)) / sizeof(Chunk)).front().bytes;
+    total += capacity.emplace_back(round_up(size, sizeof(Chunk)));
+  }
+  storage.resize(total + alignof(Chunk) - 1);
+  void* first = storage.data();
+  std::size_t space = storage.size();
+  auto* next = static_cast<std::byte*>(std::align(alignof(Chunk), total, first, space));
+  slots.reserve(arguments.size());
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const KernelArgument& argument = arguments[i];
+    std::byte* value = next;
+    next += capacity[i];
     if (argument.kind == KernelArgumentKind::local) {
       const std::uint64_t offset = local_bytes;
       std::memcpy(value, &offset, sizeof offset);
@@ -129,19 +140,16 @@ void run_prepared(HostDevice& device, const PreparedLaunch& prepared) {
   auto what = [&] {
     return "launch of '" + kernel.info().name + "' on '" + device.info().name + "'";
   };
-  ThreadPool& pool = device.pool();
-  std::vector<Scratch> scratch(pool.participants());
   void* const* slots = block.slots.data();
   // Cooperative cancel (TaskEvent::cancel) at work-group granularity: the groups not yet
   // started when it is asked do not run, and the launch fails with error(cancelled).
   const TaskEvent* task = current_task();
-  pool.parallel_for(prepared.groups, [&](std::size_t group, std::size_t slot) {
+  const auto run_group = [&](std::size_t group, Scratch& mine) {
     if (task && task->cancel_requested()) {
       throw error(error_category::cancelled,
                   what() + ": cancelled; the work-groups not started by then did not run");
     }
     const KernelFaultScope fault_scope(kernel.info().name.c_str(), device.info().name.c_str());
-    Scratch& mine = scratch[slot];
     if (block.local_bytes > 0 && mine.local.empty())
       mine.local.resize(round_up(block.local_bytes, sizeof(Chunk)) / sizeof(Chunk));
     plexus_work_item_state state = shape;
@@ -155,7 +163,17 @@ void run_prepared(HostDevice& device, const PreparedLaunch& prepared) {
     } else {
       kernel.group_entry()(const_cast<void**>(slots), &state);
     }
-  });
+  };
+  if (prepared.groups == 1) {
+    // On this thread at once: no job for the pool, no scratch for its threads (a small
+    // kernel's launch is then mostly the kernel's own work).
+    Scratch mine;
+    return run_group(0, mine);
+  }
+  ThreadPool& pool = device.pool();
+  std::vector<Scratch> scratch(pool.participants());
+  pool.parallel_for(prepared.groups,
+                    [&](std::size_t group, std::size_t slot) { run_group(group, scratch[slot]); });
 }
 
 void run_kernel(HostDevice& device, const HostKernel& kernel, const NdRange& range,

@@ -28,7 +28,9 @@ struct alignas(128) Chunk {
 };
 
 // The arguments as the JIT entry reads them: one slot per parameter pointing at its value
-// (a copy of the scalar, the allocation's address, or the __local argument's offset).
+// (a copy of the scalar, the allocation's address, or the __local argument's offset), each
+// value in whole Chunks of one buffer (one plain allocation per launch, aligned by hand:
+// an aligned allocation per value cost more than the rest of an empty kernel's launch).
 // Moving it keeps the slots valid (the values stay where they are).
 struct ArgumentBlock {
   ArgumentBlock(std::span<const KernelArgument> arguments, std::size_t static_local_bytes);
@@ -36,8 +38,9 @@ struct ArgumentBlock {
   void update(std::span<const KernelArgument> arguments);
 
   std::vector<void*> slots;
-  std::vector<std::vector<Chunk>> values;
-  std::size_t local_bytes = 0;  // the whole local block: variables, then arguments
+  std::vector<std::size_t> capacity;  // bytes each slot's value may take
+  std::vector<std::byte> storage;     // the values, from its first Chunk-aligned byte
+  std::size_t local_bytes = 0;        // the whole local block: variables, then arguments
 };
 
 // A launch validated and laid out (run_kernel's first half), to run any number of times.

@@ -68,6 +68,7 @@ Engine::Engine(MPI_Comm comm, EngineOptions options, Handler& handler)
 Engine::~Engine() { cancel_control_receive(); }
 
 void Engine::post_control_receive() {
+  if (!control_buffer_) control_buffer_ = std::exchange(spare_control_buffer_, nullptr);
   if (!control_buffer_) control_buffer_ = std::make_shared_for_overwrite<std::byte[]>(control_bytes_);
   if (MPI_Irecv(control_buffer_.get(), static_cast<int>(control_bytes_), MPI_BYTE, MPI_ANY_SOURCE,
                 control_tag, comm_, &control_request_) != MPI_SUCCESS)
@@ -289,16 +290,15 @@ bool Engine::receive_control(std::chrono::steady_clock::time_point now) {
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);
   const auto bytes = static_cast<std::size_t>(std::max(count, 0));
-  // Shared: a handler may keep the payload past on_message (Reader::owner: inline data). A
-  // small message is copied out and the buffer reused; a larger one keeps the buffer.
-  std::shared_ptr<std::byte[]> kept;
-  if (bytes <= 4096) {
-    kept = std::make_shared_for_overwrite<std::byte[]>(bytes);
-    std::memcpy(kept.get(), control_buffer_.get(), bytes);
-  } else {
-    kept = std::exchange(control_buffer_, nullptr);
-  }
+  // Read where it landed (no copy) while the receive waits in the spare buffer; a handler
+  // keeps nothing of a payload past on_message, so this one is the next spare.
+  std::shared_ptr<std::byte[]> kept = std::exchange(control_buffer_, nullptr);
   post_control_receive();
+  struct Recycle {
+    std::shared_ptr<std::byte[]> buffer;
+    std::shared_ptr<std::byte[]>& spare;
+    ~Recycle() { spare = std::move(buffer); }
+  } const recycle{kept, spare_control_buffer_};
   if (source < 0 || source >= size_) return true;
   if (failed(source)) return true;  // a peer given up on stays given up on
   peers_[static_cast<std::size_t>(source)].last_heard = now;
@@ -318,7 +318,7 @@ bool Engine::receive_control(std::chrono::steady_clock::time_point now) {
       header = read_header(message, protocol_version, from);
     }
     if (header.type == static_cast<std::uint32_t>(MessageType::heartbeat)) return true;
-    Reader payload(message.subspan(header_bytes), header.type, from, std::move(kept));
+    Reader payload(message.subspan(header_bytes), header.type, from);
     handler_.on_message(source, header, payload);
   } catch (const std::exception& e) {
     handler_.on_bad_message(source, e.what());

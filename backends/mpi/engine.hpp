@@ -227,7 +227,9 @@ class Engine {
   // unless the test hook PLEXUS_MPI_TEST_RECEIVE_BYTES says less.
   MPI_Request control_request_ = MPI_REQUEST_NULL;
   std::size_t control_bytes_ = control_capacity;
-  std::shared_ptr<std::byte[]> control_buffer_;
+  // Two buffers take turns: a message is read where it landed while the receive waits in
+  // the other, which the one read becomes once handled.
+  std::shared_ptr<std::byte[]> control_buffer_, spare_control_buffer_;
   std::unique_ptr<std::atomic<std::uint64_t>[]> sent_, received_;
 
   std::mutex posted_mutex_;

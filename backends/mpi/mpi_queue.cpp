@@ -400,13 +400,15 @@ void MpiQueue::wait() {
   const QueueProgress& progress = *state_->progress;
   const std::uint64_t target = sent_;
   const int rank = device_.rank();
-  const auto reported = [&] {
-    return (progress.done.load(std::memory_order_acquire) >= target &&
+  // Checked at every step of the driving: two words captured (std::function keeps them
+  // in place, no allocation per wait) and no string built.
+  const auto reported = [this, target] {
+    return (state_->progress->done.load(std::memory_order_acquire) >= target &&
             state_->arrivals.load(std::memory_order_acquire) == 0) ||
-           !session.failure(rank).empty();
+           device_.session().failed(device_.rank());
   };
   if (session.drive_until(reported, wait_spin) && !progress.failed.load() &&
-      !state_->transfer_failed.load() && session.failure(rank).empty())
+      !state_->transfer_failed.load() && !session.failed(rank))
     return;
   // A failure to report (the worker's, a transfer's, the node's), or a long wait: a notify
   // request, answered once the operations before it are done, with their failure.

@@ -78,8 +78,10 @@ class Session final : public Engine::Handler {
   const EngineOptions& options() const { return options_.engine; }
   int tag_upper_bound() const { return tag_upper_bound_; }
   std::string name_of(int rank) const { return engine_->name_of(rank); }
-  // Empty while the node of `rank` works; else how it failed, naming it.
+  // Empty while the node of `rank` works; else how it failed, naming it. failed(): the
+  // same question, no string built.
   std::string failure(int rank) const { return engine_->failure(rank); }
+  bool failed(int rank) const { return engine_->failed(rank); }
 
   // Runs `work` inside the engine: at once on this thread when it may drive the engine and
   // nobody else does, else on the progress thread (in the order posted either way); when

@@ -134,13 +134,12 @@ Header read_header(std::span<const std::byte> message, std::uint32_t protocol,
   return header;
 }
 
-Reader::Reader(std::span<const std::byte> payload, std::string what,
-               std::shared_ptr<const void> owner)
-    : payload_(payload), what_(std::move(what)), owner_(std::move(owner)) {}
+Reader::Reader(std::span<const std::byte> payload, std::string what)
+    : payload_(payload), what_(std::move(what)) {}
 
 Reader::Reader(std::span<const std::byte> payload, std::uint32_t type,
-               std::function<std::string()> from, std::shared_ptr<const void> owner)
-    : payload_(payload), type_(type), from_(std::move(from)), owner_(std::move(owner)) {}
+               std::function<std::string()> from)
+    : payload_(payload), type_(type), from_(std::move(from)) {}
 
 std::string Reader::what() const {
   if (!what_.empty() || !from_) return what_;

@@ -76,12 +76,11 @@ Header read_header(std::span<const std::byte> message, std::uint32_t protocol,
 // Reads the payload of a message whose header read_header accepted.
 class Reader {
  public:
-  // `what` names the message in errors ("message 'launch' from rank 0"); `owner`, when
-  // given, holds the payload's bytes (owner() hands it out to keep them past the read).
-  Reader(std::span<const std::byte> payload, std::string what, std::shared_ptr<const void> owner = {});
+  // `what` names the message in errors ("message 'launch' from rank 0"). The payload's
+  // bytes (and every block() read from them) are the caller's: valid while it reads.
+  Reader(std::span<const std::byte> payload, std::string what);
   // The same, with the name built only for an error: describe(type, from()) (messages.hpp).
-  Reader(std::span<const std::byte> payload, std::uint32_t type,
-         std::function<std::string()> from, std::shared_ptr<const void> owner = {});
+  Reader(std::span<const std::byte> payload, std::uint32_t type, std::function<std::string()> from);
 
   std::uint8_t u8();
   std::uint32_t u32();
@@ -95,9 +94,6 @@ class Reader {
   void end() const;
   [[noreturn]] void fail(const std::string& problem) const;
   std::string what() const;
-  // What keeps the payload (and every block() read from it) alive; null when the caller of
-  // the constructor owns the bytes.
-  const std::shared_ptr<const void>& owner() const { return owner_; }
 
  private:
   const std::byte* take(std::size_t bytes);
@@ -106,7 +102,6 @@ class Reader {
   std::string what_;  // or, when empty, describe(type_, from_())
   std::uint32_t type_ = 0;
   std::function<std::string()> from_;
-  std::shared_ptr<const void> owner_;
 };
 
 }  // namespace plexus::mpi

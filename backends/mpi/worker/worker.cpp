@@ -545,7 +545,8 @@ void Worker::copy_in(Reader& in) {
     return receive_then_copy_in(on, seq, region(on.index(), address, layout, in), layout, 0,
                                 transfer);
   }
-  // The data came inside the message (packed), which the operation keeps.
+  // The data came inside the message (packed): the operation keeps a copy of it (the
+  // message's buffer goes back to the engine's control receive).
   const auto data = in.block(eager_copy_bytes);
   if (data.size() != layout.bytes())
     in.fail("inline data of " + std::to_string(data.size()) + " bytes for a region of " +
@@ -553,7 +554,8 @@ void Worker::copy_in(Reader& in) {
   in.end();
   void* allocation = region(on.index(), address, layout, in);
   const bool host_memory = on.device().shares_host_memory();
-  on.enqueue([allocation, layout, data, keep = in.owner(), host_memory](WorkerQueue::Context& context) {
+  on.enqueue([allocation, layout, data = std::vector<std::byte>(data.begin(), data.end()),
+              host_memory](WorkerQueue::Context& context) {
     if (host_memory) {
       if (drained(context)) unpack(static_cast<std::byte*>(allocation), data.data(), layout);
       return;

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Issue 17 on the GPU machine, before/after a change: the mpi backend and worker of an overlay
+# (bench/gpu/overlay.sh with plexus-bench-mpi: "after") against the base pack's ("before"),
+# in alternating rounds of one run, each round with a raw MPI ping-pong: the empty remote
+# task and copies up to 64 KiB between host workers (every rank on a core of its own).
+# Runs in bench/gpu/run.sh's environment with the base pack alone (no overlay given there):
+#   bash bench/gpu/run.sh PACK -- 'bash bench/gpu/mpi_ab.sh OPENMPI_PACK_DIR OVERLAY_DIR [ROUNDS]'
+# Prints every round's lines, then per variant the median of each figure and, for the
+# empty task, the median of its ratio to the same round's raw round trip.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+source "$root/bench/gpu/openmpi_env.sh" "${1:?usage: $0 OPENMPI_PACK_DIR OVERLAY_DIR [ROUNDS]}"
+overlay=$(cd "${2:?usage: $0 OPENMPI_PACK_DIR OVERLAY_DIR [ROUNDS]}" && pwd)
+rounds=${3:-5}
+before=$(cd "$(dirname "$(command -v plexus)")/.." && pwd)
+after=$before-after
+[ -x "$after/bin/plexus" ] || { cp -a "$before" "$after" && tar -C "$after" -xJf "$overlay/overlay.tar.xz"; }
+export PLEXUS_LOG_LEVEL=warn
+results=$(mktemp)
+nproc
+for round in $(seq "$rounds"); do
+  mpirun --oversubscribe -np 3 plexus-bench-mpi --mode raw --max-kib 64 2>&1 | grep -E "^raw" |
+    sed "s/^/$round raw /" | tee -a "$results"
+  for variant in before after; do
+    dir=$before
+    [ $variant = after ] && dir=$after
+    LD_LIBRARY_PATH=$dir/lib:$LD_LIBRARY_PATH PLEXUS_PLUGIN_PATH=$dir/bin PLEXUS_BUILD_PLUGIN_DIR=$dir/bin \
+      mpirun --oversubscribe -x LD_LIBRARY_PATH -x PLEXUS_PLUGIN_PATH -x PLEXUS_BUILD_PLUGIN_DIR \
+      -np 1 "$dir/bin/plexus-bench-mpi" --mode plexus --max-kib 64 : -np 2 "$dir/bin/plexus" worker --backends host 2>&1 |
+      grep -E "^(host_to|remote_to|empty)" | sed "s/^/$round $variant /" | tee -a "$results"
+  done
+done
+echo "== medians over $rounds rounds (GB/s; the empty task in us, and its ratio to the round's raw round trip)"
+awk '
+  function median(list,    v, k, i, j, t) {
+    k = split(list, v, " ")
+    for (i = 2; i <= k; ++i) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+  }
+  { key = $2 " " $3 " " $4; all[key] = all[key] " " $5; if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
+  $2 == "raw" && $3 == "raw_round_trip" { trip[$1] = $5 }
+  $3 == "empty_task" { ratio[$2] = ratio[$2] " " $5 / trip[$1] }
+  END {
+    for (i = 1; i <= n; ++i) print order[i], median(all[order[i]])
+    for (v in ratio) print v, "empty_task / raw_round_trip", median(ratio[v])
+  }' "$results"
+rm -f "$results"
