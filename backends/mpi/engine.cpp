@@ -68,14 +68,15 @@ Engine::Engine(MPI_Comm comm, EngineOptions options, Handler& handler)
 Engine::~Engine() { cancel_control_receive(); }
 
 void Engine::post_control_receive() {
-  if (!control_buffer_) control_buffer_ = std::exchange(spare_control_buffer_, nullptr);
-  if (!control_buffer_) control_buffer_ = std::make_shared_for_overwrite<std::byte[]>(control_bytes_);
+  repost_control_ = false;
+  if (!control_buffer_) control_buffer_ = std::make_unique_for_overwrite<std::byte[]>(control_bytes_);
   if (MPI_Irecv(control_buffer_.get(), static_cast<int>(control_bytes_), MPI_BYTE, MPI_ANY_SOURCE,
                 control_tag, comm_, &control_request_) != MPI_SUCCESS)
     control_request_ = MPI_REQUEST_NULL;
 }
 
 void Engine::cancel_control_receive() {
+  repost_control_ = false;
   if (control_request_ == MPI_REQUEST_NULL) return;
   MPI_Cancel(&control_request_);
   MPI_Wait(&control_request_, MPI_STATUS_IGNORE);
@@ -264,6 +265,7 @@ void Engine::fail_peer(int rank, const std::string& why) {
 bool Engine::receive_control(std::chrono::steady_clock::time_point now) {
   // The receive is posted in advance: a message that arrives matches it at once, and one
   // MPI_Test both moves it in and finds it (a probe would find it only on a second call).
+  if (repost_control_) post_control_receive();
   if (control_request_ == MPI_REQUEST_NULL) return false;
   int flag = 0;
   MPI_Status status;
@@ -290,21 +292,16 @@ bool Engine::receive_control(std::chrono::steady_clock::time_point now) {
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);
   const auto bytes = static_cast<std::size_t>(std::max(count, 0));
-  // Read where it landed (no copy) while the receive waits in the spare buffer; a handler
-  // keeps nothing of a payload past on_message, so this one is the next spare.
-  std::shared_ptr<std::byte[]> kept = std::exchange(control_buffer_, nullptr);
-  post_control_receive();
-  struct Recycle {
-    std::shared_ptr<std::byte[]> buffer;
-    std::shared_ptr<std::byte[]>& spare;
-    ~Recycle() { spare = std::move(buffer); }
-  } const recycle{kept, spare_control_buffer_};
+  // Read where it landed (no copy; a handler keeps nothing of a payload past on_message):
+  // the receive is posted again at the next poll (repost_control_).
+  repost_control_ = true;
   if (source < 0 || source >= size_) return true;
   if (failed(source)) return true;  // a peer given up on stays given up on
   peers_[static_cast<std::size_t>(source)].last_heard = now;
-  std::span<const std::byte> message(kept.get(), bytes);
+  std::span<const std::byte> message(control_buffer_.get(), bytes);
   // The sender's name only for an error: a valid message builds no strings.
   const std::function<std::string()> from = [this, source] { return name_of(source); };
+  std::unique_ptr<std::byte[]> large;  // an announced message's own buffer
   try {
     Header header = read_header(message, protocol_version, from);
     if (header.type == static_cast<std::uint32_t>(MessageType::follows)) {
@@ -312,9 +309,9 @@ bool Engine::receive_control(std::chrono::steady_clock::time_point now) {
       const std::uint64_t size = announce.bounded(max_message_bytes, "the size");
       announce.end();
       if (size <= control_capacity) announce.fail("a message that fits the control receive");
-      kept = receive_large(source, size, from);
-      if (!kept) return true;  // the peer failed meanwhile
-      message = std::span<const std::byte>(kept.get(), size);
+      large = receive_large(source, size, from);
+      if (!large) return true;  // the peer failed meanwhile
+      message = std::span<const std::byte>(large.get(), size);
       header = read_header(message, protocol_version, from);
     }
     if (header.type == static_cast<std::uint32_t>(MessageType::heartbeat)) return true;
@@ -327,12 +324,12 @@ bool Engine::receive_control(std::chrono::steady_clock::time_point now) {
   return true;
 }
 
-std::shared_ptr<std::byte[]> Engine::receive_large(int source, std::uint64_t size,
+std::unique_ptr<std::byte[]> Engine::receive_large(int source, std::uint64_t size,
                                                    const std::function<std::string()>& from) {
   // Sent right after its announcement: received here, within the heartbeat timeout (a
   // sender that dies meanwhile is failed, never waited for). One of another size is a
   // corrupt message (thrown: the caller fails the sender, telling it why).
-  auto kept = std::make_shared_for_overwrite<std::byte[]>(size);
+  auto kept = std::make_unique_for_overwrite<std::byte[]>(size);
   MPI_Request request = MPI_REQUEST_NULL;
   int code = MPI_Irecv(kept.get(), static_cast<int>(size), MPI_BYTE, source, large_control_tag,
                        comm_, &request);

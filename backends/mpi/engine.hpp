@@ -204,7 +204,7 @@ class Engine {
   void post_control_receive();
   void cancel_control_receive();
   // The message a `follows` announced (null, with `source` failed, when it does not come).
-  std::shared_ptr<std::byte[]> receive_large(int source, std::uint64_t size,
+  std::unique_ptr<std::byte[]> receive_large(int source, std::uint64_t size,
                                              const std::function<std::string()>& from);
   bool complete_requests();
   void heartbeats(std::chrono::steady_clock::time_point now);
@@ -227,9 +227,11 @@ class Engine {
   // unless the test hook PLEXUS_MPI_TEST_RECEIVE_BYTES says less.
   MPI_Request control_request_ = MPI_REQUEST_NULL;
   std::size_t control_bytes_ = control_capacity;
-  // Two buffers take turns: a message is read where it landed while the receive waits in
-  // the other, which the one read becomes once handled.
-  std::shared_ptr<std::byte[]> control_buffer_, spare_control_buffer_;
+  // A message is read where it landed; the receive is posted again at the next poll
+  // (repost_control_), off the path from a message to the work it starts (an operation,
+  // a waiter's return): one that arrives meanwhile waits in MPI's unexpected queue.
+  std::unique_ptr<std::byte[]> control_buffer_;
+  bool repost_control_ = false;
   std::unique_ptr<std::atomic<std::uint64_t>[]> sent_, received_;
 
   std::mutex posted_mutex_;
