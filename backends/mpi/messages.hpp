@@ -39,7 +39,9 @@ namespace plexus::mpi {
 //    copy_in carries its data inline only when the whole message fits one piece.
 // 9: rank 0 tells the other workers of a worker that failed (peer_failed): they fail their
 //    transfers with it (a pull that awaits its data, a push to it) instead of awaiting them.
-inline constexpr std::uint32_t protocol_version = 9;
+// 10: a launch's range in compact form (each array's entries up to its last that is not
+//    NdRange's default, after a count byte).
+inline constexpr std::uint32_t protocol_version = 10;
 
 inline constexpr int control_tag = 1;
 inline constexpr int large_control_tag = 2;

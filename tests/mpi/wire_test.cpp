@@ -68,6 +68,45 @@ TEST_CASE("a kernel's info keeps its flags through a message", "[mpi][wire]") {
   CHECK(back.cancellable);
 }
 
+TEST_CASE("a launch's range travels compact and comes back exactly", "[mpi][wire]") {
+  NdRange plain;
+  plain.global = {1 << 20, 1, 1};
+  NdRange every;  // every field off its default, beyond the dimensions too
+  every.dimensions = 2;
+  every.global = {64, 32, 3};
+  every.local = {8, 4, 1};
+  every.offset = {0, 7, 0};
+  NdRange unset_middle;  // local's last entry default, offset's first
+  unset_middle.dimensions = 3;
+  unset_middle.global = {4, 1, 2};
+  unset_middle.local = {2, 1, 0};
+  for (const NdRange& range : {plain, every, unset_middle, NdRange{}}) {
+    Writer out(protocol_version, static_cast<std::uint32_t>(MessageType::launch), 0);
+    write(out, range);
+    const auto message = std::move(out).finish();
+    Reader in(std::span<const std::byte>(message).subspan(header_bytes), "range");
+    const NdRange back = read_range(in);
+    CHECK_NOTHROW(in.end());
+    CHECK(back.dimensions == range.dimensions);
+    CHECK(back.global == range.global);
+    CHECK(back.local == range.local);
+    CHECK(back.offset == range.offset);
+  }
+  // A 1-D range without a local size: 12 bytes (dimensions, three counts, one size).
+  Writer out(protocol_version, static_cast<std::uint32_t>(MessageType::launch), 0);
+  write(out, plain);
+  CHECK(out.size() == header_bytes + 12);
+  // More than 3 entries or dimensions: errors naming the field.
+  for (const std::uint8_t bad : {std::uint8_t{0}, std::uint8_t{1}}) {
+    Writer damaged(protocol_version, static_cast<std::uint32_t>(MessageType::launch), 0);
+    damaged.u8(bad == 0 ? 4 : 1);
+    damaged.u8(bad == 0 ? 0 : 9);
+    const auto message = std::move(damaged).finish();
+    Reader in(std::span<const std::byte>(message).subspan(header_bytes), "message 'launch'");
+    CHECK_THROWS_WITH(read_range(in), Catch::Contains(bad == 0 ? "dimensions are 4" : "global size of 9 entries"));
+  }
+}
+
 TEST_CASE("every truncation and every damaged byte of a message is refused", "[mpi][wire]") {
   const auto message = sample_message();
   for (std::size_t size = 0; size < message.size(); ++size) {
