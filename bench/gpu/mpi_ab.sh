@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Issue 17 on the GPU machine, before/after a change: the mpi backend and worker of an overlay
 # (bench/gpu/overlay.sh with plexus-bench-mpi: "after") against the base pack's ("before"),
-# in alternating rounds of one run, each round with a raw MPI ping-pong: the empty remote
-# task and copies up to 64 KiB between host workers (every rank on a core of its own).
+# in alternating rounds of one run, each round with raw MPI ping-pongs (at MPI_THREAD_SINGLE
+# and at MPI_THREAD_SERIALIZED, the backend's level): the empty remote task and copies up to
+# 64 KiB between host workers (every rank on a core of its own).
 # Runs in bench/gpu/run.sh's environment with the base pack alone (no overlay given there):
 #   bash bench/gpu/run.sh PACK -- 'bash bench/gpu/mpi_ab.sh OPENMPI_PACK_DIR OVERLAY_DIR [ROUNDS]'
 # Prints every round's lines, then per variant the median of each figure and, for the
@@ -19,8 +20,10 @@ export PLEXUS_LOG_LEVEL=warn
 results=$(mktemp)
 nproc
 for round in $(seq "$rounds"); do
-  mpirun --oversubscribe -np 3 plexus-bench-mpi --mode raw --max-kib 64 2>&1 | grep -E "^raw" |
-    sed "s/^/$round raw /" | tee -a "$results"
+  for serialized in 0 1; do
+    mpirun --oversubscribe -np 3 plexus-bench-mpi --mode raw --max-kib 64 --serialized $serialized 2>&1 |
+      grep -E "^raw" | sed "s/^/$round raw /" | tee -a "$results"
+  done
   for variant in before after; do
     dir=$before
     [ $variant = after ] && dir=$after
@@ -39,9 +42,14 @@ awk '
   }
   { key = $2 " " $3 " " $4; all[key] = all[key] " " $5; if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
   $2 == "raw" && $3 == "raw_round_trip" { trip[$1] = $5 }
-  $3 == "empty_task" { ratio[$2] = ratio[$2] " " $5 / trip[$1] }
+  $2 == "raw" && $3 == "raw_round_trip_serialized" { serialized[$1] = $5 }
+  $3 == "empty_task" {
+    ratio[$2] = ratio[$2] " " $5 / trip[$1]
+    if ($1 in serialized) ratio_serialized[$2] = ratio_serialized[$2] " " $5 / serialized[$1]
+  }
   END {
     for (i = 1; i <= n; ++i) print order[i], median(all[order[i]])
     for (v in ratio) print v, "empty_task / raw_round_trip", median(ratio[v])
+    for (v in ratio_serialized) print v, "empty_task / raw_round_trip_serialized", median(ratio_serialized[v])
   }' "$results"
 rm -f "$results"

@@ -9,6 +9,10 @@
 //                 with nothing to do waits without spinning (the machine may have fewer
 //                 cores than ranks). --max-kib K: ping-pongs up to K KiB only (sizes
 //                 start at 4 KiB: --max-kib 1 measures the round trip alone).
+//                 --serialized 1: MPI initialized at MPI_THREAD_SERIALIZED, the level the
+//                 mpi backend asks for (its threads take turns in MPI), not
+//                 MPI_THREAD_SINGLE: the same figures, named with "_serialized" (Open MPI
+//                 4.1 turns its internal locking on at any level above SINGLE).
 //   --mode plexus (rank 0 of `mpirun -np 1 plexus-bench-mpi : -np 2 plexus worker`): the
 //                 mpi backend alone (no runtime), two remote devices on ranks 1 and 2:
 //                 host->remote (copy_to_device + wait), remote->host (copy_to_host + wait)
@@ -128,8 +132,10 @@ double send_and_answer(int rank, int a, int b, std::size_t bytes, long reps) {
   return static_cast<double>(bytes) / bench::median(trips);
 }
 
-int raw(long reps, long max_kib) {
-  MPI_Init(nullptr, nullptr);
+int raw(long reps, long max_kib, bool serialized) {
+  int provided = 0;
+  MPI_Init_thread(nullptr, nullptr, serialized ? MPI_THREAD_SERIALIZED : MPI_THREAD_SINGLE, &provided);
+  const std::string level = serialized ? "_serialized" : "";
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -144,7 +150,7 @@ int raw(long reps, long max_kib) {
       quiet_barrier();
       if (rank != a && rank != b) continue;
       const double bandwidth = ping_pong(rank, a, b, bytes, repetitions(bytes, reps));
-      if (rank == a) std::cout << name << ' ' << bytes << ' ' << bandwidth / 1e9 << std::endl;
+      if (rank == a) std::cout << name << level << ' ' << bytes << ' ' << bandwidth / 1e9 << std::endl;
     }
   }
   for (std::size_t bytes : sizes) {
@@ -152,7 +158,7 @@ int raw(long reps, long max_kib) {
     quiet_barrier();
     if (rank > 1) continue;
     const double bandwidth = send_and_answer(rank, 0, 1, bytes, repetitions(bytes, reps));
-    if (rank == 0) std::cout << "raw_answered_0_1 " << bytes << ' ' << bandwidth / 1e9 << std::endl;
+    if (rank == 0) std::cout << "raw_answered_0_1" << level << ' ' << bytes << ' ' << bandwidth / 1e9 << std::endl;
   }
   // The same ping-pong cut as the mpi backend cuts a small transfer: pieces under the
   // transport's eager limit (what raw MPI gains from the backend's own protocol).
@@ -164,7 +170,7 @@ int raw(long reps, long max_kib) {
     quiet_barrier();
     if (rank > 1) continue;
     const double bandwidth = ping_pong(rank, 0, 1, bytes, repetitions(bytes, reps), piece);
-    if (rank == 0) std::cout << "raw_pieces_0_1 " << bytes << ' ' << bandwidth / 1e9 << std::endl;
+    if (rank == 0) std::cout << "raw_pieces_0_1" << level << ' ' << bytes << ' ' << bandwidth / 1e9 << std::endl;
   }
   quiet_barrier();
   if (rank < 2) {
@@ -181,7 +187,7 @@ int raw(long reps, long max_kib) {
       }
       if (i >= 0) trips.push_back(bench::seconds_since(start));
     }
-    if (rank == 0) std::cout << "raw_round_trip 8 " << bench::median(trips) * 1e6 << std::endl;
+    if (rank == 0) std::cout << "raw_round_trip" << level << " 8 " << bench::median(trips) * 1e6 << std::endl;
   }
   quiet_barrier();
   MPI_Finalize();
@@ -360,8 +366,8 @@ int main(int argc, char** argv) try {
   }
   const auto options = bench::parse_options(static_cast<int>(rest.size()), rest.data(),
                                             {{"reps", 20}, {"chunk-kib", 0}, {"task-only", 0}, {"max-kib", 1 << 20},
-                                             {"native", 0}, {"streams-only", 0}});
-  if (mode == "raw") return raw(options.at("reps"), options.at("max-kib"));
+                                             {"native", 0}, {"streams-only", 0}, {"serialized", 0}});
+  if (mode == "raw") return raw(options.at("reps"), options.at("max-kib"), options.at("serialized") != 0);
   if (mode == "plexus") return plexus_side(options.at("reps"), options.at("chunk-kib"), options.at("task-only") != 0,
                                            options.at("max-kib"), options.at("native") != 0,
                                            options.at("streams-only"));
