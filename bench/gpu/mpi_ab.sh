@@ -15,7 +15,8 @@ overlay=$(cd "${2:?usage: $0 OPENMPI_PACK_DIR OVERLAY_DIR [ROUNDS]}" && pwd)
 rounds=${3:-5}
 before=$(cd "$(dirname "$(command -v plexus)")/.." && pwd)
 after=$before-after
-[ -x "$after/bin/plexus" ] || { cp -a "$before" "$after" && tar -C "$after" -xJf "$overlay/overlay.tar.xz"; }
+rm -rf "$after"  # the overlay given now, never one left from an earlier call
+cp -a "$before" "$after" && tar -C "$after" -xJf "$overlay/overlay.tar.xz"
 export PLEXUS_LOG_LEVEL=warn
 results=$(mktemp)
 nproc
