@@ -157,7 +157,8 @@ void Engine::send_control(int destination, std::vector<std::byte> message) {
   if (code != MPI_SUCCESS) return fail_peer(destination, "MPI_Isend: " + mpi_error_text(code));
   // A small message usually leaves at once (eager): then nothing is left to poll for.
   int done = 0;
-  if (MPI_Test(&pending.request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done) return;
+  if (MPI_Test(&pending.request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done)
+    return Writer::recycle(std::move(message));
   // Kept until sent (a vector's move keeps its buffer where MPI reads it).
   pending.message = std::make_shared<std::vector<std::byte>>(std::move(message));
   pending_.push_back(std::move(pending));

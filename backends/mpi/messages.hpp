@@ -40,7 +40,8 @@ namespace plexus::mpi {
 // 9: rank 0 tells the other workers of a worker that failed (peer_failed): they fail their
 //    transfers with it (a pull that awaits its data, a push to it) instead of awaiting them.
 // 10: a launch's range in compact form (each array's entries up to its last that is not
-//    NdRange's default, after a count byte).
+//    NdRange's default, after a count byte), and its operation number last (rank 0 resolves
+//    each argument as it writes it).
 inline constexpr std::uint32_t protocol_version = 10;
 
 inline constexpr int control_tag = 1;

@@ -290,25 +290,17 @@ void MpiQueue::launch(const DeviceKernel& kernel, const NdRange& range,
     return "launch of '" + kernel.info().name + "' on " + device_.info().name;
   };
   validate_launch(kernel.info(), range, arguments, what);
-  // Every argument resolved before the operation takes its number (a bad one throws).
-  std::vector<std::uint64_t> addresses;
-  addresses.reserve(arguments.size());
-  for (const KernelArgument& argument : arguments)
-    if (argument.kind == KernelArgumentKind::allocation)
-      addresses.push_back(device_.resolve(argument.allocation, what).address);
   Writer message(protocol_version, static_cast<std::uint32_t>(MessageType::launch), 0);
   message.u64(id_);
-  message.u64(next_seq());
   message.u64(remote_kernel->module());
   message.u32(remote_kernel->index());
   write(message, range);
   message.u64(arguments.size());
-  std::size_t next_address = 0;
   for (const KernelArgument& argument : arguments) {
     message.u8(static_cast<std::uint8_t>(argument.kind));
     switch (argument.kind) {
       case KernelArgumentKind::allocation:
-        message.u64(addresses[next_address++]);
+        message.u64(device_.resolve(argument.allocation, what).address);  // a bad one throws
         break;
       case KernelArgumentKind::scalar:
         message.block({static_cast<const std::byte*>(argument.value), argument.size});
@@ -318,6 +310,8 @@ void MpiQueue::launch(const DeviceKernel& kernel, const NdRange& range,
         break;
     }
   }
+  // Numbered last: every argument resolved before the operation takes its number.
+  message.u64(next_seq());
   post([device = device_.target(), bytes = std::move(message).finish()](Engine& engine) mutable {
     engine.send(device.rank, std::move(bytes));
   });

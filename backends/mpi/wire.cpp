@@ -19,8 +19,21 @@ T load(const std::byte* at) {
 
 }  // namespace
 
-Writer::Writer(std::uint32_t protocol, std::uint32_t type, std::uint64_t id) {
-  bytes_.reserve(256);  // most messages in one allocation
+namespace {
+// Writer::recycle's buffer: this thread's next message is written into it.
+thread_local std::vector<std::byte> spare_message;
+constexpr std::size_t message_reserve = 256;  // most messages fit: one allocation at most
+}  // namespace
+
+void Writer::recycle(std::vector<std::byte>&& message) {
+  if (message.capacity() >= message_reserve && message.capacity() <= 64 * message_reserve)
+    spare_message = std::move(message);
+}
+
+Writer::Writer(std::uint32_t protocol, std::uint32_t type, std::uint64_t id)
+    : bytes_(std::move(spare_message)) {
+  bytes_.clear();
+  bytes_.reserve(message_reserve);
   bytes_.resize(header_bytes);
   Header header;
   header.protocol = protocol;

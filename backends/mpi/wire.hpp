@@ -53,6 +53,9 @@ class Writer {
 
   // Writes the header (payload size, checksum) and hands out the message.
   std::vector<std::byte> finish() &&;
+  // A sent message's buffer, kept for this thread's next Writer (no allocation per message
+  // where a thread sends what it writes, as an operation's sender and its report do).
+  static void recycle(std::vector<std::byte>&& message);
 
  private:
   void raw(const void* data, std::size_t bytes);

@@ -771,7 +771,6 @@ void Worker::load_module(const Header& header, Reader& in) {
 
 void Worker::launch(Reader& in) {
   WorkerQueue& on = queue(in);
-  const std::uint64_t seq = sequence(on, in);
   const std::uint64_t module_id = in.u64();
   auto module = modules_.find(module_id);
   if (module == modules_.end()) in.fail("module " + std::to_string(module_id) + " does not exist");
@@ -816,6 +815,7 @@ void Worker::launch(Reader& in) {
         in.fail("argument kind " + std::to_string(kind));
     }
   }
+  const std::uint64_t seq = sequence(on, in);  // numbered last (protocol 10)
   in.end();
   on.enqueue([launch](WorkerQueue::Context& context) {
     if (context.failure) return;
