@@ -3,7 +3,8 @@
 # (bench/gpu/overlay.sh with plexus-bench-mpi: "after") against the base pack's ("before"),
 # in alternating rounds of one run, each round with raw MPI ping-pongs (at MPI_THREAD_SINGLE
 # and at MPI_THREAD_SERIALIZED, the backend's level): the empty remote task and copies up to
-# 64 KiB between host workers (every rank on a core of its own).
+# 64 KiB between host workers (every rank on a core of its own); the raw jobs also give the
+# round trip by message size, blocking and as the backend's engine moves a message (--floor).
 # Runs in bench/gpu/run.sh's environment with the base pack alone (no overlay given there):
 #   bash bench/gpu/run.sh PACK -- 'bash bench/gpu/mpi_ab.sh OPENMPI_PACK_DIR OVERLAY_DIR [ROUNDS]'
 # Prints every round's lines, then per variant the median of each figure and, for the
@@ -24,7 +25,7 @@ for round in $(seq "$rounds"); do
   for level in "" "--serialized 1"; do
     # The overlay's bench program: the base pack's may predate --serialized.
     LD_LIBRARY_PATH=$after/lib:$LD_LIBRARY_PATH mpirun --oversubscribe -x LD_LIBRARY_PATH -np 3 \
-      "$after/bin/plexus-bench-mpi" --mode raw --max-kib 64 $level 2>&1 |
+      "$after/bin/plexus-bench-mpi" --mode raw --max-kib 64 --floor 1 $level 2>&1 |
       grep -E "^raw" | sed "s/^/$round raw /" | tee -a "$results"
   done
   for variant in before after; do
@@ -44,8 +45,8 @@ awk '
     return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
   }
   { key = $2 " " $3 " " $4; all[key] = all[key] " " $5; if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
-  $2 == "raw" && $3 == "raw_round_trip" { trip[$1] = $5 }
-  $2 == "raw" && $3 == "raw_round_trip_serialized" { serialized[$1] = $5 }
+  $2 == "raw" && $3 == "raw_round_trip" && $4 == 8 { trip[$1] = $5 }
+  $2 == "raw" && $3 == "raw_round_trip_serialized" && $4 == 8 { serialized[$1] = $5 }
   $3 == "empty_task" {
     ratio[$2] = ratio[$2] " " $5 / trip[$1]
     if ($1 in serialized) ratio_serialized[$2] = ratio_serialized[$2] " " $5 / serialized[$1]

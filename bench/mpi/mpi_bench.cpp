@@ -13,6 +13,10 @@
 //                 mpi backend asks for (its threads take turns in MPI), not
 //                 MPI_THREAD_SINGLE: the same figures, named with "_serialized" (Open MPI
 //                 4.1 turns its internal locking on at any level above SINGLE).
+//                 --floor 1: the round trip also at 32, 64, 128 and 256 bytes, and each
+//                 size moved as the backend's engine moves a control message
+//                 ("raw_engine_round_trip": MPI_Isend, a receive of any source posted in
+//                 advance, MPI_Test): the MPI part of a remote operation's round trip.
 //   --mode plexus (rank 0 of `mpirun -np 1 plexus-bench-mpi : -np 2 plexus worker`): the
 //                 mpi backend alone (no runtime), two remote devices on ranks 1 and 2:
 //                 host->remote (copy_to_device + wait), remote->host (copy_to_host + wait)
@@ -132,7 +136,49 @@ double send_and_answer(int rank, int a, int b, std::size_t bytes, long reps) {
   return static_cast<double>(bytes) / bench::median(trips);
 }
 
-int raw(long reps, long max_kib, bool serialized) {
+// The median round trip (us) of `bytes` between ranks 0 and 1: MPI_Send and MPI_Recv, or
+// (`engine_like`) as the mpi backend's engine moves a control message: MPI_Isend tested to
+// its end, into a receive of any source posted in advance (32 KiB) and tested until it
+// completes, then posted again.
+double round_trip(int rank, int bytes, bool engine_like) {
+  std::vector<char> out(static_cast<std::size_t>(bytes), 1), in(32 << 10);
+  std::vector<double> trips;
+  MPI_Request posted = MPI_REQUEST_NULL;
+  const auto post = [&] {
+    MPI_Irecv(in.data(), static_cast<int>(in.size()), MPI_BYTE, MPI_ANY_SOURCE, 8, MPI_COMM_WORLD, &posted);
+  };
+  if (engine_like) post();
+  for (long i = -100; i < 20000; ++i) {
+    const auto start = bench::clock::now();
+    for (int leg = 0; leg < 2; ++leg) {
+      const bool sending = (leg == 0) == (rank == 0);
+      if (!engine_like) {
+        if (sending)
+          MPI_Send(out.data(), bytes, MPI_BYTE, 1 - rank, 8, MPI_COMM_WORLD);
+        else
+          MPI_Recv(in.data(), bytes, MPI_BYTE, 1 - rank, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        continue;
+      }
+      int done = 0;
+      if (sending) {
+        MPI_Request request;
+        MPI_Isend(out.data(), bytes, MPI_BYTE, 1 - rank, 8, MPI_COMM_WORLD, &request);
+        while (!done) MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+      } else {
+        while (!done) MPI_Test(&posted, &done, MPI_STATUS_IGNORE);
+        post();
+      }
+    }
+    if (i >= 0) trips.push_back(bench::seconds_since(start));
+  }
+  if (engine_like) {
+    MPI_Cancel(&posted);
+    MPI_Wait(&posted, MPI_STATUS_IGNORE);
+  }
+  return bench::median(trips) * 1e6;
+}
+
+int raw(long reps, long max_kib, bool serialized, bool floor) {
   int provided = 0;
   MPI_Init_thread(nullptr, nullptr, serialized ? MPI_THREAD_SERIALIZED : MPI_THREAD_SINGLE, &provided);
   const std::string level = serialized ? "_serialized" : "";
@@ -173,22 +219,14 @@ int raw(long reps, long max_kib, bool serialized) {
     if (rank == 0) std::cout << "raw_pieces_0_1" << level << ' ' << bytes << ' ' << bandwidth / 1e9 << std::endl;
   }
   quiet_barrier();
-  if (rank < 2) {
-    std::vector<double> trips;
-    char word[8] = {};
-    for (long i = -100; i < 20000; ++i) {
-      const auto start = bench::clock::now();
-      if (rank == 0) {
-        MPI_Send(word, 8, MPI_BYTE, 1, 8, MPI_COMM_WORLD);
-        MPI_Recv(word, 8, MPI_BYTE, 1, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      } else {
-        MPI_Recv(word, 8, MPI_BYTE, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(word, 8, MPI_BYTE, 0, 8, MPI_COMM_WORLD);
-      }
-      if (i >= 0) trips.push_back(bench::seconds_since(start));
+  if (rank < 2)
+    for (const int bytes : floor ? std::vector<int>{8, 32, 64, 128, 256} : std::vector<int>{8}) {
+      if (rank == 0) std::cout << "raw_round_trip" << level << ' ' << bytes << ' ' << round_trip(rank, bytes, false) << std::endl;
+      else round_trip(rank, bytes, false);
+      if (!floor) continue;
+      const double engine_like = round_trip(rank, bytes, true);
+      if (rank == 0) std::cout << "raw_engine_round_trip" << level << ' ' << bytes << ' ' << engine_like << std::endl;
     }
-    if (rank == 0) std::cout << "raw_round_trip" << level << " 8 " << bench::median(trips) * 1e6 << std::endl;
-  }
   quiet_barrier();
   MPI_Finalize();
   return 0;
@@ -366,8 +404,10 @@ int main(int argc, char** argv) try {
   }
   const auto options = bench::parse_options(static_cast<int>(rest.size()), rest.data(),
                                             {{"reps", 20}, {"chunk-kib", 0}, {"task-only", 0}, {"max-kib", 1 << 20},
-                                             {"native", 0}, {"streams-only", 0}, {"serialized", 0}});
-  if (mode == "raw") return raw(options.at("reps"), options.at("max-kib"), options.at("serialized") != 0);
+                                             {"native", 0}, {"streams-only", 0}, {"serialized", 0}, {"floor", 0}});
+  if (mode == "raw")
+    return raw(options.at("reps"), options.at("max-kib"), options.at("serialized") != 0,
+               options.at("floor") != 0);
   if (mode == "plexus") return plexus_side(options.at("reps"), options.at("chunk-kib"), options.at("task-only") != 0,
                                            options.at("max-kib"), options.at("native") != 0,
                                            options.at("streams-only"));
