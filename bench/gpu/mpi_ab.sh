@@ -38,12 +38,7 @@ for round in $(seq "$rounds"); do
   done
 done
 echo "== medians over $rounds rounds (GB/s; the empty task in us, and its ratio to the round's raw round trip)"
-awk '
-  function median(list,    v, k, i, j, t) {
-    k = split(list, v, " ")
-    for (i = 2; i <= k; ++i) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
-  }
+awk "$(cat "$root/bench/mpi/median.awk")"'
   { key = $2 " " $3 " " $4; all[key] = all[key] " " $5; if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
   $2 == "raw" && $3 == "raw_round_trip" && $4 == 8 { trip[$1] = $5 }
   $2 == "raw" && $3 == "raw_round_trip_serialized" && $4 == 8 { serialized[$1] = $5 }

@@ -41,13 +41,7 @@ for round in $(seq "$rounds"); do
   fi
 done > "$results"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(mpirun --version | head -1); $rounds rounds; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-awk -v size=$((kib * 1024)) -v kib="$kib" '
-  function median(list,    v, k, i, j, t) {
-    k = split(list, v, " ")
-    if (k == 0) return 0
-    for (i = 2; i <= k; ++i) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
-  }
+awk -v size=$((kib * 1024)) -v kib="$kib" "$(cat "$(dirname "$0")/median.awk")"'
   # Lines: round job name size value.
   { value[$1, $2, $3, $4] = $5; rounds[$1] = 1 }
   END {

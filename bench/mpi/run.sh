@@ -45,13 +45,7 @@ for round in $(seq "$rounds"); do
 done
 grep '^# devices' "$results" | head -1
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(mpirun --version | head -1); $rounds rounds of $reps+ repetitions, $stat round"
-awk -v baseline="$baseline" -v stat="$stat" '
-  # The median of the space-separated values in `list`.
-  function median(list,    v, k, i, j, t) {
-    k = split(list, v, " ")
-    for (i = 2; i <= k; ++i) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
-  }
+awk -v baseline="$baseline" -v stat="$stat" "$(cat "$(dirname "$0")/median.awk")"'
   !/^#/ {
     if (!($1 SUBSEP $2 in best) || ($1 ~ /raw_round_trip|empty_/ ? $3 < best[$1, $2] : $3 > best[$1, $2])) best[$1, $2] = $3
     all[$1, $2] = all[$1, $2] " " $3

@@ -40,12 +40,7 @@ for round in $(seq "$rounds"); do
   else job "$baseline" before; job "$build" after; fi
 done > "$results"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(mpirun --version | head -1); $rounds rounds, $kib KiB, ranks on cores $cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-awk '
-  function median(list,    v, k, i, j, t) {
-    k = split(list, v, " ")
-    for (i = 2; i <= k; ++i) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
-  }
+awk "$(cat "$(dirname "$0")/median.awk")"'
   { key = $2 " " $1; list[key] = list[key] " " $3
     if (!(key in low) || $3 + 0 < low[key]) low[key] = $3 + 0
     if ($3 + 0 > high[key]) high[key] = $3 + 0 }
