@@ -14,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -173,6 +174,41 @@ TEST_CASE("tracing is off without [trace] file, and one runtime traces at a time
   // The tracer is process-wide (docs/tracing.md, limits): the second runtime's task, run
   // while the first traces, is in the first one's trace.
   CHECK(read_json(dir.path / "first.summary.json").at("tasks").to_number<double>() == 2);
+}
+
+// The tracer is process-wide: a task another runtime runs while one traces is recorded in
+// that trace. When the tracing runtime shuts down while such a task still runs, it lets the
+// task finish its record before it writes and frees the trace (before, the task's op was
+// written into the freed record: a heap use after free under ASan).
+TEST_CASE("a traced runtime's shutdown waits for another runtime's task in its trace") {
+  ScratchDir dir;
+  auto other = make_runtime(RuntimeChoice{"dag", "whole"}, "\"host\"");
+  auto traced = make_runtime(RuntimeChoice{"dag", "whole"}, "\"host\"",
+                             trace_table(dir.path / "traced.json"));
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<bool> started{false};
+  plexus::Queue q = other->queue();
+  q.submit([&](plexus::Handler& h) {
+    h.native_task("blocked", {{"host", [&started, released](plexus::InteropHandle&) {
+                                 started = true;
+                                 released.wait();
+                               }}});
+  });
+  while (!started) std::this_thread::yield();
+  constexpr auto hold = std::chrono::milliseconds(300);
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(hold);
+    release.set_value();
+  });
+  const auto before = std::chrono::steady_clock::now();
+  traced.reset();  // the blocked task's record is the trace's: shutdown waits for it
+  const auto shutdown = std::chrono::steady_clock::now() - before;
+  releaser.join();
+  other->wait();
+  CHECK(shutdown >= hold - std::chrono::milliseconds(50));
+  const auto summary = read_json(dir.path / "traced.summary.json");
+  CHECK(summary.at("tasks").to_number<double>() == 1);
 }
 
 TEST_CASE("the [trace] table is checked and trace.file can be set") {

@@ -47,7 +47,7 @@ RuntimeState::RuntimeState(Config loaded)
 }
 
 RuntimeState::~RuntimeState() {
-  if (tracer) deactivate_tracer(tracer.get());
+  if (tracer && !deactivate_tracer(tracer.get())) (void)tracer.release();  // still held: left
 }
 
 namespace {
@@ -188,19 +188,25 @@ bool RuntimeState::shutdown() noexcept {
                    left);
   // The trace last: the buffers released above (those the program still held) are freed
   // while the tracer records, so their `free` is in it.
-  if (tracer) {
-    deactivate_tracer(tracer.get());
+  if (tracer && !deactivate_tracer(tracer.get())) {
+    // A task of another runtime, recorded in this trace, still runs: its record must not be
+    // read nor freed under it.
+    logger().error("trace file '{}' is not written: a task of another plexus::Runtime that it "
+                   "records still ran {} s after this runtime's shutdown began",
+                   tracer->file(), tracer_release_limit.count());
+    (void)tracer.release();  // left allocated for that task's hooks
+  } else if (tracer) {
     try {
       write_trace(*tracer);
       logger().info("plexus trace written: {} and {}", tracer->file(), summary_path(tracer->file()));
     } catch (const std::exception& failure) {
       logger().error("{}", failure.what());
     }
-  } else if (Tracer* active = active_tracer()) {
+  } else if (const TracerHold active; active.get()) {
     // Another runtime traces, and recorded this one's tasks too: their device times are read
     // now, while this runtime's devices (and backends) are still there.
     try {
-      active->settle_timings(devices);
+      active.get()->settle_timings(devices);
     } catch (const std::exception& failure) {
       logger().warn("runtime shutdown: the trace lacks this runtime's device times: {}", failure.what());
     }

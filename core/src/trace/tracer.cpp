@@ -9,6 +9,29 @@ namespace plexus::detail {
 std::atomic<Tracer*> active_tracer_slot{nullptr};
 thread_local TaskTrace* current_task_trace = nullptr;
 
+namespace {
+std::atomic<int> tracer_holds{0};   // TracerHolds of any thread
+thread_local int own_tracer_holds = 0;  // those of this thread
+}  // namespace
+
+TracerHold::TracerHold() {
+  if (!active_tracer_slot.load(std::memory_order_acquire)) return;  // tracing off
+  // Counted before the tracer is read again: deactivate_tracer clears the slot, then reads
+  // the count (both sequentially consistent), so it sees this hold or this thread sees null.
+  tracer_holds.fetch_add(1, std::memory_order_seq_cst);
+  tracer_ = active_tracer_slot.load(std::memory_order_seq_cst);
+  if (tracer_)
+    ++own_tracer_holds;
+  else
+    tracer_holds.fetch_sub(1, std::memory_order_release);
+}
+
+TracerHold::~TracerHold() {
+  if (!tracer_) return;
+  --own_tracer_holds;
+  tracer_holds.fetch_sub(1, std::memory_order_release);
+}
+
 TaskTrace& Tracer::begin(const Task& task) {
   std::lock_guard lock(mutex_);
   TaskTrace& record = records_.emplace_back();
@@ -62,7 +85,8 @@ void TraceSpanScope::begin(TraceSpan::Kind kind, const std::string& device,
 
 void TraceSpanScope::end() noexcept {
   span_.end = TaskEvent::clock::now();
-  if (active_tracer() != tracer_) return;  // its runtime stopped tracing meanwhile
+  const TracerHold hold;
+  if (hold.get() != tracer_) return;  // its runtime stopped tracing meanwhile
   try {
     tracer_->add(std::move(span_));
   } catch (...) {
@@ -76,9 +100,16 @@ bool activate_tracer(Tracer* tracer) {
   return active_tracer_slot.compare_exchange_strong(none, tracer, std::memory_order_acq_rel);
 }
 
-void deactivate_tracer(Tracer* tracer) {
+bool deactivate_tracer(Tracer* tracer, std::chrono::milliseconds limit) {
   Tracer* expected = tracer;
-  active_tracer_slot.compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel);
+  if (!active_tracer_slot.compare_exchange_strong(expected, nullptr, std::memory_order_seq_cst))
+    return true;  // not the active one: nothing holds it
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (tracer_holds.load(std::memory_order_seq_cst) > own_tracer_holds) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return true;
 }
 
 #if PLEXUS_TRACE_HOOKS
@@ -105,7 +136,8 @@ void TraceOpScope::finish() {
     if (auto timing = timed_queue_->take_timing()) {
       op_.timing = std::make_shared<TraceTiming>(device_, std::move(timing));
       // Settled by the device's runtime when it shuts down before the trace is written.
-      if (Tracer* tracer = active_tracer()) tracer->add(op_.timing);
+      const TracerHold hold;
+      if (Tracer* tracer = hold.get()) tracer->add(op_.timing);
     }
   }
   if (op_.kind == TraceOp::Kind::launch) {

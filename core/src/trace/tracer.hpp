@@ -24,6 +24,7 @@
 #endif
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <deque>
 #include <memory>
@@ -126,12 +127,31 @@ class Tracer {
   std::vector<TraceSpan> spans_;   // in the order they ended
 };
 
-// The tracer of the runtime that traces, or nullptr.
+// The tracer of the runtime that traces, or nullptr. A glance only (whether tracing is on):
+// a hook that uses the tracer holds it (TracerHold).
 extern std::atomic<Tracer*> active_tracer_slot;
 inline Tracer* active_tracer() { return active_tracer_slot.load(std::memory_order_acquire); }
 // Makes `tracer` the active one; false (nothing changed) when another runtime traces.
 bool activate_tracer(Tracer* tracer);
-void deactivate_tracer(Tracer* tracer);
+// Stops `tracer` being the active one, then waits until no hook of another thread holds it
+// (a task of another runtime recorded in it runs to its end) for at most `limit`; false when
+// one still holds it then (the tracer must not be written nor freed: it is left allocated).
+inline constexpr std::chrono::seconds tracer_release_limit{10};
+bool deactivate_tracer(Tracer* tracer, std::chrono::milliseconds limit = tracer_release_limit);
+
+// The active tracer, held while the object lives: deactivate_tracer waits for it. Costs
+// one load when tracing is off. Any thread; not movable.
+class TracerHold {
+ public:
+  TracerHold();
+  ~TracerHold();
+  TracerHold(const TracerHold&) = delete;
+  TracerHold& operator=(const TracerHold&) = delete;
+  Tracer* get() const { return tracer_; }
+
+ private:
+  Tracer* tracer_ = nullptr;
+};
 
 // The record of the task running on this thread, or nullptr (tracing off, or no task).
 extern thread_local TaskTrace* current_task_trace;
@@ -176,7 +196,7 @@ class TraceOpScope {
 class TraceTaskScope {
  public:
   explicit TraceTaskScope(const Task& task) {
-    if (Tracer* tracer = active_tracer()) [[unlikely]]
+    if (Tracer* tracer = hold_.get()) [[unlikely]]
       begin(*tracer, task);
   }
   ~TraceTaskScope() {
@@ -188,6 +208,7 @@ class TraceTaskScope {
 
  private:
   void begin(Tracer& tracer, const Task& task);
+  TracerHold hold_;  // the record is the tracer's: held until the task is done with it
   bool begun_ = false;
   TaskTrace* outer_ = nullptr;  // a task run from inside another (inline runs)
 };
