@@ -21,11 +21,10 @@ void HostGraph::run(std::span<const GraphLaunch> launches) {
   check_graph_replay(launches, prepared_.size(), nullptr, "host graph replay");
   for (std::size_t i = 0; i < launches.size(); ++i) {
     const auto& given = launches[i].arguments;
-    const auto& recorded = prepared_[i].block.slots;
+    const ArgumentBlock& recorded = prepared_[i].block;
     bool same = given.size() == recorded.size() && launches[i].kernel == prepared_[i].kernel;
     for (std::size_t a = 0; same && a < given.size(); ++a)
-      same = given[a].kind != KernelArgumentKind::scalar ||
-             given[a].size <= prepared_[i].block.capacity[a];
+      same = given[a].kind != KernelArgumentKind::scalar || given[a].size <= recorded.capacity(a);
     if (!same)
       throw error(error_category::invalid_argument,
                   "host graph replay: launch " + std::to_string(i + 1) +

@@ -34,29 +34,31 @@ struct Scratch {
 
 ArgumentBlock::ArgumentBlock(std::span<const KernelArgument> arguments,
                              std::size_t static_local_bytes)
-    : local_bytes(static_local_bytes) {
-  capacity.reserve(arguments.size());
+    : count_(arguments.size()), local_bytes_(static_local_bytes) {
+  const auto value_bytes = [](const KernelArgument& argument) {
+    return round_up(argument.kind == KernelArgumentKind::scalar ? argument.size : sizeof(std::uint64_t),
+                    sizeof(Chunk));
+  };
   std::size_t total = 0;
-  for (const KernelArgument& argument : arguments) {
-    const std::size_t size =
-        argument.kind == KernelArgumentKind::scalar ? argument.size : sizeof(std::uint64_t);
-    total += capacity.emplace_back(round_up(size, sizeof(Chunk)));
-  }
-  storage.resize(total + alignof(Chunk) - 1);
-  void* first = storage.data();
-  std::size_t space = storage.size();
+  for (const KernelArgument& argument : arguments) total += value_bytes(argument);
+  const std::size_t tables = count_ * (sizeof(void*) + sizeof(std::size_t));
+  std::size_t space = total + alignof(Chunk) - 1;
+  storage_ = std::make_unique_for_overwrite<std::byte[]>(tables + space);
+  slots_ = reinterpret_cast<void**>(storage_.get());
+  capacities_ = reinterpret_cast<std::size_t*>(storage_.get() + count_ * sizeof(void*));
+  void* first = storage_.get() + tables;
   auto* next = static_cast<std::byte*>(std::align(alignof(Chunk), total, first, space));
-  slots.reserve(arguments.size());
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
+  std::memset(next, 0, total);
+  for (std::size_t i = 0; i < count_; ++i) {
     const KernelArgument& argument = arguments[i];
-    std::byte* value = next;
-    next += capacity[i];
+    capacities_[i] = value_bytes(argument);
+    slots_[i] = next;
     if (argument.kind == KernelArgumentKind::local) {
-      const std::uint64_t offset = local_bytes;
-      std::memcpy(value, &offset, sizeof offset);
-      local_bytes = round_up(local_bytes + argument.size, local_block_alignment);
+      const std::uint64_t offset = local_bytes_;
+      std::memcpy(next, &offset, sizeof offset);
+      local_bytes_ = round_up(local_bytes_ + argument.size, local_block_alignment);
     }
-    slots.push_back(value);
+    next += capacities_[i];
   }
   update(arguments);
 }
@@ -65,9 +67,9 @@ void ArgumentBlock::update(std::span<const KernelArgument> arguments) {
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const KernelArgument& argument = arguments[i];
     if (argument.kind == KernelArgumentKind::scalar) {
-      std::memcpy(slots[i], argument.value, argument.size);
+      std::memcpy(slots_[i], argument.value, argument.size);
     } else if (argument.kind == KernelArgumentKind::allocation) {
-      std::memcpy(slots[i], &argument.allocation, sizeof(void*));
+      std::memcpy(slots_[i], &argument.allocation, sizeof(void*));
     }
   }
 }
@@ -114,9 +116,9 @@ PreparedLaunch prepare_launch(HostDevice& device, const HostKernel& kernel,
                     std::to_string(device.info().max_work_group_size));
 
   PreparedLaunch prepared{&kernel, {}, 1, ArgumentBlock(arguments, kernel.static_local_bytes())};
-  if (prepared.block.local_bytes > device.info().local_memory_bytes)
+  if (prepared.block.local_bytes() > device.info().local_memory_bytes)
     throw error(error_category::invalid_argument,
-                what() + ": the work-group needs " + std::to_string(prepared.block.local_bytes) +
+                what() + ": the work-group needs " + std::to_string(prepared.block.local_bytes()) +
                     " bytes of local memory, more than the device's " +
                     std::to_string(device.info().local_memory_bytes));
 
@@ -140,7 +142,7 @@ void run_prepared(HostDevice& device, const PreparedLaunch& prepared) {
   auto what = [&] {
     return "launch of '" + kernel.info().name + "' on '" + device.info().name + "'";
   };
-  void* const* slots = block.slots.data();
+  void* const* slots = block.slots();
   // Cooperative cancel (TaskEvent::cancel) at work-group granularity: the groups not yet
   // started when it is asked do not run, and the launch fails with error(cancelled).
   const TaskEvent* task = current_task();
@@ -150,8 +152,8 @@ void run_prepared(HostDevice& device, const PreparedLaunch& prepared) {
                   what() + ": cancelled; the work-groups not started by then did not run");
     }
     const KernelFaultScope fault_scope(kernel.info().name.c_str(), device.info().name.c_str());
-    if (block.local_bytes > 0 && mine.local.empty())
-      mine.local.resize(round_up(block.local_bytes, sizeof(Chunk)) / sizeof(Chunk));
+    if (block.local_bytes() > 0 && mine.local.empty())
+      mine.local.resize(round_up(block.local_bytes(), sizeof(Chunk)) / sizeof(Chunk));
     plexus_work_item_state state = shape;
     state.group_id[0] = group % shape.num_groups[0];
     state.group_id[1] = (group / shape.num_groups[0]) % shape.num_groups[1];

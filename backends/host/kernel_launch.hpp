@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -29,18 +30,26 @@ struct alignas(128) Chunk {
 
 // The arguments as the JIT entry reads them: one slot per parameter pointing at its value
 // (a copy of the scalar, the allocation's address, or the __local argument's offset), each
-// value in whole Chunks of one buffer (one plain allocation per launch, aligned by hand:
-// an aligned allocation per value cost more than the rest of an empty kernel's launch).
-// Moving it keeps the slots valid (the values stay where they are).
-struct ArgumentBlock {
+// value in whole Chunks. Slots, capacities and values share one plain allocation per launch,
+// aligned by hand (an aligned allocation per value cost more than the rest of an empty
+// kernel's launch). Moving it keeps the slots valid (the values stay where they are).
+class ArgumentBlock {
+ public:
   ArgumentBlock(std::span<const KernelArgument> arguments, std::size_t static_local_bytes);
   // New values for the scalars and allocations (the same kinds and sizes as constructed).
   void update(std::span<const KernelArgument> arguments);
 
-  std::vector<void*> slots;
-  std::vector<std::size_t> capacity;  // bytes each slot's value may take
-  std::vector<std::byte> storage;     // the values, from its first Chunk-aligned byte
-  std::size_t local_bytes = 0;        // the whole local block: variables, then arguments
+  void* const* slots() const { return slots_; }
+  std::size_t size() const { return count_; }
+  std::size_t capacity(std::size_t slot) const { return capacities_[slot]; }  // its bytes
+  std::size_t local_bytes() const { return local_bytes_; }  // variables, then arguments
+
+ private:
+  std::unique_ptr<std::byte[]> storage_;  // slots, capacities, then the values
+  void** slots_ = nullptr;
+  std::size_t* capacities_ = nullptr;
+  std::size_t count_ = 0;
+  std::size_t local_bytes_ = 0;
 };
 
 // A launch validated and laid out (run_kernel's first half), to run any number of times.
