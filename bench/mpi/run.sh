@@ -3,8 +3,9 @@
 # host->remote, remote->host and remote->remote against an MPI ping-pong's bandwidth at the
 # same sizes (goal >= 80%), alone and as streams of 8 copies sharing one wait (the second
 # table), small copies also against the ping-pong cut in the backend's eager-sized pieces
-# (the last table), an empty remote task's launch + wait against an MPI round trip (goal <= 3x), and
-# an empty remote native task (a registered native function, the workers loading
+# (the last table), an empty remote task's launch + wait against an MPI round trip (goal <= 3x;
+# also against the round trip at MPI_THREAD_SERIALIZED, the level the backend runs at), and an
+# empty remote native task (a registered native function, the workers loading
 # libplexus_bench_native.so) against the empty kernel in alternating blocks of the same
 # job. Both jobs have 3 ranks; they alternate for --rounds rounds and each
 # figure is the best round's (--median: the median round's, with the spread of the
@@ -40,6 +41,8 @@ plexus_job() {
 }
 for round in $(seq "$rounds"); do
   mpirun "${flags[@]}" -np 3 "$bench" --mode raw --reps "$reps" >> "$results"
+  # The round trip at the backend's thread level too (Open MPI locks internally above SINGLE).
+  mpirun "${flags[@]}" -np 3 "$bench" --mode raw --max-kib 1 --serialized 1 >> "$results"
   plexus_job "$build" >> "$results"
   [ -z "$baseline" ] || plexus_job "$baseline" | sed '/^#/!s/^/before_/' >> "$results"
 done
@@ -52,7 +55,8 @@ awk -v baseline="$baseline" -v stat="$stat" "$(cat "$(dirname "$0")/median.awk")
     if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 }
     # Rounds in order: raw, then this build, then the baseline (their task per raw trip).
     if ($1 == "raw_round_trip") trip = $3
-    if ($1 == "empty_task") ratios = ratios " " $3 / trip
+    if ($1 == "raw_round_trip_serialized") serialized = $3
+    if ($1 == "empty_task") { ratios = ratios " " $3 / trip; serialized_ratios = serialized_ratios " " $3 / serialized }
     if ($1 == "before_empty_task") before_ratios = before_ratios " " $3 / trip
     if ($1 == "empty_kernel_alternating") kernel = $3
     if ($1 == "empty_native_task") native_ratios = native_ratios " " $3 / kernel
@@ -117,6 +121,9 @@ awk -v baseline="$baseline" -v stat="$stat" "$(cat "$(dirname "$0")/median.awk")
     rt = best["raw_round_trip", 8]; et = best["empty_task", 0]
     printf "\nraw MPI round trip (8 bytes, ranks 0-1): %.2f us; empty remote task (launch + wait): %.2f us: %.1fx", rt, et, et / rt
     if (baseline != "") printf "; before: %.2f us: %.1fx", best["before_empty_task", 0], best["before_empty_task", 0] / rt
+    rs = best["raw_round_trip_serialized", 8]
+    printf "\nraw MPI round trip at MPI_THREAD_SERIALIZED (the backend'"'"'s level): %.2f us: %.1fx", rs, et / rs
+    if (stat == "median") printf " (same round: median %.1fx)", median(serialized_ratios)
     printf "\n"
     if (native_ratios != "") {
       k = split(native_ratios, v, " "); lo = hi = v[1]; for (i = 2; i <= k; ++i) { lo = v[i] < lo ? v[i] : lo; hi = v[i] > hi ? v[i] : hi }
