@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 17 on the GPU machine, before/after a change: the mpi backend and worker of an overlay
-# (bench/gpu/overlay.sh with plexus-bench-mpi: "after") against the base pack's ("before"),
+# (bench/gpu/mpi_overlay.sh: "after") against the base pack's ("before"),
 # in alternating rounds of one run, each round with raw MPI ping-pongs (at MPI_THREAD_SINGLE
 # and at MPI_THREAD_SERIALIZED, the backend's level): the empty remote task and copies up to
 # 64 KiB between host workers (every rank on a core of its own); the raw jobs also give the
