@@ -14,8 +14,7 @@ std::atomic<int> tracer_holds{0};   // TracerHolds of any thread
 thread_local int own_tracer_holds = 0;  // those of this thread
 }  // namespace
 
-TracerHold::TracerHold() {
-  if (!active_tracer_slot.load(std::memory_order_acquire)) return;  // tracing off
+void TracerHold::acquire() {
   // Counted before the tracer is read again: deactivate_tracer clears the slot, then reads
   // the count (both sequentially consistent), so it sees this hold or this thread sees null.
   tracer_holds.fetch_add(1, std::memory_order_seq_cst);
@@ -26,8 +25,7 @@ TracerHold::TracerHold() {
     tracer_holds.fetch_sub(1, std::memory_order_release);
 }
 
-TracerHold::~TracerHold() {
-  if (!tracer_) return;
+void TracerHold::release() noexcept {
   --own_tracer_holds;
   tracer_holds.fetch_sub(1, std::memory_order_release);
 }
@@ -154,7 +152,6 @@ void TraceTaskScope::begin(Tracer& tracer, const Task& task) {
   record.dependencies = task.dependencies;
   outer_ = current_task_trace;
   current_task_trace = &record;
-  begun_ = true;
 }
 #endif
 

@@ -140,16 +140,25 @@ inline constexpr std::chrono::seconds tracer_release_limit{10};
 bool deactivate_tracer(Tracer* tracer, std::chrono::milliseconds limit = tracer_release_limit);
 
 // The active tracer, held while the object lives: deactivate_tracer waits for it. Costs
-// one load when tracing is off. Any thread; not movable.
+// one load and branch when tracing is off (inline: every task constructs one). Any thread;
+// not movable.
 class TracerHold {
  public:
-  TracerHold();
-  ~TracerHold();
+  TracerHold() {
+    if (active_tracer()) [[unlikely]]
+      acquire();
+  }
+  ~TracerHold() {
+    if (tracer_) [[unlikely]]
+      release();
+  }
   TracerHold(const TracerHold&) = delete;
   TracerHold& operator=(const TracerHold&) = delete;
   Tracer* get() const { return tracer_; }
 
  private:
+  void acquire();
+  void release() noexcept;
   Tracer* tracer_ = nullptr;
 };
 
@@ -200,7 +209,7 @@ class TraceTaskScope {
       begin(*tracer, task);
   }
   ~TraceTaskScope() {
-    if (begun_) [[unlikely]]
+    if (hold_.get()) [[unlikely]]  // begun
       current_task_trace = outer_;
   }
   TraceTaskScope(const TraceTaskScope&) = delete;
@@ -209,7 +218,6 @@ class TraceTaskScope {
  private:
   void begin(Tracer& tracer, const Task& task);
   TracerHold hold_;  // the record is the tracer's: held until the task is done with it
-  bool begun_ = false;
   TaskTrace* outer_ = nullptr;  // a task run from inside another (inline runs)
 };
 #else
