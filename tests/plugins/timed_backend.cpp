@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 
 #include "plexus/backend.hpp"
 #include "plexus/device_queue.hpp"
@@ -27,52 +28,61 @@ class TimedDevice final : public plexus::Device {
   }
   const plexus::DeviceInfo& info() const override { return info_; }
   plexus::Backend& backend() const override { return backend_; }
-  bool supports_usm(plexus::UsmKind kind) const override { return kind == plexus::UsmKind::device; }
-  void* allocate_usm(plexus::UsmKind, std::size_t bytes) override { return ::operator new(bytes); }
-  void deallocate_usm(plexus::UsmKind, void* pointer) noexcept override { ::operator delete(pointer); }
+  bool supports_usm(plexus::UsmKind kind) const override {
+    return kind == plexus::UsmKind::device;
+  }
+  void* allocate_usm(plexus::UsmKind, std::size_t bytes) override {
+    return ::operator new(bytes);
+  }
+  void deallocate_usm(plexus::UsmKind, void* pointer) noexcept override {
+    ::operator delete(pointer);
+  }
   std::unique_ptr<plexus::DeviceQueue> create_queue() override;
-  // The device's clock, and device times aligned to the host's (here only a skew of 0: what
-  // matters is that the device is asked, as a GPU's events are).
-  std::chrono::steady_clock::time_point now() const { return std::chrono::steady_clock::now() + skew_; }
-  plexus::DeviceTimes aligned(std::chrono::steady_clock::time_point start,
-                              std::chrono::steady_clock::time_point end) const {
-    return {start - skew_, end - skew_};
+  // The device's clock counts from the device's creation, as a GPU's from its own start:
+  // its times are aligned to the host's clock through the device (what a GPU's events need).
+  std::chrono::nanoseconds now() const { return std::chrono::steady_clock::now() - epoch_; }
+  plexus::DeviceTimes aligned(std::chrono::nanoseconds start, std::chrono::nanoseconds end) const {
+    return {epoch_ + start, epoch_ + end};
   }
 
  private:
   plexus::Backend& backend_;
   plexus::DeviceInfo info_;
-  std::chrono::nanoseconds skew_{0};
+  const std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
 };
 
 // The span of the operations between two take_timing(), aligned by the device when read.
 class DeviceTiming final : public plexus::OperationTiming {
  public:
-  DeviceTiming(const TimedDevice& device, std::chrono::steady_clock::time_point start,
-               std::chrono::steady_clock::time_point end)
+  DeviceTiming(const TimedDevice& device, std::chrono::nanoseconds start,
+               std::chrono::nanoseconds end)
       : device_(device), start_(start), end_(end) {}
-  std::optional<plexus::DeviceTimes> times() const override { return device_.aligned(start_, end_); }
+  std::optional<plexus::DeviceTimes> times() const override {
+    return device_.aligned(start_, end_);
+  }
 
  private:
   const TimedDevice& device_;  // must outlive this (device_queue.hpp: OperationTiming)
-  std::chrono::steady_clock::time_point start_, end_;
+  std::chrono::nanoseconds start_, end_;  // on the device's clock
 };
 
 class TimedQueue final : public plexus::DeviceQueue {
  public:
   explicit TimedQueue(const TimedDevice& device) : device_(device) {}
-  void copy_to_device(void* allocation, const void* host, const plexus::CopyLayout& layout) override {
-    timed([&] { std::memcpy(static_cast<char*>(allocation) + layout.offset, static_cast<const char*>(host) + layout.offset, layout.bytes()); });
+  void copy_to_device(void* allocation, const void* host,
+                      const plexus::CopyLayout& layout) override {
+    copy(allocation, host, layout);
   }
   void copy_to_host(void* host, const void* allocation, const plexus::CopyLayout& layout) override {
-    timed([&] { std::memcpy(static_cast<char*>(host) + layout.offset, static_cast<const char*>(allocation) + layout.offset, layout.bytes()); });
+    copy(host, allocation, layout);
   }
   void usm_copy(void* destination, const void* source, std::size_t bytes) override {
     timed([&] { std::memcpy(destination, source, bytes); });
   }
   void launch(const plexus::DeviceKernel&, const plexus::NdRange&,
               std::span<const plexus::KernelArgument>) override {
-    throw plexus::error(plexus::error_category::unsupported, "timed test accelerator: no kernels");
+    throw plexus::error(plexus::error_category::unsupported,
+                        "timed test accelerator: no kernels");
   }
   void wait() override {}
   void on_complete(std::function<void(std::exception_ptr)> done) override { done(nullptr); }
@@ -85,6 +95,13 @@ class TimedQueue final : public plexus::DeviceQueue {
   }
 
  private:
+  // The layout's bytes (contiguous: the trace test's copies are) from `from` to `to`.
+  void copy(void* to, const void* from, const plexus::CopyLayout& layout) {
+    timed([&] {
+      std::memcpy(static_cast<char*>(to) + layout.offset,
+                  static_cast<const char*>(from) + layout.offset, layout.bytes());
+    });
+  }
   template <class Work>
   void timed(Work&& work) {
     const auto start = device_.now();
@@ -96,8 +113,8 @@ class TimedQueue final : public plexus::DeviceQueue {
 
   const TimedDevice& device_;
   bool timing_ = false;
-  std::optional<std::chrono::steady_clock::time_point> span_start_;
-  std::chrono::steady_clock::time_point span_end_;
+  std::optional<std::chrono::nanoseconds> span_start_;  // on the device's clock
+  std::chrono::nanoseconds span_end_{};
 };
 
 std::unique_ptr<plexus::DeviceQueue> TimedDevice::create_queue() {
