@@ -36,8 +36,9 @@ ArgumentBlock::ArgumentBlock(std::span<const KernelArgument> arguments,
                              std::size_t static_local_bytes)
     : count_(arguments.size()), local_bytes_(static_local_bytes) {
   const auto value_bytes = [](const KernelArgument& argument) {
-    return round_up(argument.kind == KernelArgumentKind::scalar ? argument.size : sizeof(std::uint64_t),
-                    sizeof(Chunk));
+    return round_up(
+        argument.kind == KernelArgumentKind::scalar ? argument.size : sizeof(std::uint64_t),
+        sizeof(Chunk));
   };
   std::size_t total = 0;
   for (const KernelArgument& argument : arguments) total += value_bytes(argument);

@@ -69,7 +69,8 @@ Engine::~Engine() { cancel_control_receive(); }
 
 void Engine::post_control_receive() {
   repost_control_ = false;
-  if (!control_buffer_) control_buffer_ = std::make_unique_for_overwrite<std::byte[]>(control_bytes_);
+  if (!control_buffer_)
+    control_buffer_ = std::make_unique_for_overwrite<std::byte[]>(control_bytes_);
   if (MPI_Irecv(control_buffer_.get(), static_cast<int>(control_bytes_), MPI_BYTE, MPI_ANY_SOURCE,
                 control_tag, comm_, &control_request_) != MPI_SUCCESS)
     control_request_ = MPI_REQUEST_NULL;

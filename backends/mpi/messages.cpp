@@ -229,7 +229,8 @@ void write_entries(Writer& out, const std::array<std::size_t, 3>& values, std::s
 
 void read_entries(Reader& in, std::array<std::size_t, 3>& values, const char* field) {
   const std::uint8_t count = in.u8();
-  if (count > 3) in.fail(std::string(field) + " of " + std::to_string(count) + " entries, more than 3");
+  if (count > 3)
+    in.fail(std::string(field) + " of " + std::to_string(count) + " entries, more than 3");
   for (std::size_t i = 0; i < count; ++i) values[i] = in.u64();
 }
 

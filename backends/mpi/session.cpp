@@ -353,7 +353,8 @@ void Session::on_peer_failed(int rank, const std::string& why) {
   for (Reply& reply : failed) reply(failure, nullptr);
   // The other workers fail their transfers with it (a pull from it, a push to it), which
   // would otherwise wait for ever: no worker watches another.
-  const bool node = std::any_of(nodes_.begin(), nodes_.end(), [&](const Node& each) { return each.rank == rank; });
+  const bool node = std::any_of(nodes_.begin(), nodes_.end(),
+                                [&](const Node& each) { return each.rank == rank; });
   if (!node) return;
   for (const Node& other : nodes_) {
     if (other.rank == rank || engine_->failed(other.rank)) continue;

@@ -145,7 +145,8 @@ double round_trip(int rank, int bytes, bool engine_like) {
   std::vector<double> trips;
   MPI_Request posted = MPI_REQUEST_NULL;
   const auto post = [&] {
-    MPI_Irecv(in.data(), static_cast<int>(in.size()), MPI_BYTE, MPI_ANY_SOURCE, 8, MPI_COMM_WORLD, &posted);
+    MPI_Irecv(in.data(), static_cast<int>(in.size()), MPI_BYTE, MPI_ANY_SOURCE, 8, MPI_COMM_WORLD,
+              &posted);
   };
   if (engine_like) post();
   for (long i = -100; i < 20000; ++i) {
@@ -180,8 +181,13 @@ double round_trip(int rank, int bytes, bool engine_like) {
 
 int raw(long reps, long max_kib, bool serialized, bool floor) {
   int provided = 0;
-  MPI_Init_thread(nullptr, nullptr, serialized ? MPI_THREAD_SERIALIZED : MPI_THREAD_SINGLE, &provided);
-  const std::string level = serialized ? "_serialized" : "";
+  MPI_Init_thread(nullptr, nullptr, serialized ? MPI_THREAD_SERIALIZED : MPI_THREAD_SINGLE,
+                  &provided);
+  // One line "name[_serialized] size value" for the scripts.
+  const auto report = [serialized](const char* name, auto size, double value) {
+    std::cout << name << (serialized ? "_serialized" : "") << ' ' << size << ' ' << value
+              << std::endl;
+  };
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -196,7 +202,7 @@ int raw(long reps, long max_kib, bool serialized, bool floor) {
       quiet_barrier();
       if (rank != a && rank != b) continue;
       const double bandwidth = ping_pong(rank, a, b, bytes, repetitions(bytes, reps));
-      if (rank == a) std::cout << name << level << ' ' << bytes << ' ' << bandwidth / 1e9 << std::endl;
+      if (rank == a) report(name, bytes, bandwidth / 1e9);
     }
   }
   for (std::size_t bytes : sizes) {
@@ -204,7 +210,7 @@ int raw(long reps, long max_kib, bool serialized, bool floor) {
     quiet_barrier();
     if (rank > 1) continue;
     const double bandwidth = send_and_answer(rank, 0, 1, bytes, repetitions(bytes, reps));
-    if (rank == 0) std::cout << "raw_answered_0_1" << level << ' ' << bytes << ' ' << bandwidth / 1e9 << std::endl;
+    if (rank == 0) report("raw_answered_0_1", bytes, bandwidth / 1e9);
   }
   // The same ping-pong cut as the mpi backend cuts a small transfer: pieces under the
   // transport's eager limit (what raw MPI gains from the backend's own protocol).
@@ -216,16 +222,16 @@ int raw(long reps, long max_kib, bool serialized, bool floor) {
     quiet_barrier();
     if (rank > 1) continue;
     const double bandwidth = ping_pong(rank, 0, 1, bytes, repetitions(bytes, reps), piece);
-    if (rank == 0) std::cout << "raw_pieces_0_1" << level << ' ' << bytes << ' ' << bandwidth / 1e9 << std::endl;
+    if (rank == 0) report("raw_pieces_0_1", bytes, bandwidth / 1e9);
   }
   quiet_barrier();
   if (rank < 2)
     for (const int bytes : floor ? std::vector<int>{8, 32, 64, 128, 256} : std::vector<int>{8}) {
-      if (rank == 0) std::cout << "raw_round_trip" << level << ' ' << bytes << ' ' << round_trip(rank, bytes, false) << std::endl;
-      else round_trip(rank, bytes, false);
+      const double blocking = round_trip(rank, bytes, false);
+      if (rank == 0) report("raw_round_trip", bytes, blocking);
       if (!floor) continue;
       const double engine_like = round_trip(rank, bytes, true);
-      if (rank == 0) std::cout << "raw_engine_round_trip" << level << ' ' << bytes << ' ' << engine_like << std::endl;
+      if (rank == 0) report("raw_engine_round_trip", bytes, engine_like);
     }
   quiet_barrier();
   MPI_Finalize();
@@ -404,7 +410,8 @@ int main(int argc, char** argv) try {
   }
   const auto options = bench::parse_options(static_cast<int>(rest.size()), rest.data(),
                                             {{"reps", 20}, {"chunk-kib", 0}, {"task-only", 0}, {"max-kib", 1 << 20},
-                                             {"native", 0}, {"streams-only", 0}, {"serialized", 0}, {"floor", 0}});
+                                             {"native", 0}, {"streams-only", 0},
+                                             {"serialized", 0}, {"floor", 0}});
   if (mode == "raw")
     return raw(options.at("reps"), options.at("max-kib"), options.at("serialized") != 0,
                options.at("floor") != 0);

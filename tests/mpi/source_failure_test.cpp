@@ -43,10 +43,12 @@ void source_killed(std::size_t bytes) {
     REQUIRE(queue->copy_from_device(into, doomed, from, CopyLayout::contiguous(0, bytes)));  // 3
     queue->copy_to_device(into, data.data(), CopyLayout::contiguous(bytes, bytes));  // behind it
     const auto start = std::chrono::steady_clock::now();
-    CHECK_THROWS_WITH(queue->wait(), Catch::Contains("node '") && Catch::Contains("rank 1 failed") &&
+    CHECK_THROWS_WITH(queue->wait(), Catch::Contains("node '") &&
+                                         Catch::Contains("rank 1 failed") &&
                                          Catch::Contains("(timeout 3000 ms)"));
     const double seconds = test::seconds_since(start);
-    INFO("failed after " << seconds << " s; bound " << test::failure_bound(timeout).count() << " ms");
+    INFO("failed after " << seconds << " s; bound " << test::failure_bound(timeout).count()
+                         << " ms");
     CHECK(seconds * 1000 < test::failure_bound(timeout).count());
     // The failure was reported once; the queue goes on.
     queue->copy_to_device(into, data.data(), CopyLayout::contiguous(0, 2 * bytes));

@@ -103,7 +103,8 @@ TEST_CASE("a launch's range travels compact and comes back exactly", "[mpi][wire
     damaged.u8(bad == 0 ? 0 : 9);
     const auto message = std::move(damaged).finish();
     Reader in(std::span<const std::byte>(message).subspan(header_bytes), "message 'launch'");
-    CHECK_THROWS_WITH(read_range(in), Catch::Contains(bad == 0 ? "dimensions are 4" : "global size of 9 entries"));
+    CHECK_THROWS_WITH(read_range(in), Catch::Contains(bad == 0 ? "dimensions are 4"
+                                                               : "global size of 9 entries"));
   }
 }
 

@@ -5,7 +5,8 @@
 // several times slower than inorder on a chain of tiny kernels, issue 21 item 11); a slow
 // start is never run by the submitting thread (it would hold up independent work), and
 // inline_us = 0 turns it off. On an asynchronous device (the work completes later, as on CUDA)
-// the start is the enqueue: quick ones are the submitting thread's too. Independent tasks still spread over queues (dag_streams_test).
+// the start is the enqueue: quick ones are the submitting thread's too. Independent tasks
+// still spread over queues (dag_streams_test).
 #include <catch2/catch.hpp>
 
 #include <chrono>

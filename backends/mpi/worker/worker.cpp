@@ -306,7 +306,8 @@ void Worker::on_message(int source, const Header& header, Reader& in) {
       case MessageType::peer_failed: {
         // Another worker that rank 0 found failed: the transfers with it fail now (a pull
         // that awaits its data, a push to it), naming it as rank 0 does.
-        const std::uint64_t rank = in.bounded(static_cast<std::uint64_t>(engine_->size() - 1), "the rank");
+        const std::uint64_t rank =
+            in.bounded(static_cast<std::uint64_t>(engine_->size() - 1), "the rank");
         std::string name = in.text(1024);
         const std::string why = in.text();
         in.end();
