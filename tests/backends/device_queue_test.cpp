@@ -39,7 +39,11 @@ NdRange range_of(std::size_t n) {
 TEST_CASE("on_complete is called exactly once, after the work before it", "[devices][queue]") {
   for_each_device([](Device& device) {
     const std::size_t n = 1 << 16;
-    std::vector<int> values(n, 5), result(n, 0);
+    // `values` stays untouched until the queue has completed: a copy reads its host memory
+    // when it runs, not when it is enqueued (a remote device's transfer reads it as the data
+    // leaves, well after copy_to_device returned).
+    const std::vector<int> values(n, 5);
+    std::vector<int> expected = values, result(n, 0);
     Allocation memory(device, n * sizeof(int));
     const auto queue = device.create_queue();
 
@@ -62,7 +66,7 @@ TEST_CASE("on_complete is called exactly once, after the work before it", "[devi
       const KernelArgument args[] = {KernelArgument::of_allocation(memory.get()),
                                      KernelArgument::of_scalar(&amount, 4)};
       queue->launch(module->kernel("add"), range_of(n), args);
-      values.assign(n, 8);
+      expected.assign(n, 8);
     }
     queue->copy_to_host(result.data(), memory.get(), CopyLayout::contiguous(0, n * 4));
     std::atomic<int> calls{0};
@@ -73,7 +77,7 @@ TEST_CASE("on_complete is called exactly once, after the work before it", "[devi
     auto future = done.get_future();
     REQUIRE(future.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
     CHECK(future.get() == nullptr);
-    CHECK(result == values);  // the work enqueued before on_complete had finished
+    CHECK(result == expected);  // the work enqueued before on_complete had finished
     queue->wait();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     CHECK(calls == 1);

@@ -4,7 +4,11 @@
 //
 // Copies move bytes between a device allocation of this device and host memory laid out
 // the same way (CopyLayout describes both sides: a buffer has the same layout at every
-// location). Allocations are what Device::allocate returned, plus byte offsets.
+// location). Allocations are what Device::allocate returned, plus byte offsets. A copy
+// reads or writes its host memory when it runs, not when it is enqueued: that memory must
+// stay valid, and a copy's source unchanged, until wait() or an on_complete() enqueued
+// after the copy has observed its end (like clEnqueueWriteBuffer without blocking; a
+// remote device reads the source as its data leaves).
 //
 // Errors: bad arguments found at enqueue time throw plexus::error(invalid_argument) at once;
 // failures while running (a driver error, a faulting kernel) make every later operation
