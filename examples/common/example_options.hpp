@@ -16,29 +16,31 @@ namespace examples {
 // Parses "--key value" pairs: integer options over `defaults`, and word options over
 // `choices` (each key's allowed words, the first its default). Unknown keys, integers that
 // are not non-negative (or zero where the default is not zero) and words not allowed end
-// the program with a usage message (exit 2).
+// the program with a line saying which argument is wrong and why, then the usage (exit 2).
 class Options {
  public:
   Options(int argc, char** argv, std::map<std::string, std::size_t> defaults,
           std::map<std::string, std::vector<std::string>> choices = {})
-      : values_(std::move(defaults)), choices_(std::move(choices)) {
+      : defaults_(defaults), values_(std::move(defaults)), choices_(std::move(choices)) {
     for (const auto& [key, words] : choices_) words_[key] = words.at(0);
     for (int i = 1; i < argc; i += 2) {
       const std::string key = argv[i];
-      if (!key.starts_with("--") || i + 1 >= argc) usage(argv[0]);
+      if (!key.starts_with("--")) usage(argv[0], "'" + key + "': expected an option --NAME VALUE");
+      if (i + 1 >= argc) usage(argv[0], key + ": no value");
       const std::string name = key.substr(2), value = argv[i + 1];
       if (const auto allowed = choices_.find(name); allowed != choices_.end()) {
         if (std::find(allowed->second.begin(), allowed->second.end(), value) == allowed->second.end())
-          usage(argv[0]);
+          usage(argv[0], key + " " + value + ": expected one of " + join(allowed->second));
         words_[name] = value;
         continue;
       }
-      if (!values_.count(name)) usage(argv[0]);
+      if (!values_.count(name)) usage(argv[0], "unknown option " + key);
       char* end = nullptr;
       const unsigned long long number = std::strtoull(value.c_str(), &end, 10);
       if (!end || *end != '\0' || value.empty() || value[0] == '-' ||
-          (number == 0 && values_[name] != 0))
-        usage(argv[0]);
+          (number == 0 && defaults_.at(name) != 0))
+        usage(argv[0], key + " " + value + ": expected a whole number" +
+                           (defaults_.at(name) != 0 ? " of at least 1" : ""));
       values_[name] = number;
     }
   }
@@ -46,18 +48,20 @@ class Options {
   const std::string& word(const std::string& key) const { return words_.at(key); }
 
  private:
-  [[noreturn]] void usage(const char* program) const {
-    std::cerr << "usage: " << program;
-    for (const auto& [key, value] : values_) std::cerr << " [--" << key << " N (" << value << ")]";
-    for (const auto& [key, words] : choices_) {
-      std::cerr << " [--" << key << " ";
-      for (std::size_t i = 0; i < words.size(); ++i) std::cerr << (i ? "|" : "") << words[i];
-      std::cerr << " (" << words[0] << ")]";
-    }
+  static std::string join(const std::vector<std::string>& words) {
+    std::string text;
+    for (std::size_t i = 0; i < words.size(); ++i) text += (i ? "|" : "") + words[i];
+    return text;
+  }
+  [[noreturn]] void usage(const char* program, const std::string& wrong) const {
+    std::cerr << program << ": " << wrong << "\nusage: " << program;
+    for (const auto& [key, value] : defaults_) std::cerr << " [--" << key << " N (" << value << ")]";
+    for (const auto& [key, words] : choices_)
+      std::cerr << " [--" << key << " " << join(words) << " (" << words[0] << ")]";
     std::cerr << "\n";
     std::exit(2);
   }
-  std::map<std::string, std::size_t> values_;
+  std::map<std::string, std::size_t> defaults_, values_;
   std::map<std::string, std::vector<std::string>> choices_;
   std::map<std::string, std::string> words_;
 };
