@@ -41,7 +41,7 @@ struct Setup {
   plexus::Runtime& runtime;
   plexus::Device& device;
   plexus::Queue& queue;
-  cholesky::TileKernels& kernels;
+  cholesky::TileKernels<double>& kernels;
   cholesky::TileLayout layout;
   const std::vector<double>& input;
 
@@ -116,16 +116,16 @@ int main(int argc, char** argv) try {
   if (n % tile != 0) throw plexus::error(plexus::error_category::invalid_argument,
                                          "--tile " + std::to_string(tile) + " does not divide --n " + std::to_string(n));
   const cholesky::TileLayout layout{n, tile};
-  const std::vector<double> input = cholesky::spd_matrix(n);
-  std::unique_ptr<cholesky::TileKernels> made;
+  const std::vector<double> input = cholesky::spd_matrix<double>(n);
+  std::unique_ptr<cholesky::TileKernels<double>> made;
   try {
-    made = cholesky::make_tile_kernels(kind, runtime, device, layout);
+    made = cholesky::make_tile_kernels<double>(kind, runtime, device, layout);
   } catch (const plexus::error& e) {
     if (e.category() != plexus::error_category::unsupported) throw;
     std::cout << "plexus-bench-cholesky-reference: " << e.what() << ": nothing measured\n";
     return 77;
   }
-  cholesky::TileKernels& kernels = *made;
+  cholesky::TileKernels<double>& kernels = *made;
   plexus::Queue queue = runtime.queue(device, plexus::QueueOrder::out_of_order);
   Setup setup{runtime, device, queue, kernels, layout, input};
   std::unique_ptr<bench::CusolverReference> cusolver;

@@ -11,7 +11,8 @@
 
 namespace cholesky {
 
-BlasTiles::BlasTiles(const plexus::Runtime& runtime, const TileLayout& layout) : layout_(layout) {
+template <class T>
+BlasTiles<T>::BlasTiles(const plexus::Runtime& runtime, const TileLayout& layout) : layout_(layout) {
 #if PLEXUS_EXAMPLES_HAVE_CUDA
   bool local_cuda = false;
   for (const plexus::Device* device : runtime.devices()) {
@@ -35,13 +36,15 @@ BlasTiles::BlasTiles(const plexus::Runtime& runtime, const TileLayout& layout) :
 #endif
 }
 
-BlasTiles::~BlasTiles() {
+template <class T>
+BlasTiles<T>::~BlasTiles() {
 #if PLEXUS_EXAMPLES_HAVE_CUDA
   if (!cuda_libraries_.empty()) cuda_blas::release();
 #endif
 }
 
-void BlasTiles::require(const plexus::Device& device) const {
+template <class T>
+void BlasTiles<T>::require(const plexus::Device& device) const {
   const std::string backend(device.native_backend());
   std::string why;
   if (backend == "host") {
@@ -60,7 +63,8 @@ void BlasTiles::require(const plexus::Device& device) const {
                       "--kernels blas on '" + device.info().name + "': " + why);
 }
 
-std::string BlasTiles::describe() const {
+template <class T>
+std::string BlasTiles<T>::describe() const {
   std::string text = "blas:";
   if (host_blas::available()) text += " host OpenBLAS/LAPACKE (one thread per task)";
   if (cuda_) {
@@ -71,10 +75,11 @@ std::string BlasTiles::describe() const {
   return text;
 }
 
-void BlasTiles::record(plexus::Handler& h, const TileOp& op, std::size_t /*step: one*/,
-                       const plexus::Accessor<double, 2>& target) {
+template <class T>
+void BlasTiles<T>::record(plexus::Handler& h, const TileOp& op, std::size_t /*step: one*/,
+                          const plexus::Accessor<T, 2>& target) {
   std::vector<plexus::NativeImplementation> implementations;
-  const TileCall call{op, layout_, target.requirement_index()};
+  const TileCall call{op, layout_, target.requirement_index(), precision_of<T>};
   if (host_blas::available()) implementations.push_back(host_tile(call));
 #if PLEXUS_EXAMPLES_HAVE_CUDA
   if (cuda_) implementations.push_back(cuda_tile(call));
@@ -82,7 +87,8 @@ void BlasTiles::record(plexus::Handler& h, const TileOp& op, std::size_t /*step:
   h.native_task(name(op.kind), std::move(implementations));
 }
 
-void BlasTiles::record_resident(plexus::Handler& h, const plexus::Accessor<double, 2>&) const {
+template <class T>
+void BlasTiles<T>::record_resident(plexus::Handler& h, const plexus::Accessor<T, 2>&) const {
   std::vector<plexus::NativeImplementation> implementations;
   if (host_blas::available()) implementations.push_back(host_resident({}));
 #if PLEXUS_EXAMPLES_HAVE_CUDA
@@ -90,5 +96,8 @@ void BlasTiles::record_resident(plexus::Handler& h, const plexus::Accessor<doubl
 #endif
   h.native_task("resident", std::move(implementations));
 }
+
+template class BlasTiles<float>;
+template class BlasTiles<double>;
 
 }  // namespace cholesky

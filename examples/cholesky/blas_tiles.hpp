@@ -1,4 +1,6 @@
-// BlasTiles: every tile operation as a native task (plexus::Handler::native_task) with one
+// BlasTiles<T>: every tile operation as a native task (plexus::Handler::native_task) over
+// a matrix of T (float or double: the single- or double-precision routines; the precision
+// travels in the call's arguments) with one
 // implementation per backend, as a StarPU codelet has: "host" (host_blas: OpenBLAS/LAPACKE,
 // one thread per task, so a host device runs several at once) and "cuda" (cuda_blas:
 // cuBLAS/cuSOLVER enqueued on the chosen queue's stream), both registered native functions
@@ -19,7 +21,8 @@
 
 namespace cholesky {
 
-class BlasTiles final : public TileKernels {
+template <class T>
+class BlasTiles final : public TileKernels<T> {
  public:
   BlasTiles(const plexus::Runtime& runtime, const TileLayout& layout);
   ~BlasTiles() override;
@@ -30,9 +33,9 @@ class BlasTiles final : public TileKernels {
 
   std::string describe() const override;
   void record(plexus::Handler& h, const TileOp& op, std::size_t step,
-              const plexus::Accessor<double, 2>& target) override;
+              const plexus::Accessor<T, 2>& target) override;
   // A native task "resident" (nothing to do: every backend's implementation is empty).
-  void record_resident(plexus::Handler& h, const plexus::Accessor<double, 2>& data) const override;
+  void record_resident(plexus::Handler& h, const plexus::Accessor<T, 2>& data) const override;
 
  private:
   TileLayout layout_;

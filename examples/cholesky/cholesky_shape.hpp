@@ -9,7 +9,9 @@
 //        of steps by panels of 64 columns, each step wide. A GPU needs thousands of threads
 //        in flight and its registers and __local memory are what feed it.
 // The shape follows the device's type (a GPU: gpu, anything else: cpu); `--shape` forces one
-// (the GPU shape runs, and is verified, on CPUs too). Plain values; thread-safe as values.
+// (the GPU shape runs, and is verified, on CPUs too). The element type is a build option too
+// (-DPRECISION_SINGLE for float; the launches are the same). Plain values; thread-safe as
+// values.
 #pragma once
 
 #include <cstddef>
@@ -17,13 +19,16 @@
 
 #include <plexus/plexus.hpp>
 
+#include "precision.hpp"
+
 namespace examples {
 
 enum class CholeskyShape { from_device = 0, cpu = 1, gpu = 2 };
 
 struct CholeskyLaunch {
   CholeskyShape shape = CholeskyShape::cpu;  // resolved: cpu or gpu
-  std::string options;      // build options: -DTILE=..., -DSHAPE_GPU -DPB=... for the GPU shape
+  std::string options;      // build options: -DTILE=..., -DSHAPE_GPU -DPB=... for the GPU shape,
+                            // -DPRECISION_SINGLE for float elements
   // cpu shape: one launch per tile operation.
   plexus::NdRange potrf;   // potrf(a, n, k)
   plexus::NdRange trsm;    // trsm(a, n, i, k)
@@ -40,12 +45,14 @@ struct CholeskyLaunch {
 inline std::size_t blocks_of(std::size_t extent, std::size_t block) { return (extent + block - 1) / block; }
 
 inline CholeskyLaunch cholesky_launch(const plexus::DeviceInfo& device, std::size_t tile,
-                                      CholeskyShape shape) {
+                                      CholeskyShape shape,
+                                      cholesky::Precision precision = cholesky::Precision::double_) {
   if (shape == CholeskyShape::from_device)
     shape = device.type == plexus::DeviceType::gpu ? CholeskyShape::gpu : CholeskyShape::cpu;
   CholeskyLaunch launch;
   launch.shape = shape;
   launch.options = "-DTILE=" + std::to_string(tile);
+  if (precision == cholesky::Precision::single) launch.options += " -DPRECISION_SINGLE";
   if (shape == CholeskyShape::gpu) {
     launch.options += " -DSHAPE_GPU -DPB=" + std::to_string(launch.panel) +
                       " -DGW=" + std::to_string(launch.per_thread);

@@ -1,5 +1,6 @@
-// The tile operations on a CUDA stream with cuBLAS (cublasDtrsm, cublasDsyrk, cublasDgemm) and
-// cuSOLVER (cusolverDnDpotrf), loaded at run time (examples::CudaLibraries) by the process
+// The tile operations on a CUDA stream with cuBLAS (cublas?trsm, cublas?syrk, cublas?gemm) and
+// cuSOLVER (cusolverDn?potrf), S for a float matrix and D for a double one, loaded at run
+// time (examples::CudaLibraries) by the process
 // that runs them: the body of the registered native function cholesky.cuda_tile
 // (native_tiles.hpp), on rank 0 for its own GPUs and in `plexus worker` for a remote one. The
 // row-major matrix is the column-major transpose of itself: the lower factor is computed as
@@ -7,7 +8,8 @@
 //
 // enqueue() pushes the context, enqueues on the stream with the (context, stream)'s handles
 // (cuda_tile_handles.hpp: made on first use) and returns: TRSM, SYRK and GEMM without
-// waiting; a POTRF waits for its stream and reads its info, so that a tile that is not
+// waiting; a POTRF (its workspace queried with cusolverDn?potrf_bufferSize and kept with the
+// handles, in bytes) waits for its stream and reads its info, so that a tile that is not
 // positive definite fails its own task, named, wherever it ran (one wait per diagonal tile,
 // n/tile per factorisation: the TRSMs of its column wait for it anyway).
 // Thread-safety: enqueue() from any number of threads, one per stream at a time (the
@@ -18,6 +20,7 @@
 
 #include <string>
 
+#include "precision.hpp"
 #include "tile_graph.hpp"
 
 namespace cholesky::cuda_blas {
@@ -26,12 +29,13 @@ namespace cholesky::cuda_blas {
 // plexus::error(unsupported) naming the one missing and how to get it.
 std::string libraries();
 
-// Enqueues `op` of `layout` on `stream` (of `context`) over the matrix at device address `a`.
-// Throws plexus::error(unsupported) when a library is missing, plexus::error(device) naming
-// the call that failed and the tile operation ("cublasDtrsm failed: ... (trsm of tile (2, 0)
-// at step 0)"), or for a POTRF whose info is not 0 (potrf_failure: the tile).
-void enqueue(const TileOp& op, const TileLayout& layout, CUcontext context, CUstream stream,
-             CUdeviceptr a);
+// Enqueues `op` of `layout` on `stream` (of `context`) over the matrix of `precision`
+// elements at device address `a`. Throws plexus::error(unsupported) when a library is
+// missing, plexus::error(device) naming the call that failed and the tile operation
+// ("cublasDtrsm failed: ... (trsm of tile (2, 0) at step 0)"), or for a POTRF whose info is
+// not 0 (potrf_failure: the tile).
+void enqueue(const TileOp& op, const TileLayout& layout, Precision precision, CUcontext context,
+             CUstream stream, CUdeviceptr a);
 
 // Destroys this process's handles once their work is done (CudaTileHandleCache::release).
 void release() noexcept;

@@ -22,6 +22,7 @@
 #include <cuda.h>
 #include <cusolverDn.h>
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,7 +39,7 @@ struct CudaTileHandles {
   cublasHandle_t blas = nullptr;
   cusolverDnHandle_t solver = nullptr;
   CUdeviceptr workspace = 0;  // POTRF's, grown on demand (the stream is idle after a POTRF)
-  int workspace_doubles = 0;
+  std::size_t workspace_bytes = 0;  // its size (float and double POTRFs share it)
   int* info = nullptr;        // POTRF's info: page-locked host memory, mapped
   CUdeviceptr info_device = 0;  // the same word as the device addresses it
 };

@@ -27,29 +27,39 @@ void one_thread_per_call() {
   openblas_set_num_threads(1);
 }
 
+// The routines of element type T (float: the s ones, double: the d ones).
+template <class T>
+struct HostRoutines {
+  static constexpr auto potrf = of_element<T>(&LAPACKE_spotrf_work, &LAPACKE_dpotrf_work);
+  static constexpr auto trsm = of_element<T>(&cblas_strsm, &cblas_dtrsm);
+  static constexpr auto syrk = of_element<T>(&cblas_ssyrk, &cblas_dsyrk);
+  static constexpr auto gemm = of_element<T>(&cblas_sgemm, &cblas_dgemm);
+};
+
 }  // namespace
 
-int run(const TileOp& op, const TileLayout& layout, double* a) {
+template <class T>
+int run(const TileOp& op, const TileLayout& layout, T* a) {
+  using R = HostRoutines<T>;
   one_thread_per_call();
   const int t = static_cast<int>(layout.tile), ld = static_cast<int>(layout.n);
-  double* target = a + layout.offset(op.i, op.j);
+  T* target = a + layout.offset(op.i, op.j);
   switch (op.kind) {
     case TileKind::potrf:
       // The row-major lower factor is the column-major upper one of the same memory (and
       // the column-major call transposes nothing, unlike LAPACK_ROW_MAJOR).
-      return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', t, target, ld);
+      return R::potrf(LAPACK_COL_MAJOR, 'U', t, target, ld);
     case TileKind::trsm:
-      cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, t, t, 1.0,
-                  a + layout.offset(op.k, op.k), ld, target, ld);
+      R::trsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, t, t, T(1),
+              a + layout.offset(op.k, op.k), ld, target, ld);
       return 0;
     case TileKind::syrk:
-      cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, t, t, -1.0,
-                  a + layout.offset(op.i, op.k), ld, 1.0, target, ld);
+      R::syrk(CblasRowMajor, CblasLower, CblasNoTrans, t, t, T(-1), a + layout.offset(op.i, op.k), ld,
+              T(1), target, ld);
       return 0;
     case TileKind::gemm:
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, t, t, t, -1.0,
-                  a + layout.offset(op.i, op.k), ld, a + layout.offset(op.j, op.k), ld, 1.0,
-                  target, ld);
+      R::gemm(CblasRowMajor, CblasNoTrans, CblasTrans, t, t, t, T(-1), a + layout.offset(op.i, op.k),
+              ld, a + layout.offset(op.j, op.k), ld, T(1), target, ld);
       return 0;
   }
   return 0;
@@ -63,11 +73,15 @@ std::string unavailable_reason() {
          "libopenblas-dev and liblapacke-dev (scripts/setup.sh) and reconfigure";
 }
 
-int run(const TileOp& op, const TileLayout&, double*) {
+template <class T>
+int run(const TileOp& op, const TileLayout&, T*) {
   throw plexus::error(plexus::error_category::unsupported,
                       std::string("host ") + name(op.kind) + ": " + unavailable_reason());
 }
 
 #endif
+
+template int run<float>(const TileOp&, const TileLayout&, float*);
+template int run<double>(const TileOp&, const TileLayout&, double*);
 
 }  // namespace cholesky::host_blas

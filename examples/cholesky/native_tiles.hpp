@@ -19,18 +19,21 @@
 
 #include <plexus/native_function.hpp>
 
+#include "precision.hpp"
 #include "tile_graph.hpp"
 
 namespace cholesky {
 
 // One tile operation over the memory of accessor `target` (the whole matrix's buffer: the
-// tiles it reads are accessors of the same task). A call whose operation, layout or
-// accessor index is not one of a factorisation fails its task (plexus::error
+// tiles it reads are accessors of the same task), whose elements are of `precision` (the
+// single- or double-precision library routines run). A call whose operation, layout,
+// accessor index or precision is not one of a factorisation fails its task (plexus::error
 // invalid_argument), as does a POTRF that reports info != 0 (potrf_failure: the tile).
 struct TileCall {
   TileOp op;
   TileLayout layout;
   std::size_t target;  // the target tile's accessor index in its command group
+  Precision precision = Precision::double_;
 };
 // Nothing: the benchmarks' "data already on the device" (TileKernels::record_resident).
 struct NoArguments {};

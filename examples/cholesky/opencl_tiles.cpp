@@ -21,25 +21,29 @@ std::vector<plexus::Kernel> shape_kernels(const plexus::KernelBundle& bundle,
 
 }  // namespace
 
-OpenClTiles::OpenClTiles(plexus::Runtime& runtime, const plexus::Device& device,
-                         const TileLayout& layout, examples::CholeskyShape shape)
+template <class T>
+OpenClTiles<T>::OpenClTiles(plexus::Runtime& runtime, const plexus::Device& device,
+                            const TileLayout& layout, examples::CholeskyShape shape)
     : layout_(layout),
-      launch_(examples::cholesky_launch(device.info(), layout.tile, shape)),
+      launch_(examples::cholesky_launch(device.info(), layout.tile, shape, precision_of<T>)),
       bundle_(runtime.build(examples::cholesky_kernels, launch_.options)),
       kernels_(shape_kernels(bundle_, launch_.shape)),
       resident_(bundle_.kernel("resident")) {}
 
-std::string OpenClTiles::describe() const {
+template <class T>
+std::string OpenClTiles<T>::describe() const {
   return launch_.shape == examples::CholeskyShape::gpu ? "opencl (gpu shape)" : "opencl (cpu shape)";
 }
 
-std::size_t OpenClTiles::steps(const TileOp& op) const {
+template <class T>
+std::size_t OpenClTiles<T>::steps(const TileOp& op) const {
   if (launch_.shape != examples::CholeskyShape::gpu) return 1;
   return gpu_tile_steps(op, layout_, launch_.panel).size();
 }
 
-void OpenClTiles::record(plexus::Handler& h, const TileOp& op, std::size_t step,
-                         const plexus::Accessor<double, 2>& target) {
+template <class T>
+void OpenClTiles<T>::record(plexus::Handler& h, const TileOp& op, std::size_t step,
+                            const plexus::Accessor<T, 2>& target) {
   if (launch_.shape == examples::CholeskyShape::gpu) return record_gpu(h, op, step, target);
   const int n = static_cast<int>(layout_.n), i = static_cast<int>(op.i),
             j = static_cast<int>(op.j), k = static_cast<int>(op.k);
@@ -59,8 +63,9 @@ void OpenClTiles::record(plexus::Handler& h, const TileOp& op, std::size_t step,
   }
 }
 
-void OpenClTiles::record_gpu(plexus::Handler& h, const TileOp& op, std::size_t step,
-                             const plexus::Accessor<double, 2>& target) const {
+template <class T>
+void OpenClTiles<T>::record_gpu(plexus::Handler& h, const TileOp& op, std::size_t step,
+                                const plexus::Accessor<T, 2>& target) const {
   const GpuStep s = gpu_tile_steps(op, layout_, launch_.panel).at(step);
   const int n = static_cast<int>(layout_.n);
   const std::size_t panel = launch_.panel, side = launch_.update_side, block = launch_.update_block();
@@ -85,8 +90,12 @@ void OpenClTiles::record_gpu(plexus::Handler& h, const TileOp& op, std::size_t s
   }
 }
 
-void OpenClTiles::record_resident(plexus::Handler& h, const plexus::Accessor<double, 2>& data) const {
+template <class T>
+void OpenClTiles<T>::record_resident(plexus::Handler& h, const plexus::Accessor<T, 2>& data) const {
   h.parallel_for(resident_, plexus::nd_range(plexus::Range{1}, plexus::Range{1}), data);
 }
+
+template class OpenClTiles<float>;
+template class OpenClTiles<double>;
 
 }  // namespace cholesky

@@ -5,8 +5,9 @@
 
 namespace cholesky {
 
-std::size_t submit_factorisation(plexus::Queue& queue, plexus::Buffer<double, 2>& a,
-                                 const TileLayout& layout, TileKernels& kernels) {
+template <class T>
+std::size_t submit_factorisation(plexus::Queue& queue, plexus::Buffer<T, 2>& a,
+                                 const TileLayout& layout, TileKernels<T>& kernels) {
   const std::size_t tile = layout.tile, tiles = layout.n / tile;
   const plexus::Range<2> extent{tile, tile};
   std::size_t tasks = 0;
@@ -32,5 +33,10 @@ std::size_t submit_factorisation(plexus::Queue& queue, plexus::Buffer<double, 2>
   }
   return tasks;
 }
+
+template std::size_t submit_factorisation<float>(plexus::Queue&, plexus::Buffer<float, 2>&,
+                                                 const TileLayout&, TileKernels<float>&);
+template std::size_t submit_factorisation<double>(plexus::Queue&, plexus::Buffer<double, 2>&,
+                                                  const TileLayout&, TileKernels<double>&);
 
 }  // namespace cholesky

@@ -4,10 +4,11 @@
 // (i, j), j < i, of the trailing matrix. The memory model finds the dependencies from the
 // accesses; an out-of-order queue lets the scheduler run independent tiles at once.
 //
-// The matrix is row-major n x n doubles; a tile is `tile` x `tile` and is named by its tile
-// row and column. TileKernels says how one tile operation is carried out (OpenCL C kernels,
-// native tasks over BLAS): submit_factorisation declares the accesses and asks it to add
-// the commands. Thread-safety: one thread submits.
+// The matrix is row-major n x n elements of type T (float or double: precision.hpp); a tile
+// is `tile` x `tile` and is named by its tile row and column. TileKernels<T> says how one
+// tile operation is carried out (OpenCL C kernels, native tasks over BLAS):
+// submit_factorisation declares the accesses and asks it to add the commands. The templates
+// are instantiated for float and double. Thread-safety: one thread submits.
 #pragma once
 
 #include <cstddef>
@@ -43,6 +44,7 @@ struct TileLayout {
   std::size_t offset(std::size_t row, std::size_t col) const { return (row * n + col) * tile; }
 };
 
+template <class T>
 class TileKernels {
  public:
   virtual ~TileKernels() = default;
@@ -57,15 +59,16 @@ class TileKernels {
   // Adds to `h` command `step` of `op`: `target` is the read_write access of tile
   // (op.i, op.j); the tiles it reads are declared already (read accesses of the same group).
   virtual void record(plexus::Handler& h, const TileOp& op, std::size_t step,
-                      const plexus::Accessor<double, 2>& target) = 0;
+                      const plexus::Accessor<T, 2>& target) = 0;
   // A command that does nothing on the device the scheduler picks but has `data`'s range
   // made valid there: the benchmarks' "data already on the device".
-  virtual void record_resident(plexus::Handler& h, const plexus::Accessor<double, 2>& data) const = 0;
+  virtual void record_resident(plexus::Handler& h, const plexus::Accessor<T, 2>& data) const = 0;
 };
 
 // Submits the whole factorisation of `a` (n x n, n a multiple of layout.tile) to `queue`;
 // returns the number of tasks. Does not wait.
-std::size_t submit_factorisation(plexus::Queue& queue, plexus::Buffer<double, 2>& a,
-                                 const TileLayout& layout, TileKernels& kernels);
+template <class T>
+std::size_t submit_factorisation(plexus::Queue& queue, plexus::Buffer<T, 2>& a,
+                                 const TileLayout& layout, TileKernels<T>& kernels);
 
 }  // namespace cholesky

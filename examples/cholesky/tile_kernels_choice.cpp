@@ -15,16 +15,22 @@ std::size_t tile_size(const std::string& kind, const plexus::Device& device, std
   return tile;
 }
 
-std::unique_ptr<TileKernels> make_tile_kernels(const std::string& kind, plexus::Runtime& runtime,
-                                               plexus::Device& device, const TileLayout& layout,
-                                               std::size_t shape) {
+template <class T>
+std::unique_ptr<TileKernels<T>> make_tile_kernels(const std::string& kind, plexus::Runtime& runtime,
+                                                  plexus::Device& device, const TileLayout& layout,
+                                                  std::size_t shape) {
   if (kind == "opencl") {
     const auto chosen = static_cast<examples::CholeskyShape>(std::min<std::size_t>(shape, 2));
-    return std::make_unique<OpenClTiles>(runtime, device, layout, chosen);
+    return std::make_unique<OpenClTiles<T>>(runtime, device, layout, chosen);
   }
-  auto blas = std::make_unique<BlasTiles>(runtime, layout);
+  auto blas = std::make_unique<BlasTiles<T>>(runtime, layout);
   blas->require(device);
   return blas;
 }
+
+template std::unique_ptr<TileKernels<float>> make_tile_kernels<float>(
+    const std::string&, plexus::Runtime&, plexus::Device&, const TileLayout&, std::size_t);
+template std::unique_ptr<TileKernels<double>> make_tile_kernels<double>(
+    const std::string&, plexus::Runtime&, plexus::Device&, const TileLayout&, std::size_t);
 
 }  // namespace cholesky

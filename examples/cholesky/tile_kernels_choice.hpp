@@ -1,5 +1,6 @@
 // What `cholesky --kernels K` runs: the tile kernels of kind K ("opencl", "blas") for a
-// device, and the tile size each defaults to. Thread-safety: call from one thread.
+// device and an element type T (float or double), and the tile size each defaults to.
+// Thread-safety: call from one thread.
 #pragma once
 
 #include <memory>
@@ -19,8 +20,9 @@ std::size_t tile_size(const std::string& kind, const plexus::Device& device, std
 // use the implementations each kind offers). plexus::error(unsupported) saying why when
 // the device cannot run them (e.g. a vendor library is missing, or blas on an OpenCL device).
 // `shape`: the OpenCL C kernels' shape (cholesky_shape.hpp: 0 from the device, 1 cpu, 2 gpu).
-std::unique_ptr<TileKernels> make_tile_kernels(const std::string& kind, plexus::Runtime& runtime,
-                                               plexus::Device& device, const TileLayout& layout,
-                                               std::size_t shape = 0);
+template <class T>
+std::unique_ptr<TileKernels<T>> make_tile_kernels(const std::string& kind, plexus::Runtime& runtime,
+                                                  plexus::Device& device, const TileLayout& layout,
+                                                  std::size_t shape = 0);
 
 }  // namespace cholesky

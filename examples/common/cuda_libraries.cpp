@@ -70,6 +70,9 @@ CudaLibraries::CudaLibraries() {
       b.symbol<decltype(B::create)>("cublasCreate_v2"),
       b.symbol<decltype(B::destroy)>("cublasDestroy_v2"),
       b.symbol<decltype(B::set_stream)>("cublasSetStream_v2"),
+      b.symbol<decltype(B::strsm)>("cublasStrsm_v2"),
+      b.symbol<decltype(B::ssyrk)>("cublasSsyrk_v2"),
+      b.symbol<decltype(B::sgemm)>("cublasSgemm_v2"),
       b.symbol<decltype(B::dtrsm)>("cublasDtrsm_v2"),
       b.symbol<decltype(B::dsyrk)>("cublasDsyrk_v2"),
       b.symbol<decltype(B::dgemm)>("cublasDgemm_v2"),
@@ -80,6 +83,8 @@ CudaLibraries::CudaLibraries() {
       s.symbol<decltype(S::create)>("cusolverDnCreate"),
       s.symbol<decltype(S::destroy)>("cusolverDnDestroy"),
       s.symbol<decltype(S::set_stream)>("cusolverDnSetStream"),
+      s.symbol<decltype(S::spotrf_buffer_size)>("cusolverDnSpotrf_bufferSize"),
+      s.symbol<decltype(S::spotrf)>("cusolverDnSpotrf"),
       s.symbol<decltype(S::dpotrf_buffer_size)>("cusolverDnDpotrf_bufferSize"),
       s.symbol<decltype(S::dpotrf)>("cusolverDnDpotrf"),
   };

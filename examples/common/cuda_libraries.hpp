@@ -50,6 +50,9 @@ struct CublasCalls {
   decltype(&cublasCreate_v2) create;
   decltype(&cublasDestroy_v2) destroy;
   decltype(&cublasSetStream_v2) set_stream;
+  decltype(&cublasStrsm_v2) strsm;
+  decltype(&cublasSsyrk_v2) ssyrk;
+  decltype(&cublasSgemm_v2) sgemm;
   decltype(&cublasDtrsm_v2) dtrsm;
   decltype(&cublasDsyrk_v2) dsyrk;
   decltype(&cublasDgemm_v2) dgemm;
@@ -59,6 +62,8 @@ struct CusolverCalls {
   decltype(&cusolverDnCreate) create;
   decltype(&cusolverDnDestroy) destroy;
   decltype(&cusolverDnSetStream) set_stream;
+  decltype(&cusolverDnSpotrf_bufferSize) spotrf_buffer_size;
+  decltype(&cusolverDnSpotrf) spotrf;
   decltype(&cusolverDnDpotrf_bufferSize) dpotrf_buffer_size;
   decltype(&cusolverDnDpotrf) dpotrf;
 };

@@ -2,14 +2,16 @@
 // (examples/cholesky/native_tiles.hpp), what can be checked without a GPU: the library
 // registers each backend's function under its name (what a worker given
 // --native-library runs by), a call that is not one of a factorisation is refused before it
-// touches memory (nor is one whose matrix does not fit the memory it is given), a POTRF
-// that meets a matrix that is not positive definite fails its own task naming the tile, and
+// touches memory (nor is one whose matrix does not fit the memory it is given, in elements
+// of its precision, nor one of an unknown precision), a POTRF that meets a matrix that is not
+// positive definite fails its own task naming the tile and the routine of its precision, and
 // a CUDA tile in a process without the CUDA libraries fails naming the library (what a CUDA
 // worker without cuBLAS reports to rank 0).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../runtime/runtime_test_support.hpp"
@@ -18,6 +20,7 @@
 #include "common/cuda_libraries.hpp"
 #endif
 
+using cholesky::Precision;
 using cholesky::TileCall;
 using cholesky::TileKind;
 using plexus::error_category;
@@ -108,6 +111,12 @@ TEST_CASE("a tile call that is not one of a factorisation is refused before it t
   refused({{TileKind::potrf, 0, 0, 0}, {std::size_t{1} << 40, std::size_t{1} << 39}, 0},
           "potrf of tile (0, 0) at step 0 of a 1099511627776 x 1099511627776 matrix in tiles of "
           "549755813888 needs 18446744073709551615 x 8 bytes");  // n * n past size_t
+  // Single precision: 4-byte elements (a 6 x 6 float matrix needs 144 of the 128 bytes).
+  refused({{TileKind::gemm, 2, 1, 0}, {6, 2}, 0, Precision::single},
+          "gemm of tile (2, 1) at step 0 of a 6 x 6 matrix in tiles of 2 needs 36 x 4 bytes of "
+          "accessor 0, whose memory on '" + device.info().name + "' has 128 bytes");
+  refused({{TileKind::potrf, 0, 0, 0}, {4, 2}, 0, static_cast<Precision>(7)},
+          "unknown precision 7 (single 1, double 0)");
   CHECK(matrix == std::vector<double>(16, 0.0));
 #if PLEXUS_EXAMPLES_HAVE_CUDA
   // The CUDA function checks first too: nothing reaches the CUDA libraries.
@@ -123,21 +132,24 @@ TEST_CASE("a tile call that is not one of a factorisation is refused before it t
 #endif
 }
 
-TEST_CASE("a POTRF of a tile that is not positive definite fails its task, naming the tile",
-          "[cholesky]") {
+TEMPLATE_TEST_CASE("a POTRF of a tile that is not positive definite fails its task, naming the tile",
+                   "[cholesky]", float, double) {
   auto runtime = host_runtime();
   // 4 x 4 in 2 x 2 tiles: tile (0, 0) the identity, tile (1, 1) [[1, 2], [2, 1]].
-  std::vector<double> matrix{1, 0, 0, 0,  0, 1, 0, 0,  0, 0, 1, 2,  0, 0, 2, 1};
-  plexus::Buffer<double, 2> a(matrix.data(), plexus::Range{4, 4});
+  std::vector<TestType> matrix{1, 0, 0, 0,  0, 1, 0, 0,  0, 0, 1, 2,  0, 0, 2, 1};
+  plexus::Buffer<TestType, 2> a(matrix.data(), plexus::Range{4, 4});
   plexus::Queue queue = runtime->queue();
+  const bool single = std::is_same_v<TestType, float>;
   for (std::size_t k : {0, 1})
     queue.submit([&](plexus::Handler& h) {
       auto all = a.access(h, plexus::read_write);
-      h.native_task("potrf", {cholesky::host_tile({{TileKind::potrf, k, k, k}, {4, 2}, all.requirement_index()})});
+      h.native_task("potrf", {cholesky::host_tile({{TileKind::potrf, k, k, k}, {4, 2}, all.requirement_index(),
+                                                   single ? Precision::single : Precision::double_})});
     });
   require_error([&] { queue.wait(); }, error_category::device,
-                "native task 'potrf' (function 'cholesky.host_tile', host) failed: LAPACKE_dpotrf "
-                "of tile (1, 1): info 2 (the leading minor of that order is not positive definite)");
+                std::string("native task 'potrf' (function 'cholesky.host_tile', host) failed: ") +
+                    (single ? "LAPACKE_spotrf" : "LAPACKE_dpotrf") +
+                    " of tile (1, 1): info 2 (the leading minor of that order is not positive definite)");
 }
 
 #if PLEXUS_EXAMPLES_HAVE_CUDA
