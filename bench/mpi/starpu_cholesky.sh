@@ -6,8 +6,9 @@
 # the time per task. Plexus runs twice: with the demo's OpenCL C tile kernels, and with
 # `--kernels blas` (native tasks calling OpenBLAS/LAPACKE on the workers, loaded there with
 # `--native-library`: the kernels StarPU-MPI's example calls) where the build made that
-# library. On fewer cores than ranks, compare overheads (time per task at small tiles), not
-# speed-up.
+# library. Both in single precision (`--precision single`: float elements, SPOTRF/STRSM/
+# SSYRK/SGEMM on the blas side), as StarPU-MPI's example factors a float matrix. On fewer
+# cores than ranks, compare overheads (time per task at small tiles), not speed-up.
 #   bench/mpi/starpu_cholesky.sh [BUILD_DIR] [--rounds N]
 set -euo pipefail
 build=${1:-build}
@@ -41,10 +42,11 @@ plexus_run() {
   extra=("$@")
   out=$(mpirun "${flags[@]}" -x PLEXUS_BUILD_PLUGIN_DIR -x PLEXUS_LOG_LEVEL -x PLEXUS_BACKENDS \
         -x PLEXUS_SCHEDULER -x OPENBLAS_NUM_THREADS -np 1 "$build/bin/cholesky" --n "$n" \
-        --tile "$tile" --check 16 "${args[@]}" : \
+        --tile "$tile" --check 16 --precision single "${args[@]}" : \
         -np 2 "$build/bin/plexus" worker --backends host "${extra[@]}" 2>&1)
   if ! grep -q '^  verified' <<< "$out"; then
-    echo "Plexus cholesky --n $n --tile $tile ${args[*]} did not verify:" >&2; echo "$out" >&2
+    echo "Plexus cholesky --n $n --tile $tile --precision single ${args[*]} did not verify:" >&2
+    echo "$out" >&2
     return 1
   fi
   sed -n 's/^  time \([0-9.]*\) ms.*/\1/p' <<< "$out"
