@@ -12,7 +12,8 @@
 namespace cholesky {
 
 template <class T>
-BlasTiles<T>::BlasTiles(const plexus::Runtime& runtime, const TileLayout& layout) : layout_(layout) {
+BlasTiles<T>::BlasTiles(const plexus::Runtime& runtime, const TileLayout& layout)
+    : layout_(layout) {
 #if PLEXUS_EXAMPLES_HAVE_CUDA
   bool local_cuda = false;
   for (const plexus::Device* device : runtime.devices()) {

@@ -85,10 +85,10 @@ int factor(plexus::Runtime& runtime, plexus::Device& device, const examples::Opt
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const examples::Options options(argc, argv,
-                                  {{"n", 1024}, {"tile", 0}, {"device", 0}, {"check", 256}, {"shape", 0},
-                                   {"indefinite", 0}},
-                                  {{"kernels", {"opencl", "blas"}}, {"precision", {"double", "single"}}});
+  const examples::Options options(
+      argc, argv,
+      {{"n", 1024}, {"tile", 0}, {"device", 0}, {"check", 256}, {"shape", 0}, {"indefinite", 0}},
+      {{"kernels", {"opencl", "blas"}}, {"precision", {"double", "single"}}});
   const std::size_t n = options["n"];
   if (const std::size_t k = options["indefinite"]; k > n) {
     std::cerr << "cholesky: --indefinite " << k << " is past --n " << n << "\n";
@@ -111,9 +111,9 @@ int main(int argc, char** argv) try {
     return 2;
   }
   const cholesky::TileLayout layout{n, tile};
-  return cholesky::with_element(cholesky::precision_named(options.word("precision")), [&](auto zero) {
-    return factor<decltype(zero)>(runtime, device, options, layout);
-  });
+  return cholesky::with_element(
+      cholesky::precision_named(options.word("precision")),
+      [&](auto zero) { return factor<decltype(zero)>(runtime, device, options, layout); });
 } catch (const std::exception& e) {
   std::cerr << "cholesky: " << e.what() << "\n";
   return 1;

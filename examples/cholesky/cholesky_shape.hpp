@@ -27,8 +27,8 @@ enum class CholeskyShape { from_device = 0, cpu = 1, gpu = 2 };
 
 struct CholeskyLaunch {
   CholeskyShape shape = CholeskyShape::cpu;  // resolved: cpu or gpu
-  std::string options;      // build options: -DTILE=..., -DSHAPE_GPU -DPB=... for the GPU shape,
-                            // -DPRECISION_SINGLE for float elements
+  std::string options;  // build options: -DTILE=..., -DSHAPE_GPU -DPB=... for the GPU shape,
+                        // -DPRECISION_SINGLE for float elements
   // cpu shape: one launch per tile operation.
   plexus::NdRange potrf;   // potrf(a, n, k)
   plexus::NdRange trsm;    // trsm(a, n, i, k)
@@ -44,9 +44,9 @@ struct CholeskyLaunch {
 
 inline std::size_t blocks_of(std::size_t extent, std::size_t block) { return (extent + block - 1) / block; }
 
-inline CholeskyLaunch cholesky_launch(const plexus::DeviceInfo& device, std::size_t tile,
-                                      CholeskyShape shape,
-                                      cholesky::Precision precision = cholesky::Precision::double_) {
+inline CholeskyLaunch cholesky_launch(
+    const plexus::DeviceInfo& device, std::size_t tile, CholeskyShape shape,
+    cholesky::Precision precision = cholesky::Precision::double_) {
   if (shape == CholeskyShape::from_device)
     shape = device.type == plexus::DeviceType::gpu ? CholeskyShape::gpu : CholeskyShape::cpu;
   CholeskyLaunch launch;

@@ -55,15 +55,18 @@ int potrf(const examples::CudaLibraries& cuda, CudaTileHandles& h, int t, int ld
           CUstream stream) {
   using R = CudaRoutines<T>;
   int needed = 0;  // in elements of T
-  cuda.check((cuda.cusolver.*R::potrf_buffer_size)(h.solver, CUBLAS_FILL_MODE_UPPER, t, target, ld, &needed),
+  cuda.check((cuda.cusolver.*R::potrf_buffer_size)(h.solver, CUBLAS_FILL_MODE_UPPER, t, target, ld,
+                                                   &needed),
              cusolver<T>("potrf_bufferSize"));
   reserve_workspace(cuda, h, std::size_t(std::max(needed, 0)) * sizeof(T));
-  const int elements = static_cast<int>(std::min<std::size_t>(h.workspace_bytes / sizeof(T), INT_MAX));
+  const int elements =
+      static_cast<int>(std::min<std::size_t>(h.workspace_bytes / sizeof(T), INT_MAX));
   cuda.check((cuda.cusolver.*R::potrf)(h.solver, CUBLAS_FILL_MODE_UPPER, t, target, ld,
                                        reinterpret_cast<T*>(h.workspace), elements,
                                        reinterpret_cast<int*>(h.info_device)),
              cusolver<T>("potrf"));
-  cuda.check(cuda.driver.stream_synchronize(stream), "cuStreamSynchronize after " + cusolver<T>("potrf"));
+  cuda.check(cuda.driver.stream_synchronize(stream),
+             "cuStreamSynchronize after " + cusolver<T>("potrf"));
   return *h.info;
 }
 
@@ -86,15 +89,16 @@ int run(const TileOp& op, const TileLayout& layout, CUcontext context, CUstream 
     case TileKind::potrf:
       return potrf(cuda, h, t, ld, target, stream);
     case TileKind::trsm:  // A(i,k)^T = U(k,k)^-T A(i,k)^T in column-major terms
-      cuda.check((cuda.cublas.*R::trsm)(h.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T,
-                                        CUBLAS_DIAG_NON_UNIT, t, t, &one,
+      cuda.check((cuda.cublas.*R::trsm)(h.blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
+                                        CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, t, t, &one,
                                         base + layout.offset(op.k, op.k), ld, target, ld),
                  cublas<T>("trsm"));
       return 0;
     case TileKind::syrk:  // upper of C -= B^T B, B = A(i,k)^T
-      cuda.check((cuda.cublas.*R::syrk)(h.blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, t, t, &minus_one,
-                                        base + layout.offset(op.i, op.k), ld, &one, target, ld),
-                 cublas<T>("syrk"));
+      cuda.check(
+          (cuda.cublas.*R::syrk)(h.blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, t, t, &minus_one,
+                                 base + layout.offset(op.i, op.k), ld, &one, target, ld),
+          cublas<T>("syrk"));
       return 0;
     case TileKind::gemm:  // A(i,j)^T -= A(j,k) A(i,k)^T = B_j^T B_i, B_x = A(x,k)^T
       cuda.check((cuda.cublas.*R::gemm)(h.blas, CUBLAS_OP_T, CUBLAS_OP_N, t, t, t, &minus_one,
@@ -121,7 +125,8 @@ void enqueue(const TileOp& op, const TileLayout& layout, Precision precision, CU
       throw plexus::error(e.category(), std::string(e.what()) + " (" + describe(op) + ")");
     }
     if (info != 0)
-      throw plexus::error(plexus::error_category::device, potrf_failure(cusolver<T>("potrf").c_str(), op.k, info));
+      throw plexus::error(plexus::error_category::device,
+                          potrf_failure(cusolver<T>("potrf").c_str(), op.k, info));
   });
 }
 

@@ -54,12 +54,13 @@ int run(const TileOp& op, const TileLayout& layout, T* a) {
               a + layout.offset(op.k, op.k), ld, target, ld);
       return 0;
     case TileKind::syrk:
-      R::syrk(CblasRowMajor, CblasLower, CblasNoTrans, t, t, T(-1), a + layout.offset(op.i, op.k), ld,
-              T(1), target, ld);
+      R::syrk(CblasRowMajor, CblasLower, CblasNoTrans, t, t, T(-1), a + layout.offset(op.i, op.k),
+              ld, T(1), target, ld);
       return 0;
     case TileKind::gemm:
-      R::gemm(CblasRowMajor, CblasNoTrans, CblasTrans, t, t, t, T(-1), a + layout.offset(op.i, op.k),
-              ld, a + layout.offset(op.j, op.k), ld, T(1), target, ld);
+      R::gemm(CblasRowMajor, CblasNoTrans, CblasTrans, t, t, t, T(-1),
+              a + layout.offset(op.i, op.k), ld, a + layout.offset(op.j, op.k), ld, T(1), target,
+              ld);
       return 0;
   }
   return 0;

@@ -21,7 +21,7 @@ void check(const plexus::InteropHandle& handle, const TileCall& call) {
   const TileOp& op = call.op;
   const std::size_t tiles = call.layout.tile ? call.layout.n / call.layout.tile : 0;
   const bool known_kind = op.kind == TileKind::potrf || op.kind == TileKind::trsm ||
-                     op.kind == TileKind::syrk || op.kind == TileKind::gemm;
+                          op.kind == TileKind::syrk || op.kind == TileKind::gemm;
   std::string wrong;
   if (tiles == 0 || call.layout.n % call.layout.tile != 0)
     wrong = "tile " + std::to_string(call.layout.tile) + " does not divide n " +
@@ -44,11 +44,10 @@ void check(const plexus::InteropHandle& handle, const TileCall& call) {
   // The operation reaches into the whole n x n matrix (leading dimension n) from the start
   // of the target's memory: n * n elements must be there.
   const std::size_t n = call.layout.n;
-  handle.require_memory(call.target, n <= SIZE_MAX / n ? n * n : SIZE_MAX,
-                        element_size(call.precision),
-                        "cholesky tile call: " + describe(op) + " of a " + std::to_string(n) +
-                            " x " + std::to_string(n) + " matrix in tiles of " +
-                            std::to_string(call.layout.tile));
+  handle.require_memory(
+      call.target, n <= SIZE_MAX / n ? n * n : SIZE_MAX, element_size(call.precision),
+      "cholesky tile call: " + describe(op) + " of a " + std::to_string(n) + " x " +
+          std::to_string(n) + " matrix in tiles of " + std::to_string(call.layout.tile));
 }
 
 void host(plexus::InteropHandle& handle, const TileCall& call) {
@@ -68,7 +67,8 @@ void nothing(plexus::InteropHandle&, const NoArguments&) {}
 void cuda(plexus::InteropHandle& handle, const TileCall& call) {
   check(handle, call);
   cuda_blas::enqueue(call.op, call.layout, call.precision, handle.native_context<CUcontext>(),
-                     handle.native_queue<CUstream>(), handle.native_memory<CUdeviceptr>(call.target));
+                     handle.native_queue<CUstream>(),
+                     handle.native_memory<CUdeviceptr>(call.target));
 }
 #endif
 

@@ -24,8 +24,10 @@ inline constexpr Precision precision_of = [] {
 // "single", "double"; "precision N" for a value that is neither (from another process).
 inline std::string name(Precision precision) {
   switch (precision) {
-    case Precision::single: return "single";
-    case Precision::double_: return "double";
+    case Precision::single:
+      return "single";
+    case Precision::double_:
+      return "double";
   }
   return "precision " + std::to_string(static_cast<std::uint32_t>(precision));
 }

@@ -55,7 +55,8 @@ class Options {
   }
   [[noreturn]] void usage(const char* program, const std::string& wrong) const {
     std::cerr << program << ": " << wrong << "\nusage: " << program;
-    for (const auto& [key, value] : defaults_) std::cerr << " [--" << key << " N (" << value << ")]";
+    for (const auto& [key, value] : defaults_)
+      std::cerr << " [--" << key << " N (" << value << ")]";
     for (const auto& [key, words] : choices_)
       std::cerr << " [--" << key << " " << join(words) << " (" << words[0] << ")]";
     std::cerr << "\n";

@@ -114,7 +114,8 @@ TEST_CASE("a tile call that is not one of a factorisation is refused before it t
   // Single precision: 4-byte elements (a 6 x 6 float matrix needs 144 of the 128 bytes).
   refused({{TileKind::gemm, 2, 1, 0}, {6, 2}, 0, Precision::single},
           "gemm of tile (2, 1) at step 0 of a 6 x 6 matrix in tiles of 2 needs 36 x 4 bytes of "
-          "accessor 0, whose memory on '" + device.info().name + "' has 128 bytes");
+          "accessor 0, whose memory on '" +
+              device.info().name + "' has 128 bytes");
   refused({{TileKind::potrf, 0, 0, 0}, {4, 2}, 0, static_cast<Precision>(7)},
           "unknown precision 7 (single 1, double 0)");
   CHECK(matrix == std::vector<double>(16, 0.0));
@@ -132,8 +133,9 @@ TEST_CASE("a tile call that is not one of a factorisation is refused before it t
 #endif
 }
 
-TEMPLATE_TEST_CASE("a POTRF of a tile that is not positive definite fails its task, naming the tile",
-                   "[cholesky]", float, double) {
+TEMPLATE_TEST_CASE(
+    "a POTRF of a tile that is not positive definite fails its task, naming the tile", "[cholesky]",
+    float, double) {
   auto runtime = host_runtime();
   // 4 x 4 in 2 x 2 tiles: tile (0, 0) the identity, tile (1, 1) [[1, 2], [2, 1]].
   std::vector<TestType> matrix{1, 0, 0, 0,  0, 1, 0, 0,  0, 0, 1, 2,  0, 0, 2, 1};
@@ -143,13 +145,17 @@ TEMPLATE_TEST_CASE("a POTRF of a tile that is not positive definite fails its ta
   for (std::size_t k : {0, 1})
     queue.submit([&](plexus::Handler& h) {
       auto all = a.access(h, plexus::read_write);
-      h.native_task("potrf", {cholesky::host_tile({{TileKind::potrf, k, k, k}, {4, 2}, all.requirement_index(),
-                                                   single ? Precision::single : Precision::double_})});
+      h.native_task("potrf",
+                    {cholesky::host_tile({{TileKind::potrf, k, k, k},
+                                          {4, 2},
+                                          all.requirement_index(),
+                                          single ? Precision::single : Precision::double_})});
     });
-  require_error([&] { queue.wait(); }, error_category::device,
-                std::string("native task 'potrf' (function 'cholesky.host_tile', host) failed: ") +
-                    (single ? "LAPACKE_spotrf" : "LAPACKE_dpotrf") +
-                    " of tile (1, 1): info 2 (the leading minor of that order is not positive definite)");
+  require_error(
+      [&] { queue.wait(); }, error_category::device,
+      std::string("native task 'potrf' (function 'cholesky.host_tile', host) failed: ") +
+          (single ? "LAPACKE_spotrf" : "LAPACKE_dpotrf") +
+          " of tile (1, 1): info 2 (the leading minor of that order is not positive definite)");
 }
 
 #if PLEXUS_EXAMPLES_HAVE_CUDA
