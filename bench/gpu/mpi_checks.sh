@@ -73,6 +73,23 @@ job "cholesky --kernels blas on rank 0's own GPU" 0 -- \
 job "cholesky --kernels blas: a POTRF that fails on rank 0's own GPU names the tile" 0 -- \
   bash -c 'out=$(PLEXUS_BACKENDS=cuda cholesky --kernels blas --n 4096 --indefinite 3000 2>&1); echo "$out"
            grep -qE "native task .potrf. \(function .cholesky.cuda_tile., cuda\) failed: cusolverDnDpotrf of tile \(2, 2\): info [0-9]+ " <<<"$out"'
+# --precision single (MPI_CHECKS_ONLY=single runs these alone): the float routines (cuBLAS
+# Strsm/Ssyrk/Sgemm, cusolverDnSpotrf with its own workspace query) on rank 0's GPU and on a
+# remote worker's (the precision travels in each call's arguments), SPOTRF's failure named,
+# and the OpenCL C kernels built for float (-DPRECISION_SINGLE) on the GPU.
+job "cholesky --kernels blas --precision single on rank 0's own GPU" 0 -- \
+  env PLEXUS_BACKENDS=cuda cholesky --kernels blas --n 4096 --check 64 --precision single
+job "cholesky --kernels blas --precision single, rank 0 host-only, tiles on a remote CUDA worker" 1 \
+  --backends cuda --native-library "$native_tiles" -- \
+  bash -c 'out=$(PLEXUS_BACKENDS=mpi,host cholesky --kernels blas --n 4096 --device 0 --check 64 \
+                 --precision single) &&
+           echo "$out" && grep -q "rank 1: NVIDIA" <<<"$out" && grep -q "single precision" <<<"$out"'
+job "cholesky --kernels blas --precision single: a POTRF that fails on rank 0's own GPU names SPOTRF" 0 -- \
+  bash -c 'out=$(PLEXUS_BACKENDS=cuda cholesky --kernels blas --n 4096 --indefinite 3000 --precision single 2>&1)
+           echo "$out"
+           grep -qE "native task .potrf. \(function .cholesky.cuda_tile., cuda\) failed: cusolverDnSpotrf of tile \(2, 2\): info [0-9]+ " <<<"$out"'
+job "cholesky --precision single, OpenCL C kernels (gpu shape) on rank 0's own GPU" 0 -- \
+  env PLEXUS_BACKENDS=cuda cholesky --n 4096 --check 64 --precision single
 job "killed CUDA worker reported within the bound" 2 --backends cuda PLEXUS_MPI_TEST_KILL=1:5 -- \
   mpi_cluster "[killed]"
 [ -n "${MPI_CHECKS_ONLY:-}" ] && { echo "== mpi checks: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
