@@ -164,8 +164,15 @@ class Engine {
   // queue thread calls it before it reports itself idle: an operation that has arrived keeps
   // it busy (a stream of copies then ends with one report, not one per copy).
   bool poll(int messages);
+  // Payload bytes moved by transfers, and sent inside control messages that carry data
+  // (count_inline_data). Any thread.
   std::uint64_t data_bytes_sent(int peer) const;
   std::uint64_t data_bytes_received(int peer) const;
+  // Inside the engine's work: `bytes` of payload (a copy's) went to `peer` inside a control
+  // message.
+  void count_inline_data(int peer, std::size_t bytes) {
+    sent_[static_cast<std::size_t>(peer)] += bytes;
+  }
 
  private:
   struct Transfer {

@@ -129,8 +129,10 @@ void MpiQueue::copy_to_device(void* allocation, const void* host_base, const Cop
     message.u64(0);
     message.boolean(true);
     pack(message.block(bytes), host, layout);
-    post([device = device_.target(), bytes = std::move(message).finish()](Engine& engine) mutable {
-      engine.send(device.rank, std::move(bytes));
+    post([device = device_.target(), bytes, message = std::move(message).finish()](
+             Engine& engine) mutable {
+      engine.send(device.rank, std::move(message));
+      engine.count_inline_data(device.rank, bytes);
     });
     return;
   }
