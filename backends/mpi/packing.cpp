@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "plexus/copy_validation.hpp"
 
@@ -22,8 +23,14 @@ void unpack(std::byte* base, const std::byte* packed, const CopyLayout& layout) 
 }
 
 RegionStaging::RegionStaging(const CopyLayout& layout)
-    : layout_(layout), size_(copy_extent(layout) - layout.offset),
-      bytes_(new std::byte[size_]) {}
+    : layout_(layout), size_(span_bytes(layout)), bytes_(new std::byte[size_]) {}
+
+RegionStaging::RegionStaging(const CopyLayout& layout, std::shared_ptr<std::byte[]> memory)
+    : layout_(layout), size_(span_bytes(layout)), bytes_(std::move(memory)) {}
+
+std::size_t RegionStaging::span_bytes(const CopyLayout& layout) {
+  return copy_extent(layout) - layout.offset;
+}
 
 std::byte* RegionStaging::base() const {
   return reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(bytes_.get()) -

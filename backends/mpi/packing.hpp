@@ -24,14 +24,18 @@ void unpack(std::byte* base, const std::byte* packed, const CopyLayout& layout);
 class RegionStaging {
  public:
   explicit RegionStaging(const CopyLayout& layout);
+  // In `memory`, of at least span_bytes(layout) bytes, kept with the staging (a pooled,
+  // page-locked buffer: no page faults, and a device copies it at full speed).
+  RegionStaging(const CopyLayout& layout, std::shared_ptr<std::byte[]> memory);
   std::byte* base() const;
   std::byte* span() { return bytes_.get(); }
   std::size_t span_bytes() const { return size_; }
+  static std::size_t span_bytes(const CopyLayout& layout);
 
  private:
   CopyLayout layout_;
   std::size_t size_;
-  std::unique_ptr<std::byte[]> bytes_;
+  std::shared_ptr<std::byte[]> bytes_;
 };
 
 }  // namespace plexus::mpi

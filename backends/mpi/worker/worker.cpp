@@ -32,9 +32,22 @@ std::string host_name() {
 // staging (a contiguous region), or packed (a strided one).
 struct Arrival {
   std::unique_ptr<RegionStaging> staging;
-  std::unique_ptr<std::byte[]> packed;
+  std::shared_ptr<std::byte[]> packed;
   std::shared_ptr<Signal> arrived = std::make_shared<Signal>();
 };
+
+// Host memory for a copy of a device's: from its staging pool (page-locked, reused: no page
+// faults on every copy, which fresh megabytes cost) when it has one, else plain.
+std::shared_ptr<std::byte[]> host_buffer(std::size_t bytes, StagingPool* pool) {
+  if (pool) return pool->acquire(std::max<std::size_t>(bytes, 1));
+  return std::shared_ptr<std::byte[]>(new std::byte[std::max<std::size_t>(bytes, 1)]);
+}
+
+std::unique_ptr<RegionStaging> region_staging(const CopyLayout& layout, StagingPool* pool) {
+  if (!pool) return std::make_unique<RegionStaging>(layout);
+  return std::make_unique<RegionStaging>(layout,
+                                         host_buffer(RegionStaging::span_bytes(layout), pool));
+}
 
 // Waits for the operations before this one on the local queue; false, with the failure
 // kept for the next report, when one failed (or failed earlier).
@@ -433,12 +446,12 @@ void Worker::receive_then_copy_in(WorkerQueue& on, std::uint64_t seq, void* allo
   // the copy runs in queue order: a strided region arrives packed, then is unpacked (into
   // the allocation itself when it is host memory, else into a staging copied to it).
   auto arrival = std::make_shared<Arrival>();
-  if (!host_memory) arrival->staging = std::make_unique<RegionStaging>(layout);
+  if (!host_memory) arrival->staging = region_staging(layout, pool);
   std::byte* into = nullptr;
   if (contiguous(layout)) {
     into = arrival->staging->span();
   } else {
-    arrival->packed.reset(new std::byte[bytes]);
+    arrival->packed = host_buffer(bytes, pool);
     into = arrival->packed.get();
   }
   engine_->recv_data(source, tag, into, bytes, fulfil(arrival->arrived));
@@ -481,8 +494,8 @@ void Worker::copy_out_then_send(WorkerQueue& on, std::uint64_t seq, void* alloca
     }, seq);
     return;
   }
-  on.enqueue([engine, allocation, layout, destination, tag, report,
-              host_memory](WorkerQueue::Context& context) {
+  on.enqueue([engine, allocation, layout, destination, tag, report, host_memory,
+              pool](WorkerQueue::Context& context) {
     // What goes: the allocation itself (host memory, contiguous: counted in the queue's
     // sends, so that no later operation that may write it runs until it has gone, while
     // later copies out stream beside it), the staging of the device copy (contiguous), or
@@ -498,7 +511,7 @@ void Worker::copy_out_then_send(WorkerQueue& on, std::uint64_t seq, void* alloca
         context.local.wait();
         const std::byte* base = static_cast<const std::byte*>(allocation);
         if (!host_memory) {
-          auto staging = std::make_shared<RegionStaging>(layout);
+          std::shared_ptr<RegionStaging> staging = region_staging(layout, pool);
           context.local.copy_to_host(staging->base(), allocation, layout);
           context.local.wait();
           base = staging->base();
@@ -508,7 +521,7 @@ void Worker::copy_out_then_send(WorkerQueue& on, std::uint64_t seq, void* alloca
           from = base + layout.offset;
           in_place = host_memory;
         } else {
-          std::shared_ptr<std::byte[]> packed(new std::byte[bytes]);
+          std::shared_ptr<std::byte[]> packed = host_buffer(bytes, pool);
           pack(packed.get(), base, layout);
           from = packed.get();
           keep = packed;
