@@ -138,12 +138,12 @@ void MpiQueue::copy_to_device(void* allocation, const void* host_base, const Cop
   }
   // Larger: on a tag of its own, in chunks (or pieces, Engine::cut); a strided region packed
   // first, a contiguous one straight from the caller's memory.
-  std::shared_ptr<std::vector<std::byte>> packed;
+  std::shared_ptr<std::byte[]> packed;
   const std::byte* data = host + layout.offset;
   if (!contiguous(layout)) {
-    packed = std::make_shared<std::vector<std::byte>>(bytes);
-    pack(packed->data(), host, layout);
-    data = packed->data();
+    packed = device_.session().packing_pool().acquire(std::max<std::size_t>(bytes, 1));
+    pack(packed.get(), host, layout);
+    data = packed.get();
   }
   const std::uint64_t transfer = device_.session().next_id();
   message.u64(transfer);
@@ -173,16 +173,16 @@ void MpiQueue::copy_to_host(void* host_base, const void* allocation, const CopyL
     tell_copy(engine, device, MessageType::copy_out, id, seq, remote.address, layout, transfer);
     const std::uint64_t number = state->next_transfer++;
     state->arriving.insert(number);
-    std::shared_ptr<std::vector<std::byte>> packed;
+    std::shared_ptr<std::byte[]> packed;
     std::byte* into = base + layout.offset;
     if (!contiguous(layout)) {
-      packed = std::make_shared<std::vector<std::byte>>(bytes);
-      into = packed->data();
+      packed = session.packing_pool().acquire(std::max<std::size_t>(bytes, 1));
+      into = packed.get();
     }
     engine.recv_data(device.rank, data_tag(transfer, session.tag_upper_bound()), into, bytes,
                      [state, packed, base, layout, number](std::exception_ptr failure) {
                        if (failure) state->fail(failure);
-                       if (!failure && packed) unpack(base, packed->data(), layout);
+                       if (!failure && packed) unpack(base, packed.get(), layout);
                        state->arriving.erase(number);
                        state->arrivals.fetch_sub(1, std::memory_order_release);
                        state->settle();

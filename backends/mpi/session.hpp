@@ -25,6 +25,7 @@
 
 #include "engine.hpp"
 #include "messages.hpp"
+#include "staging_pool.hpp"
 #include "plexus/device_info.hpp"
 
 namespace plexus::mpi {
@@ -112,6 +113,8 @@ class Session final : public Engine::Handler {
     return engine_->drive_until(done, limit);
   }
   std::uint64_t next_id() { return next_id_++; }
+  // Host buffers for strided regions packed for the wire, kept for reuse. Any thread.
+  StagingPool& packing_pool() { return packing_pool_; }
 
   // Progress thread: sends a request; `reply` runs once with the answer or the failure
   // (the worker's error, or the node's).
@@ -176,6 +179,7 @@ class Session final : public Engine::Handler {
   std::atomic<bool> ended_{false};   // later posts run their `ended` instead
   std::atomic<int> posting_{0};      // post() calls under way
   std::atomic<std::uint64_t> next_id_{1};
+  StagingPool packing_pool_{std::size_t{64} << 20};
 
   // Set up by the progress thread before `ready_` is signalled, then immutable.
   std::vector<Node> nodes_;

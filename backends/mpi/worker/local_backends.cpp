@@ -5,6 +5,7 @@
 #include "plexus/no_components.hpp"
 #include "plexus/component_lookup.hpp"
 #include "plexus/error.hpp"
+#include "plexus/log.hpp"
 #include "plexus/plugin_context.hpp"
 #include "plexus/plugin_library.hpp"
 #include "plexus/plugin_registry.hpp"
@@ -47,6 +48,18 @@ LocalBackends::LocalBackends(const Config& config, std::vector<std::string> name
       }
     }
     components_.push_back(std::move(component));
+  }
+  // Each device made ready before rank 0 is welcomed: a CUDA device makes its context on
+  // first use (about 0.13 s on an H200), which would otherwise land on the application's
+  // first operation there, its first allocation, where a local device's lands at its
+  // runtime's start (the scheduler's queues).
+  for (const LocalDevice& each : devices_) {
+    try {
+      each.device->create_queue();
+    } catch (const std::exception& e) {
+      logger().warn("plexus worker: device '{}' did not open a queue: {}", each.device->info().name,
+                    e.what());
+    }
   }
 }
 

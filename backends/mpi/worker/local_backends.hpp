@@ -1,6 +1,7 @@
 // LocalBackends: the backends a worker serves, opened from the worker's own config like an
 // application's (plugin search path, each backend's option table), without the other
-// component kinds and never the mpi backend itself.
+// component kinds and never the mpi backend itself. Each device is made ready (a queue
+// opened and closed) before the constructor returns.
 // Ownership: owns the backends (and their devices' staging pools, freed first) and keeps
 // their libraries loaded. Thread-safety: immutable
 // after construction.
@@ -12,7 +13,7 @@
 
 #include "plexus/backend.hpp"
 #include "plexus/config.hpp"
-#include "staging_pool.hpp"
+#include "../staging_pool.hpp"
 
 namespace plexus::mpi {
 

@@ -19,7 +19,7 @@
 #include "../engine.hpp"
 #include "engine_await.hpp"
 #include "plexus/device_queue.hpp"
-#include "staging_pool.hpp"
+#include "../staging_pool.hpp"
 
 namespace plexus::mpi {
 

@@ -4,7 +4,9 @@
 // for reuse, since pinning costs about what the copy itself does. Buffers come in
 // power-of-two sizes (at least 64 KiB); released ones are kept while the pool holds less than
 // `retained_bytes`, the others given back at once. A device that cannot provide host memory
-// gets plain memory instead (its copies then only run slower).
+// gets plain memory instead (its copies then only run slower). A pool of no device keeps
+// plain memory (rank 0's packing of strided regions: fresh megabytes page-fault and are
+// zeroed by the kernel on every use).
 //
 // Thread-safety: acquire() and the release of a buffer from any thread.
 // Ownership: a buffer is shared (a shared_ptr whose deleter returns it to the pool); the pool
@@ -24,6 +26,8 @@ class StagingPool {
   static constexpr std::size_t default_retained_bytes = std::size_t{256} << 20;
 
   explicit StagingPool(Device& device, std::size_t retained_bytes = default_retained_bytes);
+  // Plain memory.
+  explicit StagingPool(std::size_t retained_bytes);
   ~StagingPool();
   StagingPool(const StagingPool&) = delete;
   StagingPool& operator=(const StagingPool&) = delete;

@@ -16,7 +16,7 @@ constexpr std::size_t smallest_buffer = std::size_t{64} << 10;
 // What the pool and its buffers' deleters share: a buffer released after the pool has gone
 // is freed, not kept.
 struct StagingPool::Shelf {
-  Device& device;
+  Device* device;  // null: plain memory
   std::size_t retained_limit;
   std::mutex mutex;
   struct Kept {
@@ -29,17 +29,17 @@ struct StagingPool::Shelf {
   bool open = true;
   bool pinned_failed = false;  // the device gave no host memory once: plain memory from then
 
-  Shelf(Device& d, std::size_t limit) : device(d), retained_limit(limit) {}
+  Shelf(Device* d, std::size_t limit) : device(d), retained_limit(limit) {}
 
   std::byte* allocate(std::size_t size, bool& from_device) {
-    if (!pinned_failed) {
+    if (device && !pinned_failed) {
       try {
         from_device = true;
-        return static_cast<std::byte*>(device.allocate_host(size));
+        return static_cast<std::byte*>(device->allocate_host(size));
       } catch (const std::exception& e) {
         pinned_failed = true;
         logger().warn("mpi worker: device '{}' gave no host memory for staging ({}); staging in "
-                      "plain memory, so its copies run slower", device.info().name, e.what());
+                      "plain memory, so its copies run slower", device->info().name, e.what());
       }
     }
     from_device = false;
@@ -48,14 +48,17 @@ struct StagingPool::Shelf {
 
   void free(std::byte* buffer, bool from_device) noexcept {
     if (from_device)
-      device.deallocate_host(buffer);
+      device->deallocate_host(buffer);
     else
       delete[] buffer;
   }
 };
 
 StagingPool::StagingPool(Device& device, std::size_t retained_bytes)
-    : shelf_(std::make_shared<Shelf>(device, retained_bytes)) {}
+    : shelf_(std::make_shared<Shelf>(&device, retained_bytes)) {}
+
+StagingPool::StagingPool(std::size_t retained_bytes)
+    : shelf_(std::make_shared<Shelf>(nullptr, retained_bytes)) {}
 
 StagingPool::~StagingPool() {
   std::lock_guard lock(shelf_->mutex);
