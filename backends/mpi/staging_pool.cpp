@@ -11,6 +11,7 @@ namespace plexus::mpi {
 
 namespace {
 constexpr std::size_t smallest_buffer = std::size_t{64} << 10;
+constexpr std::size_t largest_reused_ratio = 4;
 }
 
 // What the pool and its buffers' deleters share: a buffer released after the pool has gone
@@ -69,12 +70,16 @@ StagingPool::~StagingPool() {
 }
 
 std::shared_ptr<std::byte[]> StagingPool::acquire(std::size_t bytes) {
-  const std::size_t size = std::bit_ceil(std::max(bytes, smallest_buffer));
+  std::size_t size = std::bit_ceil(std::max(bytes, smallest_buffer));
   std::byte* buffer = nullptr;
   bool from_device = true;
   {
     std::lock_guard lock(shelf_->mutex);
-    if (auto it = shelf_->kept.find(size); it != shelf_->kept.end()) {
+    // The smallest kept buffer that fits, up to 4 times the size (a region of another size
+    // reuses memory already pinned rather than pinning more).
+    if (auto it = shelf_->kept.lower_bound(size);
+        it != shelf_->kept.end() && it->first <= largest_reused_ratio * size) {
+      size = it->first;
       buffer = it->second.buffer;
       from_device = it->second.from_device;
       shelf_->kept.erase(it);

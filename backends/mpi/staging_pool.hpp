@@ -2,7 +2,8 @@
 // memory is not host memory (a GPU), taken from Device::allocate_host (page-locked where the
 // device pins host memory, so that its copies run asynchronously at full speed) and kept
 // for reuse, since pinning costs about what the copy itself does. Buffers come in
-// power-of-two sizes (at least 64 KiB); released ones are kept while the pool holds less than
+// power-of-two sizes (at least 64 KiB); a request takes the smallest kept one that fits, up
+// to 4 times its size; released ones are kept while the pool holds less than
 // `retained_bytes`, the others given back at once. A device that cannot provide host memory
 // gets plain memory instead (its copies then only run slower). A pool of no device keeps
 // plain memory (rank 0's packing of strided regions: fresh megabytes page-fault and are

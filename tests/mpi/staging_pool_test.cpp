@@ -31,6 +31,17 @@ void check_pool(const std::function<std::unique_ptr<StagingPool>(std::size_t)>& 
     std::memset(again.get(), 0x11, 120 * kib);
     CHECK(again.get()[120 * kib - 1] == std::byte{0x11});
   }
+  SECTION("a smaller copy reuses a larger kept buffer, up to four times its size") {
+    const auto pool = make(StagingPool::default_retained_bytes);
+    { auto large = pool->acquire(512 * kib); }
+    {
+      auto smaller = pool->acquire(200 * kib);  // 256 KiB class: the 512 KiB buffer
+      CHECK(pool->allocations() == 1);
+      std::memset(smaller.get(), 0x22, 200 * kib);
+    }
+    auto small = pool->acquire(64 * kib);  // 512 KiB is over 4 x 64 KiB: a new buffer
+    CHECK(pool->allocations() == 2);
+  }
   SECTION("buffers in use at once are distinct") {
     const auto pool = make(StagingPool::default_retained_bytes);
     auto a = pool->acquire(64 * kib), b = pool->acquire(64 * kib);
