@@ -22,6 +22,9 @@
 //                 host->remote (copy_to_device + wait), remote->host (copy_to_host + wait)
 //                 and remote->remote (copy_from_device rank 1 -> rank 2 + wait) at each size,
 //                 8 copies in a row and one wait in each of these directions (to 16 MiB),
+//                 a strided 8 MiB tile (1024 rows of 8 KiB, 32 KiB apart) to and from rank
+//                 1's device when --max-kib allows 8 MiB ("tile_host_to_remote",
+//                 "tile_remote_to_host": the path a tiled algorithm's copies take),
 //                 and an empty kernel's launch + wait on rank 1's device (alone with
 //                 --task-only 1, or copies up to --max-kib only, for profiling; with
 //                 --streams-only MASK only the streams of 8 copies, each the median of
@@ -287,6 +290,37 @@ bool streams(plexus::DeviceQueue& q1, plexus::DeviceQueue& q2, plexus::Device& f
          std::all_of(backs.begin(), backs.end(), [&](const auto& back) { return back == host; });
 }
 
+// A tile of a matrix as a tiled algorithm copies it: 1024 rows of 8 KiB, 32 KiB apart (an
+// 8 MiB tile of a 4096-wide double matrix), host->remote and remote->host (copy + wait),
+// strided on both sides. Prints "tile_<direction> 8388608 GB/s"; false when the data that
+// came back differs.
+constexpr std::size_t tile_rows = 1024, tile_row_bytes = 8 << 10, tile_pitch = 32 << 10;
+
+bool tile_copies(plexus::DeviceQueue& queue, plexus::Device& device, long reps) {
+  const plexus::CopyLayout layout{0, tile_row_bytes, tile_rows, 1, tile_pitch, tile_rows * tile_pitch};
+  const std::size_t span = tile_rows * tile_pitch, bytes = tile_rows * tile_row_bytes;
+  std::vector<std::byte> host(span), back(span, std::byte{0});
+  for (std::size_t i = 0; i < span; ++i) host[i] = static_cast<std::byte>(i * 13 + i / 4096);
+  void* on_device = device.allocate(span);
+  const long n = std::max(reps / 4, 5L);
+  const double to = median_time(n, [&] {
+    queue.copy_to_device(on_device, host.data(), layout);
+    queue.wait();
+  });
+  const double from = median_time(n, [&] {
+    queue.copy_to_host(back.data(), on_device, layout);
+    queue.wait();
+  });
+  device.deallocate(on_device);
+  bool same = true;
+  for (std::size_t row = 0; row < tile_rows && same; ++row)
+    same = std::memcmp(back.data() + row * tile_pitch, host.data() + row * tile_pitch,
+                       tile_row_bytes) == 0;
+  std::cout << "tile_host_to_remote " << bytes << ' ' << bytes / to / 1e9 << '\n'
+            << "tile_remote_to_host " << bytes << ' ' << bytes / from / 1e9 << std::endl;
+  return same;
+}
+
 int plexus_side(long reps, long chunk_kib, bool task_only, long max_kib, bool native,
                 long streams_only) {
   const bench::CompilerOnlyLookup none;
@@ -352,6 +386,8 @@ int plexus_side(long reps, long chunk_kib, bool task_only, long max_kib, bool na
     if (!correct) std::cerr << "plexus-bench-mpi: WRONG DATA after the copies\n";
     return correct ? 0 : 1;
   }
+  if (!task_only && static_cast<std::size_t>(max_kib) >= (tile_rows * tile_row_bytes >> 10))
+    correct &= tile_copies(*q1, first, reps);
   // The empty task: one launch of an empty kernel and the wait for its completion.
   bench::CompilerOnlyLookup lookup;
   const auto compiler = bench::load_plugin<plexus::Compiler>("compiler", "clang", lookup);

@@ -118,6 +118,12 @@ awk -v baseline="$baseline" -v stat="$stat" "$(cat "$(dirname "$0")/median.awk")
       for (k = 1; k <= 4; ++k) printf " | %.2f | %.0f%%", best[kinds[k], s], 100 * best[kinds[k], s] / rp
       printf " |\n"
     }
+    # The copies of a tiled algorithm: a strided 8 MiB tile (against the contiguous sizes above).
+    if ((("tile_host_to_remote") SUBSEP 8388608) in best) {
+      printf "\nstrided 8 MiB tile (1024 rows of 8 KiB, 32 KiB apart), copy + wait: host->remote %.2f GB/s, remote->host %.2f GB/s", best["tile_host_to_remote", 8388608], best["tile_remote_to_host", 8388608]
+      if (baseline != "") printf " (before: %.2f, %.2f)", best["before_tile_host_to_remote", 8388608], best["before_tile_remote_to_host", 8388608]
+      printf "\n"
+    }
     rt = best["raw_round_trip", 8]; et = best["empty_task", 0]
     printf "\nraw MPI round trip (8 bytes, ranks 0-1): %.2f us; empty remote task (launch + wait): %.2f us: %.1fx", rt, et, et / rt
     if (baseline != "") printf "; before: %.2f us: %.1fx", best["before_empty_task", 0], best["before_empty_task", 0] / rt
