@@ -297,7 +297,8 @@ bool streams(plexus::DeviceQueue& q1, plexus::DeviceQueue& q2, plexus::Device& f
 constexpr std::size_t tile_rows = 1024, tile_row_bytes = 8 << 10, tile_pitch = 32 << 10;
 
 bool tile_copies(plexus::DeviceQueue& queue, plexus::Device& device, long reps) {
-  const plexus::CopyLayout layout{0, tile_row_bytes, tile_rows, 1, tile_pitch, tile_rows * tile_pitch};
+  const plexus::CopyLayout layout{0,          tile_row_bytes, tile_rows, 1,
+                                  tile_pitch, tile_rows * tile_pitch};
   const std::size_t span = tile_rows * tile_pitch, bytes = tile_rows * tile_row_bytes;
   std::vector<std::byte> host(span), back(span, std::byte{0});
   for (std::size_t i = 0; i < span; ++i) host[i] = static_cast<std::byte>(i * 13 + i / 4096);
