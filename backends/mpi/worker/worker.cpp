@@ -37,7 +37,8 @@ struct Arrival {
 };
 
 // Host memory for a copy of a device's: from its staging pool (page-locked, reused: no page
-// faults on every copy, which fresh megabytes cost) when it has one, else plain.
+// faults on every copy, which fresh megabytes cost) when it has one, else plain. Every
+// staging of a device copy on a worker comes from here (region_staging).
 std::shared_ptr<std::byte[]> host_buffer(std::size_t bytes, StagingPool* pool) {
   if (pool) return pool->acquire(std::max<std::size_t>(bytes, 1));
   return std::shared_ptr<std::byte[]>(new std::byte[std::max<std::size_t>(bytes, 1)]);
@@ -568,16 +569,17 @@ void Worker::copy_in(Reader& in) {
   in.end();
   void* allocation = region(on.index(), address, layout, in);
   const bool host_memory = on.device().shares_host_memory();
+  StagingPool* pool = backends_.devices()[on.index()].staging.get();
   on.enqueue([allocation, layout, data = std::vector<std::byte>(data.begin(), data.end()),
-              host_memory](WorkerQueue::Context& context) {
+              host_memory, pool](WorkerQueue::Context& context) {
     if (host_memory) {
       if (drained(context)) unpack(static_cast<std::byte*>(allocation), data.data(), layout);
       return;
     }
     if (context.failure) return;
-    RegionStaging staging(layout);
-    unpack(staging.base(), data.data(), layout);
-    context.local.copy_to_device(allocation, staging.base(), layout);
+    const auto staging = region_staging(layout, pool);
+    unpack(staging->base(), data.data(), layout);
+    context.local.copy_to_device(allocation, staging->base(), layout);
     context.local.wait();  // the staging goes with this operation
   }, seq);
 }
@@ -646,15 +648,16 @@ void Worker::copy_local(Reader& in) {
   void* allocation = region(index, address, layout, in);
   void* source_allocation = region(source_index, source_address, layout, in);
   Device& source = *backends_.devices()[source_index].device;
-  on.enqueue([allocation, source_allocation, &source, layout](WorkerQueue::Context& context) {
+  StagingPool* pool = backends_.devices()[index].staging.get();
+  on.enqueue([allocation, source_allocation, &source, layout, pool](WorkerQueue::Context& context) {
     if (context.failure) return;
     if (context.local.copy_from_device(allocation, source, source_allocation, layout)) return;
     // No direct path between these two local devices: through host memory.
-    RegionStaging staging(layout);
+    const auto staging = region_staging(layout, pool);
     const auto reader = source.create_queue();
-    reader->copy_to_host(staging.base(), source_allocation, layout);
+    reader->copy_to_host(staging->base(), source_allocation, layout);
     reader->wait();
-    context.local.copy_to_device(allocation, staging.base(), layout);
+    context.local.copy_to_device(allocation, staging->base(), layout);
     context.local.wait();
   }, seq);
 }
@@ -682,6 +685,7 @@ void Worker::copy_within(Reader& in) {
   void* target = allocation_start(on.index(), address, offset, bytes, in);
   void* source = allocation_start(on.index(), source_address, source_offset, bytes, in);
   const bool host_memory = on.device().shares_host_memory();
+  StagingPool* pool = backends_.devices()[on.index()].staging.get();
   on.enqueue([=](WorkerQueue::Context& context) {
     if (host_memory) {
       if (drained(context))
@@ -693,10 +697,10 @@ void Worker::copy_within(Reader& in) {
     if (context.local.copy_within(target, offset, source, source_offset, bytes)) return;
     // No device copy for it: through host memory here, never rank 0's.
     const auto from = CopyLayout::contiguous(source_offset, bytes);
-    RegionStaging staging(from);
-    context.local.copy_to_host(staging.base(), source, from);
+    const auto staging = region_staging(from, pool);
+    context.local.copy_to_host(staging->base(), source, from);
     context.local.wait();
-    const auto at = reinterpret_cast<std::uintptr_t>(staging.span()) - offset;
+    const auto at = reinterpret_cast<std::uintptr_t>(staging->span()) - offset;
     context.local.copy_to_device(target, reinterpret_cast<const void*>(at),
                                  CopyLayout::contiguous(offset, bytes));
     context.local.wait();  // the staging goes with this operation
@@ -716,6 +720,7 @@ void Worker::fill_within(Reader& in) {
   void* target = allocation_start(on.index(), address, offset, bytes, in);
   std::vector<std::byte> pattern(pattern_bytes.begin(), pattern_bytes.end());
   const bool host_memory = on.device().shares_host_memory();
+  StagingPool* pool = backends_.devices()[on.index()].staging.get();
   on.enqueue([=](WorkerQueue::Context& context) {
     const auto fill = [&](std::byte* into) {
       for (std::uint64_t at = 0; at < bytes; at += pattern.size())
@@ -729,9 +734,9 @@ void Worker::fill_within(Reader& in) {
     if (context.local.fill_within(target, offset, pattern.data(), pattern.size(), bytes)) return;
     // No device fill for this pattern: a filled block from host memory here.
     const auto layout = CopyLayout::contiguous(offset, bytes);
-    RegionStaging staging(layout);
-    fill(staging.span());
-    context.local.copy_to_device(target, staging.base(), layout);
+    const auto staging = region_staging(layout, pool);
+    fill(staging->span());
+    context.local.copy_to_device(target, staging->base(), layout);
     context.local.wait();  // the staging goes with this operation
   }, seq);
 }
