@@ -141,7 +141,7 @@ void MpiQueue::copy_to_device(void* allocation, const void* host_base, const Cop
   std::shared_ptr<std::byte[]> packed;
   const std::byte* data = host + layout.offset;
   if (!contiguous(layout)) {
-    packed = device_.session().packing_pool().acquire(std::max<std::size_t>(bytes, 1));
+    packed = device_.session().packing_pool().acquire(bytes);
     pack(packed.get(), host, layout);
     data = packed.get();
   }
@@ -176,7 +176,7 @@ void MpiQueue::copy_to_host(void* host_base, const void* allocation, const CopyL
     std::shared_ptr<std::byte[]> packed;
     std::byte* into = base + layout.offset;
     if (!contiguous(layout)) {
-      packed = session.packing_pool().acquire(std::max<std::size_t>(bytes, 1));
+      packed = session.packing_pool().acquire(bytes);
       into = packed.get();
     }
     engine.recv_data(device.rank, data_tag(transfer, session.tag_upper_bound()), into, bytes,

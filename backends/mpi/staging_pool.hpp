@@ -33,7 +33,8 @@ class StagingPool {
   StagingPool(const StagingPool&) = delete;
   StagingPool& operator=(const StagingPool&) = delete;
 
-  // At least `bytes` (> 0) of host memory for this device's copies.
+  // At least `bytes` of host memory for this device's copies (0: the smallest buffer, so that
+  // an empty region still has an address).
   std::shared_ptr<std::byte[]> acquire(std::size_t bytes);
 
   // Buffers allocated from the device so far (for tests: reuse allocates none).

@@ -42,6 +42,10 @@ void check_pool(const std::function<std::unique_ptr<StagingPool>(std::size_t)>& 
     auto small = pool->acquire(64 * kib);  // 512 KiB is over 4 x 64 KiB: a new buffer
     CHECK(pool->allocations() == 2);
   }
+  SECTION("an empty request still gets a buffer (an empty region's address)") {
+    const auto pool = make(StagingPool::default_retained_bytes);
+    CHECK(pool->acquire(0) != nullptr);
+  }
   SECTION("buffers in use at once are distinct") {
     const auto pool = make(StagingPool::default_retained_bytes);
     auto a = pool->acquire(64 * kib), b = pool->acquire(64 * kib);

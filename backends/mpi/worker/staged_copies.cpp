@@ -17,7 +17,7 @@ const void* staging_base(const std::byte* staging, const CopyLayout& layout) {
 
 StagedReceive::StagedReceive(Engine& engine, StagingPool& pool, int source, int tag,
                              std::size_t bytes)
-    : staging_(pool.acquire(std::max<std::size_t>(bytes, 1))),
+    : staging_(pool.acquire(bytes)),
       chunk_bytes_(std::max<std::size_t>(engine.cut(bytes), 1)) {
   // One receive per chunk (one message each), posted in order on one tag: MPI matches them in
   // order with the sender's chunks (Engine::send_data cuts the transfer alike).
@@ -53,7 +53,7 @@ std::exception_ptr staged_send(Engine& engine, StagingPool& pool, DeviceQueue& l
                                const void* allocation, const CopyLayout& layout,
                                int destination, int tag, std::exception_ptr failure) {
   const std::size_t bytes = layout.bytes();
-  std::shared_ptr<std::byte[]> staging = pool.acquire(std::max<std::size_t>(bytes, 1));
+  std::shared_ptr<std::byte[]> staging = pool.acquire(bytes);
   for_each_chunk(bytes, engine.cut(bytes), [&](std::size_t at, std::size_t chunk) {
     std::byte* from = staging.get() + at;
     if (!failure && chunk > 0) {

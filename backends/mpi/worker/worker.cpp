@@ -40,7 +40,7 @@ struct Arrival {
 // faults on every copy, which fresh megabytes cost) when it has one, else plain. Every
 // staging of a device copy on a worker comes from here (region_staging).
 std::shared_ptr<std::byte[]> host_buffer(std::size_t bytes, StagingPool* pool) {
-  if (pool) return pool->acquire(std::max<std::size_t>(bytes, 1));
+  if (pool) return pool->acquire(bytes);
   return std::shared_ptr<std::byte[]>(new std::byte[std::max<std::size_t>(bytes, 1)]);
 }
 
